@@ -1,0 +1,60 @@
+/**
+ * Typed errors every use case throws. HTTP maps them to status codes, the CLI to a message on stderr and an
+ * exit code. The message is a sentence a user can act on; it must never contain secrets or personal data.
+ */
+export class DalilError extends Error {
+  readonly status: number = 500;
+  readonly code: string = "internal";
+  readonly exitCode: number = 1;
+}
+
+export class NotFound extends DalilError {
+  override readonly status = 404;
+  override readonly code = "not_found";
+}
+
+export class Forbidden extends DalilError {
+  override readonly status = 403;
+  override readonly code = "forbidden";
+  override readonly exitCode = 3;
+}
+
+export class Unauthenticated extends DalilError {
+  override readonly status = 401;
+  override readonly code = "unauthenticated";
+  override readonly exitCode = 3;
+}
+
+export class Conflict extends DalilError {
+  override readonly status = 409;
+  override readonly code = "conflict";
+}
+
+export class Invalid extends DalilError {
+  override readonly status = 422;
+  override readonly code = "invalid";
+  override readonly exitCode = 2;
+  constructor(
+    message: string,
+    readonly field?: string,
+  ) {
+    super(message);
+  }
+}
+
+export class TooLarge extends DalilError {
+  override readonly status = 413;
+  override readonly code = "too_large";
+  override readonly exitCode = 2;
+}
+
+export class RateLimited extends DalilError {
+  override readonly status = 429;
+  override readonly code = "rate_limited";
+}
+
+/** Integrity failures: a blob that does not decrypt or does not hash to its address, a log that does not verify. */
+export class IntegrityError extends DalilError {
+  override readonly status = 500;
+  override readonly code = "integrity";
+}

@@ -1,0 +1,106 @@
+import { mkdirSync } from "node:fs";
+import { dirname } from "node:path";
+import SQLite from "better-sqlite3";
+import pg from "pg";
+import {
+  CompiledQuery,
+  Kysely,
+  PostgresDialect,
+  SqliteDialect,
+  SqliteDriver,
+  type DatabaseConnection,
+  type Driver,
+  type Transaction,
+} from "kysely";
+import type { Database } from "./schema.ts";
+import { migrateToLatest, type Dialect } from "./migrate.ts";
+
+export type Db = Kysely<Database>;
+export type Tx = Transaction<Database> | Kysely<Database>;
+
+export interface DatabaseHandle {
+  db: Db;
+  dialect: Dialect;
+  /** Runs fn in one transaction; on SQLite it takes the write lock at BEGIN so two processes never deadlock. */
+  transaction<T>(fn: (tx: Transaction<Database>) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+/** SQLite's deferred BEGIN upgrades to a write lock late, and two writers can then fail with SQLITE_BUSY. */
+class ImmediateSqliteDriver extends SqliteDriver {
+  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw("begin immediate"));
+  }
+}
+
+class ImmediateSqliteDialect extends SqliteDialect {
+  constructor(private readonly cfg: ConstructorParameters<typeof SqliteDialect>[0]) {
+    super(cfg);
+  }
+  override createDriver(): Driver {
+    return new ImmediateSqliteDriver(this.cfg);
+  }
+}
+
+export interface OpenDatabaseOptions {
+  /** postgres://… URL; absent → SQLite at sqlitePath. A `schema` query parameter selects a PostgreSQL schema. */
+  url?: string;
+  sqlitePath: string;
+  migrate?: boolean;
+}
+
+export async function openDatabase(opts: OpenDatabaseOptions): Promise<DatabaseHandle> {
+  const url = opts.url;
+  let db: Db;
+  let dialect: Dialect;
+  if (url && /^postgres(ql)?:\/\//.test(url)) {
+    const parsed = new URL(url);
+    const schema = parsed.searchParams.get("schema");
+    parsed.searchParams.delete("schema");
+    const types = {
+      getTypeParser: ((oid: number, format?: string) => {
+        // int8 and numeric counts fit in a double for every size this archive can reach (< 2^53).
+        if (oid === 20) return (v: string) => Number(v);
+        return pg.types.getTypeParser(oid, format as "text");
+      }) as typeof pg.types.getTypeParser,
+    };
+    const pool = new pg.Pool({
+      connectionString: parsed.toString(),
+      max: 8,
+      types,
+      ...(schema ? { options: `-c search_path=${quoteIdent(schema)}` } : {}),
+    });
+    if (schema) {
+      const client = await pool.connect();
+      try {
+        await client.query(`create schema if not exists ${quoteIdent(schema)}`);
+      } finally {
+        client.release();
+      }
+    }
+    db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    dialect = "postgres";
+  } else {
+    mkdirSync(dirname(opts.sqlitePath), { recursive: true });
+    const sqlite = new SQLite(opts.sqlitePath);
+    sqlite.pragma("journal_mode = WAL");
+    // Evidence records: a committed transaction must survive a power cut, so FULL, not NORMAL.
+    sqlite.pragma("synchronous = FULL");
+    sqlite.pragma("foreign_keys = ON");
+    sqlite.pragma("busy_timeout = 30000");
+    db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: sqlite }) });
+    dialect = "sqlite";
+  }
+  if (opts.migrate !== false) await migrateToLatest(db as unknown as Kysely<unknown>, dialect);
+  return {
+    db,
+    dialect,
+    transaction: (fn) => db.transaction().execute(fn),
+    close: () => db.destroy(),
+  };
+}
+
+function quoteIdent(name: string): string {
+  if (!/^[A-Za-z_][A-Za-z0-9_]{0,62}$/.test(name)) throw new Error(`not a valid schema name: ${name}`);
+  return `"${name}"`;
+}

@@ -1,0 +1,244 @@
+import { hostname } from "node:os";
+import { sql } from "kysely";
+import type { Clock } from "../core/clock.ts";
+import { newId } from "../core/ids.ts";
+import { NotFound } from "../core/errors.ts";
+import type { DatabaseHandle, Tx } from "./database.ts";
+import type { JobsTable } from "./schema.ts";
+
+/**
+ * A durable job queue in the archive's own database: no extra service to run, and a job is enqueued in the same
+ * transaction as the change that needs it. Workers claim a job with a lease; a worker that dies stops renewing
+ * it and the job is claimed again when the lease runs out. On PostgreSQL claims use FOR UPDATE SKIP LOCKED, so
+ * workers on several machines never run one job twice at once; on SQLite the single writer serialises claims.
+ */
+export interface Job {
+  id: string;
+  kind: string;
+  payload: Record<string, unknown>;
+  status: "queued" | "running" | "done" | "failed";
+  attempts: number;
+  maxAttempts: number;
+  progress: { done: number; total: number; note: string | null };
+  result: unknown;
+  error: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface JobContext {
+  job: Job;
+  progress(done: number, total: number, note?: string): Promise<void>;
+  signal: AbortSignal;
+}
+
+export type JobHandler = (jc: JobContext) => Promise<unknown>;
+
+export interface EnqueueOptions {
+  dedupeKey?: string;
+  maxAttempts?: number;
+  runAfter?: Date;
+}
+
+const LEASE_MS = 60_000;
+
+export class JobQueue {
+  private readonly handlers = new Map<string, JobHandler>();
+  readonly workerId = `${hostname()}:${process.pid}:${newId("w").slice(2, 10)}`;
+
+  constructor(
+    private readonly dbh: DatabaseHandle,
+    private readonly clock: Clock,
+  ) {}
+
+  register(kind: string, handler: JobHandler): void {
+    this.handlers.set(kind, handler);
+  }
+
+  kinds(): string[] {
+    return [...this.handlers.keys()];
+  }
+
+  /** Enqueues a job; with a dedupeKey, a job already waiting or running under that key is returned instead. */
+  async enqueue(tx: Tx | null, kind: string, payload: Record<string, unknown>, opts: EnqueueOptions = {}): Promise<string> {
+    const db = tx ?? this.dbh.db;
+    const now = this.clock.now().toISOString();
+    if (opts.dedupeKey) {
+      const existing = await db
+        .selectFrom("jobs")
+        .select(["id", "status"])
+        .where("dedupe_key", "=", opts.dedupeKey)
+        .executeTakeFirst();
+      if (existing && (existing.status === "queued" || existing.status === "running")) return existing.id;
+      if (existing) await db.updateTable("jobs").set({ dedupe_key: null }).where("id", "=", existing.id).execute();
+    }
+    const id = newId("job");
+    await db
+      .insertInto("jobs")
+      .values({
+        id,
+        kind,
+        payload: JSON.stringify(payload),
+        status: "queued",
+        attempts: 0,
+        max_attempts: opts.maxAttempts ?? 3,
+        run_after: (opts.runAfter ?? this.clock.now()).toISOString(),
+        locked_by: null,
+        locked_until: null,
+        progress_done: 0,
+        progress_total: 0,
+        progress_note: null,
+        result: null,
+        error: null,
+        created_at: now,
+        updated_at: now,
+        dedupe_key: opts.dedupeKey ?? null,
+      })
+      .execute();
+    return id;
+  }
+
+  async get(id: string): Promise<Job> {
+    const row = await this.dbh.db.selectFrom("jobs").selectAll().where("id", "=", id).executeTakeFirst();
+    if (!row) throw new NotFound(`No job with id ${id}.`);
+    return toJob(row);
+  }
+
+  async list(filter: { status?: string; kind?: string; limit?: number } = {}): Promise<Job[]> {
+    let q = this.dbh.db.selectFrom("jobs").selectAll().orderBy("created_at", "desc").limit(filter.limit ?? 50);
+    if (filter.status) q = q.where("status", "=", filter.status);
+    if (filter.kind) q = q.where("kind", "=", filter.kind);
+    return (await q.execute()).map(toJob);
+  }
+
+  /** Claims the oldest runnable job of a kind this worker handles, or a running job whose lease expired. */
+  async claim(kinds: string[] = this.kinds()): Promise<Job | null> {
+    if (kinds.length === 0) return null;
+    const now = this.clock.now();
+    const nowIso = now.toISOString();
+    const until = new Date(now.getTime() + LEASE_MS).toISOString();
+    return this.dbh.transaction(async (tx) => {
+      let q = tx
+        .selectFrom("jobs")
+        .select("id")
+        .where("kind", "in", kinds)
+        .where((eb) =>
+          eb.or([
+            eb.and([eb("status", "=", "queued"), eb("run_after", "<=", nowIso)]),
+            eb.and([eb("status", "=", "running"), eb("locked_until", "<", nowIso)]),
+          ]),
+        )
+        .orderBy("run_after")
+        .limit(1);
+      if (this.dbh.dialect === "postgres") q = q.forUpdate().skipLocked();
+      const candidate = await q.executeTakeFirst();
+      if (!candidate) return null;
+      const row = await tx
+        .updateTable("jobs")
+        .set({
+          status: "running",
+          locked_by: this.workerId,
+          locked_until: until,
+          attempts: sql<number>`attempts + 1`,
+          updated_at: nowIso,
+        })
+        .where("id", "=", candidate.id)
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      return toJob(row);
+    });
+  }
+
+  async progress(id: string, done: number, total: number, note?: string): Promise<void> {
+    const now = this.clock.now();
+    await this.dbh.db
+      .updateTable("jobs")
+      .set({
+        progress_done: done,
+        progress_total: total,
+        progress_note: note ?? null,
+        locked_until: new Date(now.getTime() + LEASE_MS).toISOString(),
+        updated_at: now.toISOString(),
+      })
+      .where("id", "=", id)
+      .where("locked_by", "=", this.workerId)
+      .execute();
+  }
+
+  private async finish(id: string, patch: Partial<JobsTable>): Promise<void> {
+    await this.dbh.db
+      .updateTable("jobs")
+      .set({ ...patch, locked_by: null, locked_until: null, updated_at: this.clock.now().toISOString() })
+      .where("id", "=", id)
+      .where("locked_by", "=", this.workerId)
+      .execute();
+  }
+
+  /** Runs one claimed job to its end. A failure is retried with backoff until maxAttempts, then marked failed. */
+  async runOne(job: Job, signal: AbortSignal = new AbortController().signal): Promise<Job> {
+    const handler = this.handlers.get(job.kind);
+    if (!handler) throw new Error(`no handler for job kind ${job.kind}`);
+    const renew = setInterval(() => {
+      void this.progress(job.id, job.progress.done, job.progress.total, job.progress.note ?? undefined).catch(() => {});
+    }, LEASE_MS / 3);
+    try {
+      const result = await handler({
+        job,
+        signal,
+        progress: async (done, total, note) => {
+          job.progress = { done, total, note: note ?? null };
+          await this.progress(job.id, done, total, note);
+        },
+      });
+      await this.finish(job.id, { status: "done", result: JSON.stringify(result ?? null), error: null });
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      if (job.attempts < job.maxAttempts) {
+        const backoff = 1000 * 2 ** job.attempts;
+        await this.finish(job.id, {
+          status: "queued",
+          error: message,
+          run_after: new Date(this.clock.now().getTime() + backoff).toISOString(),
+        });
+      } else {
+        await this.finish(job.id, { status: "failed", error: message });
+      }
+    } finally {
+      clearInterval(renew);
+    }
+    return this.get(job.id);
+  }
+
+  /** Works until the queue is empty (once) or until the signal aborts, polling when idle. */
+  async work(opts: { once?: boolean; signal?: AbortSignal; pollMs?: number } = {}): Promise<number> {
+    let ran = 0;
+    const signal = opts.signal ?? new AbortController().signal;
+    while (!signal.aborted) {
+      const job = await this.claim();
+      if (job) {
+        await this.runOne(job, signal);
+        ran++;
+        continue;
+      }
+      if (opts.once) break;
+      await new Promise((r) => setTimeout(r, opts.pollMs ?? 1000));
+    }
+    return ran;
+  }
+}
+
+function toJob(row: JobsTable): Job {
+  return {
+    id: row.id,
+    kind: row.kind,
+    payload: JSON.parse(row.payload) as Record<string, unknown>,
+    status: row.status as Job["status"],
+    attempts: row.attempts,
+    maxAttempts: row.max_attempts,
+    progress: { done: row.progress_done, total: row.progress_total, note: row.progress_note },
+    result: row.result ? (JSON.parse(row.result) as unknown) : null,
+    error: row.error,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}

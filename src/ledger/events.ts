@@ -1,0 +1,87 @@
+import { canonicalBytes } from "../core/canonical-json.ts";
+import { actorRef, type Actor } from "../core/actor.ts";
+import { newId } from "../core/ids.ts";
+import { SOFTWARE } from "../core/version.ts";
+
+/**
+ * A custody event: one act on evidence. Its canonical bytes (RFC 8785 JSON of the record below) are the leaf of
+ * the Merkle log, so the record is versioned (`v`) and every field a verifier needs is inside it.
+ * Event types follow the PREMIS event-type vocabulary where one fits; the archive's own are marked.
+ */
+export const EVENT_VERSION = "dalil.custody/1";
+
+export type EventType =
+  | "accession" // PREMIS: a source medium received
+  | "ingestion" // PREMIS: an original stored (outcome "duplicate" for another sighting of a stored original)
+  | "quarantine" // PREMIS: a file that could not be processed, kept with its reason
+  | "creation" // PREMIS: a derived file (rendition) made
+  | "fixity check" // PREMIS
+  | "message digest calculation" // PREMIS
+  | "format identification" // PREMIS
+  | "validation" // PREMIS
+  | "digital signature generation" // PREMIS: a checkpoint signed
+  | "replication" // PREMIS
+  | "transfer" // PREMIS
+  | "redaction" // PREMIS
+  | "key rotation" // dalil
+  | "viewed original" // dalil: access
+  | "revealed graphic image" // dalil: access
+  | "viewed personal data" // dalil: access
+  | "opened sealed record" // dalil: access
+  | "metadata modification" // PREMIS
+  | "review" // dalil
+  | "disclosure" // dalil
+  | "identification" // dalil
+  | "export"; // dalil
+
+export type Outcome = "success" | "failure" | "duplicate" | "warning";
+
+export interface EventObject {
+  sha256?: string;
+  /** A non-file record (source, body, report …) named by its id. */
+  id?: string;
+  role: string;
+}
+
+export interface CustodyEvent {
+  v: typeof EVENT_VERSION;
+  id: string;
+  type: EventType;
+  at: string;
+  actor: { kind: string; id: string; role: string };
+  software: { name: string; version: string };
+  objects: EventObject[];
+  outcome: Outcome;
+  detail: Record<string, unknown>;
+}
+
+export function custody(
+  type: EventType,
+  actor: Actor,
+  at: Date,
+  objects: EventObject[],
+  detail: Record<string, unknown> = {},
+  outcome: Outcome = "success",
+): CustodyEvent {
+  return {
+    v: EVENT_VERSION,
+    id: newId("evt"),
+    type,
+    at: at.toISOString(),
+    actor: actorRef(actor),
+    software: { ...SOFTWARE },
+    objects,
+    outcome,
+    detail,
+  };
+}
+
+export function leafBytes(e: CustodyEvent): Buffer {
+  return canonicalBytes(e);
+}
+
+export function parseLeaf(leaf: Buffer): CustodyEvent {
+  const e = JSON.parse(leaf.toString("utf8")) as CustodyEvent;
+  if (e.v !== EVENT_VERSION) throw new Error(`unknown custody event version ${String(e.v)}`);
+  return e;
+}
