@@ -1,5 +1,6 @@
 import { Migrator, type Kysely, type Migration, type MigrationProvider } from "kysely";
 import * as m0001 from "./migrations/0001-intake.ts";
+import * as m0002 from "./migrations/0002-access.ts";
 
 export type Dialect = "sqlite" | "postgres";
 
@@ -17,6 +18,7 @@ type MigrationModule = { up(db: Kysely<unknown>, m: MigrationContext): Promise<v
  */
 const MIGRATIONS: Record<string, MigrationModule> = {
   "0001-intake": m0001,
+  "0002-access": m0002,
 };
 
 export function registerMigration(name: string, mod: MigrationModule): void {

@@ -1,0 +1,238 @@
+import type { Actor, Role } from "../core/actor.ts";
+import { Forbidden, Unauthenticated } from "../core/errors.ts";
+
+/**
+ * The one place that decides every permission: role × action × record sensitivity × relationship.
+ *
+ * - An action is granted to roles outright (`roles`), or to a role only through a relationship to the record
+ *   (`related`: the family member who filed a report sees that report, and nothing else).
+ * - A record may carry a sensitivity; a role sees records up to its clearance. A relationship grant does not
+ *   depend on clearance: a family's own report is theirs whatever its marking.
+ * - An API token narrows its user's role to the token's scopes; it never widens it.
+ * - An anonymous visitor has the `public` role and nothing that needs an account.
+ *
+ * Use cases, routes and CLI commands name their action and ask here; nothing else decides.
+ */
+export type Action =
+  | "archive.read" // list originals, see metadata that is not sensitive
+  | "archive.ingest"
+  | "archive.verify"
+  | "original.view" // the blurred rendition
+  | "original.reveal" // the original bytes or unblurred rendition: logged
+  | "metadata.sensitive" // serials, owner fields, paths on the medium
+  | "log.read"
+  | "jobs.read"
+  | "jobs.run"
+  | "account.self" // one's own password, second factor, sessions
+  | "token.manage" // one's own API tokens for scripts
+  | "users.manage" // other people's accounts and roles
+  | "sealed.list" // which sources have a sealed identity (never the identity)
+  | "sealed.write" // seal a source's identity (write-only: sealing does not let one read it back)
+  | "sealed.open" // read a sealed identity, with a recorded reason
+  | "keys.rotate"
+  | "personal.read" // families' personal data in general (reports, contacts)
+  | "report.read" // one missing-person report
+  | "disclosure.read"; // what was disclosed to a family
+
+/** How far a record may travel. Ordered: a role cleared for one level sees every level below it. */
+export type Sensitivity = "public" | "internal" | "restricted" | "confidential";
+export const SENSITIVITIES: readonly Sensitivity[] = ["public", "internal", "restricted", "confidential"];
+
+/** How an actor can stand to a record, beyond their role. Domain modules fill in who stands where. */
+export type Relation =
+  | "self" // the account, session or token is the actor's own
+  | "filer" // the family member who filed the report
+  | "recipient"; // the family member a disclosure was made to
+
+export interface Resource {
+  sensitivity?: Sensitivity;
+  /** Who stands in which relation to the record, by actor id: `{ filer: [report.filedBy] }`. */
+  relations?: Partial<Record<Relation, readonly string[]>>;
+}
+
+/** What an action lets one see: any role granted one of these must sign in with a second factor. */
+export type Exposure = "originals" | "personal" | "sealed" | "sensitive-metadata" | "accounts";
+
+export interface Rule {
+  roles: readonly Role[];
+  related?: Partial<Record<Role, readonly Relation[]>>;
+  exposes?: Exposure;
+  /** Needs an account: an anonymous visitor is told to sign in even if `public` is listed. */
+  signedIn?: boolean;
+}
+
+const STAFF: Role[] = ["admin", "archivist", "investigator", "forensic_reviewer", "family_caseworker", "prosecutor", "curator"];
+const EVERYONE: Role[] = [...STAFF, "family_member", "public"];
+
+function selfFor(roles: readonly Role[]): Partial<Record<Role, readonly Relation[]>> {
+  return Object.fromEntries(roles.map((r) => [r, ["self"]]));
+}
+
+export const RULES: Record<Action, Rule> = {
+  "archive.read": { roles: STAFF, exposes: "originals" },
+  "archive.ingest": { roles: ["admin", "archivist"], exposes: "originals" },
+  "archive.verify": { roles: ["admin", "archivist"] },
+  "original.view": { roles: STAFF, exposes: "originals" },
+  "original.reveal": { roles: ["admin", "archivist", "investigator", "forensic_reviewer", "prosecutor"], exposes: "originals" },
+  "metadata.sensitive": { roles: ["admin", "archivist"], exposes: "sensitive-metadata" },
+  // The log holds no personal data (hashes, actors' ids, event types): anyone may check it.
+  "log.read": { roles: EVERYONE },
+  "jobs.read": { roles: STAFF },
+  "jobs.run": { roles: ["admin", "archivist"] },
+  // One's own account, sessions and tokens: granted through the "self" relation, so a guessed id of someone
+  // else's session or token is refused by the same rule that grants one's own.
+  "account.self": { roles: [], related: selfFor(EVERYONE), signedIn: true },
+  "token.manage": { roles: [], related: selfFor(STAFF), signedIn: true },
+  "users.manage": { roles: ["admin"], exposes: "accounts", signedIn: true },
+  "sealed.list": { roles: ["admin"], signedIn: true },
+  "sealed.write": { roles: ["admin", "archivist"], signedIn: true },
+  "sealed.open": { roles: ["admin"], exposes: "sealed", signedIn: true },
+  "keys.rotate": { roles: ["admin"], signedIn: true },
+  "personal.read": { roles: ["admin", "family_caseworker"], exposes: "personal", signedIn: true },
+  "report.read": {
+    roles: ["admin", "family_caseworker"],
+    related: { family_member: ["filer"] },
+    exposes: "personal",
+    signedIn: true,
+  },
+  "disclosure.read": {
+    roles: ["admin", "family_caseworker"],
+    related: { family_member: ["recipient", "filer"] },
+    exposes: "personal",
+    signedIn: true,
+  },
+};
+
+/** Roles granted each action outright (kept for callers that read the first table). */
+export const PERMISSIONS: Record<Action, readonly Role[]> = Object.fromEntries(
+  Object.entries(RULES).map(([a, r]) => [a, r.roles]),
+) as Record<Action, readonly Role[]>;
+
+export const ACTIONS = Object.keys(RULES) as Action[];
+
+/** The highest sensitivity each role may see by role alone. */
+export const CLEARANCE: Record<Role, Sensitivity> = {
+  admin: "confidential",
+  archivist: "restricted",
+  investigator: "restricted",
+  forensic_reviewer: "restricted",
+  family_caseworker: "restricted",
+  prosecutor: "restricted",
+  curator: "internal",
+  family_member: "public",
+  public: "public",
+};
+
+export const ANONYMOUS_ID = "anonymous";
+
+/** The actor of a request that carries no credential. */
+export const anonymousActor: Actor = Object.freeze({ kind: "user", id: ANONYMOUS_ID, role: "public" });
+
+export function isAnonymous(actor: Actor): boolean {
+  return actor.kind === "user" && actor.id === ANONYMOUS_ID;
+}
+
+/** An actor signed in with an API token carries the token's scopes; the policy intersects them with the role. */
+export interface ScopedActor extends Actor {
+  scopes?: readonly Action[];
+}
+
+export type Denial = "anonymous" | "role" | "scope" | "sensitivity" | "relation";
+export type Decision = { allowed: true; via: "role" | "relation" } | { allowed: false; reason: Denial };
+
+export interface Policy {
+  decide(actor: Actor, action: Action, resource?: Resource): Decision;
+  allows(actor: Actor, action: Action, resource?: Resource): boolean;
+  /** Throws Unauthenticated (anonymous) or Forbidden (with the reason) unless allowed. */
+  require(actor: Actor, action: Action, resource?: Resource): void;
+  /**
+   * Whether the actor could be allowed the action on some record: the gate in front of a route, before the
+   * record is known. A relationship grant passes here and is decided on the record by the use case.
+   */
+  mayAttempt(actor: Actor, action: Action): boolean;
+  /** Roles that can see originals, personal data, sealed records or accounts sign in with a second factor. */
+  needsSecondFactor(role: Role): boolean;
+}
+
+function rank(s: Sensitivity): number {
+  return SENSITIVITIES.indexOf(s);
+}
+
+function scopeOf(actor: Actor): readonly Action[] | undefined {
+  return (actor as ScopedActor).scopes;
+}
+
+function gate(actor: Actor, action: Action): Denial | null {
+  const rule = RULES[action];
+  if (rule.signedIn && isAnonymous(actor)) return "anonymous";
+  const scopes = scopeOf(actor);
+  if (scopes && !scopes.includes(action)) return "scope";
+  return null;
+}
+
+function decide(actor: Actor, action: Action, resource?: Resource): Decision {
+  const rule = RULES[action];
+  const denied = gate(actor, action);
+  if (denied) return { allowed: false, reason: denied };
+  const byRole = rule.roles.includes(actor.role);
+  if (byRole) {
+    if (!resource?.sensitivity || rank(resource.sensitivity) <= rank(CLEARANCE[actor.role])) return { allowed: true, via: "role" };
+  }
+  const relations = rule.related?.[actor.role];
+  if (relations && resource?.relations && !isAnonymous(actor)) {
+    for (const rel of relations) {
+      if (resource.relations[rel]?.includes(actor.id)) return { allowed: true, via: "relation" };
+    }
+  }
+  if (byRole) return { allowed: false, reason: "sensitivity" };
+  if (relations) return { allowed: false, reason: "relation" };
+  return { allowed: false, reason: isAnonymous(actor) && !rule.roles.includes("public") ? "anonymous" : "role" };
+}
+
+function refusal(actor: Actor, action: Action, reason: Denial, resource?: Resource): Error {
+  switch (reason) {
+    case "anonymous":
+      return new Unauthenticated("Sign in first: this needs an account.");
+    case "scope":
+      return new Forbidden(`This API token is not allowed to do this (${action}); create a token with that scope.`);
+    case "sensitivity":
+      return new Forbidden(
+        `This record is marked ${resource?.sensitivity ?? "restricted"}; your role (${actor.role}) may not see it. Ask an administrator if your work needs it.`,
+      );
+    case "relation":
+      return new Forbidden(`Your role (${actor.role}) may only see records that concern you (${action}).`);
+    case "role":
+      return new Forbidden(`Your role (${actor.role}) may not do this (${action}). Ask an administrator if you need it.`);
+  }
+}
+
+export const policy: Policy = {
+  decide,
+  allows(actor, action, resource) {
+    return decide(actor, action, resource).allowed;
+  },
+  require(actor, action, resource) {
+    const d = decide(actor, action, resource);
+    if (!d.allowed) throw refusal(actor, action, d.reason, resource);
+  },
+  mayAttempt(actor, action) {
+    if (gate(actor, action)) return false;
+    const rule = RULES[action];
+    if (rule.roles.includes(actor.role)) return true;
+    return Boolean(rule.related?.[actor.role]?.length) && !isAnonymous(actor);
+  },
+  needsSecondFactor(role) {
+    return ACTIONS.some((a) => {
+      const rule = RULES[a];
+      return rule.exposes !== undefined && (rule.roles.includes(role) || Boolean(rule.related?.[role]?.length));
+    });
+  },
+};
+
+/** The refusal for an action at a route's gate: 401 for a visitor who has not signed in, 403 otherwise. */
+export function gateRefusal(actor: Actor, action: Action): Error {
+  const d = gate(actor, action);
+  if (d) return refusal(actor, action, d);
+  if (isAnonymous(actor)) return new Unauthenticated("Sign in first: this needs an account.");
+  return refusal(actor, action, "role");
+}

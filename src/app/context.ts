@@ -1,0 +1,70 @@
+import { mkdirSync } from "node:fs";
+import { paths, type Config } from "../core/config.ts";
+import { systemClock, type Clock } from "../core/clock.ts";
+import { createLogger, type Logger } from "../core/logger.ts";
+import { openDatabase, type DatabaseHandle } from "../db/database.ts";
+import { JobQueue } from "../db/jobs.ts";
+import { CustodyLog } from "../ledger/log.ts";
+import { policy, type Policy } from "../access/policy.ts";
+import { openBlobStore, type BlobStore } from "../archive/blobs/index.ts";
+import { loadOrCreateBlobKeys } from "../archive/blobs/keys.ts";
+import { registerArchiveJobs } from "../archive/jobs.ts";
+import { LogTree, loadOrCreateLogKey, newOrigin } from "../ledger/tree.ts";
+import { getSetting, setSetting } from "../db/settings.ts";
+
+/**
+ * Everything a use case needs, built once at start. Tests build it against SQLite in a temp dir or PostgreSQL in
+ * a fresh schema, with filesystem or S3 blobs; the use cases are the same.
+ */
+export interface Ctx {
+  config: Config;
+  db: DatabaseHandle;
+  blobs: BlobStore;
+  log: CustodyLog;
+  tree: LogTree;
+  jobs: JobQueue;
+  policy: Policy;
+  clock: Clock;
+  logger: Logger;
+}
+
+export interface Archive extends Ctx {
+  close(): Promise<void>;
+}
+
+export async function openArchive(config: Config, opts: { clock?: Clock; logger?: Logger } = {}): Promise<Archive> {
+  mkdirSync(config.dataDir, { recursive: true });
+  const clock = opts.clock ?? systemClock;
+  const db = await openDatabase({ url: config.databaseUrl, sqlitePath: paths.sqlite(config) });
+  const keys = await loadOrCreateBlobKeys(paths.keys(config));
+  const blobs = await openBlobStore(config.blobsUrl ?? paths.blobs(config), keys);
+  const log = new CustodyLog(db);
+  const origin = (await getSetting(db.db, "log.origin")) ?? config.logOrigin ?? newOrigin();
+  const logKeys = loadOrCreateLogKey(paths.keys(config), origin);
+  if (!(await getSetting(db.db, "log.origin"))) {
+    // Pinned at creation: a log key file swapped later no longer matches, and `dalil verify` says so.
+    await setSetting(db.db, "log.origin", logKeys.origin);
+    await setSetting(db.db, "log.verifier-keys", JSON.stringify([logKeys.verifierKey]));
+  }
+  const known = JSON.parse((await getSetting(db.db, "log.verifier-keys")) ?? "[]") as string[];
+  const tree = new LogTree(db, logKeys, clock, known.filter((k) => k !== logKeys.verifierKey), known.includes(logKeys.verifierKey));
+  tree.attach(log);
+  const jobs = new JobQueue(db, clock);
+  const ctx: Archive = {
+    config,
+    db,
+    blobs,
+    log,
+    tree,
+    jobs,
+    policy,
+    clock,
+    logger: opts.logger ?? createLogger(),
+    async close() {
+      await blobs.close();
+      await db.close();
+    },
+  };
+  registerArchiveJobs(ctx);
+  return ctx;
+}

@@ -1,0 +1,37 @@
+import type { Command } from "commander";
+import { JOB_FIXITY_AUDIT } from "../archive/jobs.ts";
+import { globalOptions, print, withArchive } from "./shell.ts";
+
+export function registerJobCommands(program: Command): void {
+  const jobs = program.command("jobs").description("background work: list, show, schedule a fixity audit");
+  jobs
+    .command("list")
+    .option("--status <status>", "queued | running | done | failed")
+    .action(async (o: { status?: string }, cmd: Command) => {
+      const opts = globalOptions(cmd);
+      await withArchive(opts, async (a) => {
+        const list = await a.jobs.list({ status: o.status });
+        print(
+          opts,
+          list,
+          list.map((j) => `${j.id}  ${j.kind.padEnd(24)} ${j.status.padEnd(8)} ${j.progress.done}/${j.progress.total}${j.error ? `  ${j.error}` : ""}`).join("\n") || "no jobs",
+        );
+      });
+    });
+  jobs
+    .command("show <id>")
+    .action(async (id: string, _o, cmd: Command) => {
+      const opts = globalOptions(cmd);
+      await withArchive(opts, async (a) => print(opts, await a.jobs.get(id)));
+    });
+  jobs
+    .command("fixity")
+    .description("queue a fixity audit of every stored object (a worker or `dalil serve` runs it)")
+    .action(async (_o, cmd: Command) => {
+      const opts = globalOptions(cmd);
+      await withArchive(opts, async (a) => {
+        const id = await a.jobs.enqueue(null, JOB_FIXITY_AUDIT, {}, { dedupeKey: JOB_FIXITY_AUDIT });
+        print(opts, { id }, `queued fixity audit ${id}`);
+      });
+    });
+}

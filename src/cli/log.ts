@@ -1,0 +1,111 @@
+import { readFileSync, writeFileSync, mkdirSync } from "node:fs";
+import { dirname, join } from "node:path";
+import type { Command } from "commander";
+import { operatorActor } from "../core/actor.ts";
+import { Invalid } from "../core/errors.ts";
+import { proveOriginal } from "../ledger/proofs.ts";
+import { checkProofBundle } from "../ledger/proof-check.ts";
+import { tilesForSize, tilePath } from "../ledger/tiles.ts";
+import { globalOptions, positiveIntOption, print, withArchive } from "./shell.ts";
+
+export function registerLogCommands(program: Command): void {
+  const log = program.command("log").description("the custody log: checkpoints, keys, proofs, tiles");
+
+  log
+    .command("checkpoint")
+    .description("the latest signed checkpoint (signs one first if the log has grown)")
+    .action(async (_o, cmd: Command) => {
+      const opts = globalOptions(cmd);
+      await withArchive(opts, async (a) => {
+        const cp = await a.tree.checkpoint();
+        print(opts, { size: cp.size, root: cp.root.toString("base64"), note: cp.note }, cp.note.replace(/\n$/, ""));
+      });
+    });
+
+  log
+    .command("key")
+    .description("the verifier key (vkey) of this archive's log")
+    .action(async (_o, cmd: Command) => {
+      const opts = globalOptions(cmd);
+      await withArchive(opts, async (a) => print(opts, { origin: a.tree.origin, vkey: a.tree.verifierKey }, a.tree.verifierKey));
+    });
+
+  log
+    .command("proof")
+    .description("a tlog-proof of the event that recorded an original's arrival")
+    .requiredOption("--sha256 <hex>", "the original's SHA-256")
+    .option("--out <dir>", "also write proof.tlog-proof, event.json (the exact leaf bytes) and log.vkey into DIR")
+    .action(async (o: { sha256: string; out?: string }, cmd: Command) => {
+      const opts = globalOptions(cmd);
+      await withArchive(opts, async (a) => {
+        const p = await proveOriginal(a, operatorActor(), o.sha256.toLowerCase());
+        if (o.out) {
+          mkdirSync(o.out, { recursive: true });
+          writeFileSync(join(o.out, "proof.tlog-proof"), p.proof);
+          writeFileSync(join(o.out, "event.json"), p.leaf);
+          writeFileSync(join(o.out, "log.vkey"), `${a.tree.verifierKey}\n`);
+        }
+        print(opts, { index: p.seq, proof: p.proof, leaf: p.leaf.toString("utf8") }, p.proof.replace(/\n$/, ""));
+      });
+    });
+
+  log
+    .command("consistency")
+    .description("a consistency proof between two signed checkpoints")
+    .requiredOption("--from <n>", "size of the earlier checkpoint", positiveIntOption("--from"))
+    .option("--to <m>", "size of the later checkpoint (default: the latest)", positiveIntOption("--to"))
+    .action(async (o: { from: number; to?: number }, cmd: Command) => {
+      const opts = globalOptions(cmd);
+      await withArchive(opts, async (a) => {
+        const p = await a.tree.proveConsistency(o.from, o.to);
+        print(opts, { from: p.from.size, to: p.to.size, proof: p.text, fromNote: p.from.note, toNote: p.to.note }, p.text.replace(/\n$/, ""));
+      });
+    });
+
+  log
+    .command("tiles <dir>")
+    .description("publish the log as static C2SP tlog-tiles (checkpoint + tiles) into DIR for monitors and witnesses")
+    .action(async (dir: string, _o, cmd: Command) => {
+      const opts = globalOptions(cmd);
+      await withArchive(opts, async (a) => {
+        const cp = await a.tree.checkpoint();
+        let n = 0;
+        for (const t of tilesForSize(cp.size)) {
+          const path = tilePath(t);
+          const file = await a.tree.tile(path);
+          const target = join(dir, ...path.split("/"));
+          mkdirSync(dirname(target), { recursive: true });
+          writeFileSync(target, file.bytes);
+          n++;
+        }
+        mkdirSync(dir, { recursive: true });
+        writeFileSync(join(dir, "checkpoint"), cp.note);
+        print(opts, { dir, size: cp.size, tiles: n }, `wrote checkpoint and ${n} tiles for ${cp.size} events to ${dir}`);
+      });
+    });
+
+  program
+    .command("verify-proof")
+    .description("check a tlog-proof against leaf bytes and a verifier key: no archive, no database, no network")
+    .requiredOption("--proof <file>", "the .tlog-proof file")
+    .requiredOption("--leaf <file>", "the exact leaf bytes (the event's JSON)")
+    .requiredOption("--key <vkey-or-file>", "the log's verifier key, or a file holding it", (v: string, prev: string[] = []) => [...prev, v])
+    .action((o: { proof: string; leaf: string; key: string[] }, cmd: Command) => {
+      const opts = globalOptions(cmd);
+      const keys = o.key.map((k) => (k.includes("+") ? k : readFileSync(k, "utf8").trim()));
+      const r = checkProofBundle({ proofText: readText(o.proof), leafBytes: readFileSync(o.leaf), verifierKeys: keys });
+      if (r.ok) print(opts, r, `ok: leaf ${r.index} is in ${r.origin} (size ${r.size}), signed by ${r.signedBy.join(", ")}`);
+      else {
+        print(opts, r, `not verified: ${r.reason}`);
+        process.exitCode = 1;
+      }
+    });
+}
+
+function readText(file: string): string {
+  try {
+    return readFileSync(file, "utf8");
+  } catch (err) {
+    throw new Invalid(`Cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}.`);
+  }
+}

@@ -1,0 +1,30 @@
+import { Command, CommanderError } from "commander";
+import { SOFTWARE } from "../core/version.ts";
+import { registerArchiveCommands } from "./archive.ts";
+import { registerServeCommands } from "./serve.ts";
+import { registerJobCommands } from "./jobs.ts";
+import { registerLogCommands } from "./log.ts";
+import { reportError } from "./shell.ts";
+
+const program = new Command("dalil")
+  .description("dalil — an archive for photographic evidence of deaths in detention")
+  .version(SOFTWARE.version)
+  .option("--data <dir>", "the archive's data directory (env DALIL_DATA, default ./dalil-data)")
+  .option("--json", "print results as JSON")
+  .exitOverride()
+  .showHelpAfterError();
+
+registerArchiveCommands(program);
+registerServeCommands(program);
+registerJobCommands(program);
+registerLogCommands(program);
+
+try {
+  await program.parseAsync(process.argv);
+} catch (err) {
+  if (err instanceof CommanderError) {
+    process.exitCode = err.exitCode === 0 ? 0 : 2;
+  } else {
+    process.exitCode = reportError(err);
+  }
+}

@@ -1,0 +1,116 @@
+import { sql } from "kysely";
+import type { DatabaseHandle, Tx } from "../db/database.ts";
+import { leafBytes, type CustodyEvent } from "./events.ts";
+
+/**
+ * The custody log: appends events as leaves, in the caller's transaction, at gapless indexes. The single
+ * log_state row is locked for the rest of the transaction (FOR UPDATE on PostgreSQL; SQLite transactions
+ * already hold the one write lock), so concurrent server processes serialise their appends and no two events
+ * ever share an index.
+ */
+export interface AppendedEvent {
+  seq: number;
+  leaf: Buffer;
+  event: CustodyEvent;
+}
+
+export type LeafHook = (tx: Tx, firstSeq: number, leaves: Buffer[]) => Promise<void>;
+
+export class CustodyLog {
+  private hooks: LeafHook[] = [];
+
+  constructor(private readonly dbh: DatabaseHandle) {}
+
+  /** Called inside the append transaction with the new leaves (the Merkle tree keeps its hashes this way). */
+  onAppend(hook: LeafHook): void {
+    this.hooks.push(hook);
+  }
+
+  async append(tx: Tx, event: CustodyEvent): Promise<AppendedEvent> {
+    const [one] = await this.appendMany(tx, [event]);
+    return one!;
+  }
+
+  async appendMany(tx: Tx, events: CustodyEvent[]): Promise<AppendedEvent[]> {
+    if (events.length === 0) return [];
+    let q = tx.selectFrom("log_state").select("size").where("id", "=", 1);
+    if (this.dbh.dialect === "postgres") q = q.forUpdate();
+    const { size } = await q.executeTakeFirstOrThrow();
+    const out: AppendedEvent[] = [];
+    const leaves: Buffer[] = [];
+    let seq = size;
+    for (const event of events) {
+      const leaf = leafBytes(event);
+      leaves.push(leaf);
+      out.push({ seq, leaf, event });
+      seq++;
+    }
+    for (let i = 0; i < out.length; i += 200) {
+      const chunk = out.slice(i, i + 200);
+      await tx
+        .insertInto("custody_events")
+        .values(
+          chunk.map(({ seq: s, leaf, event }) => ({
+            seq: s,
+            id: event.id,
+            type: event.type,
+            at: event.at,
+            actor: event.actor.id,
+            outcome: event.outcome,
+            leaf,
+          })),
+        )
+        .execute();
+      const objects = chunk.flatMap(({ seq: s, event }) =>
+        dedupeObjects(event).map((o) => ({ seq: s, sha256: o.key, role: o.role })),
+      );
+      if (objects.length) await tx.insertInto("event_objects").values(objects).execute();
+    }
+    for (const hook of this.hooks) await hook(tx, size, leaves);
+    await tx
+      .updateTable("log_state")
+      .set({ size: sql<number>`size + ${events.length}` })
+      .where("id", "=", 1)
+      .execute();
+    return out;
+  }
+
+  async size(tx: Tx = this.dbh.db): Promise<number> {
+    const { size } = await tx.selectFrom("log_state").select("size").where("id", "=", 1).executeTakeFirstOrThrow();
+    return size;
+  }
+
+  /** Events that concern an object (an original's SHA-256 or a record id), oldest first. */
+  async eventsFor(key: string, tx: Tx = this.dbh.db): Promise<AppendedEvent[]> {
+    const rows = await tx
+      .selectFrom("event_objects")
+      .innerJoin("custody_events", "custody_events.seq", "event_objects.seq")
+      .select(["custody_events.seq", "custody_events.leaf"])
+      .where("event_objects.sha256", "=", key)
+      .orderBy("custody_events.seq")
+      .execute();
+    const seen = new Set<number>();
+    const out: AppendedEvent[] = [];
+    for (const r of rows) {
+      if (seen.has(r.seq)) continue;
+      seen.add(r.seq);
+      out.push({ seq: r.seq, leaf: r.leaf, event: JSON.parse(r.leaf.toString("utf8")) as CustodyEvent });
+    }
+    return out;
+  }
+}
+
+/** event_objects indexes both file hashes and record ids, so "everything about X" is one lookup. */
+function dedupeObjects(e: CustodyEvent): { key: string; role: string }[] {
+  const seen = new Set<string>();
+  const out: { key: string; role: string }[] = [];
+  for (const o of e.objects) {
+    const key = o.sha256 ?? o.id;
+    if (!key) continue;
+    const k = `${key}\u0000${o.role}`;
+    if (seen.has(k)) continue;
+    seen.add(k);
+    out.push({ key, role: o.role });
+  }
+  return out;
+}

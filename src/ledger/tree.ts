@@ -1,0 +1,224 @@
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { randomBytes } from "node:crypto";
+import type { DatabaseHandle, Tx } from "../db/database.ts";
+import { Conflict, IntegrityError, Invalid, NotFound } from "../core/errors.ts";
+import type { Clock } from "../core/clock.ts";
+import type { CustodyLog } from "./log.ts";
+import { MerkleAppender, consistencyProof, inclusionProof, treeHash, verifyConsistency, type HashReader } from "./merkle.ts";
+import { generateSigner, newSigner, newVerifier, type NoteSigner } from "./note.ts";
+import { openCheckpoint, signCheckpoint } from "./checkpoint.ts";
+import { formatConsistencyProof, formatTlogProof } from "./tlog-proof.ts";
+import { tileForPath, type TileFile } from "./tiles.ts";
+
+/**
+ * The Merkle tree over the custody log, kept in the database: every complete subtree's hash is a row of
+ * log_hashes, written in the same transaction as the events (so the tree can never disagree with the log it
+ * covers), and signed checkpoints are rows of checkpoints. Proofs read O(log n) stored hashes.
+ */
+export interface LogKeys {
+  signer: NoteSigner;
+  verifierKey: string;
+  origin: string;
+}
+
+const LOG_KEY_FILE = "log.key";
+
+/** The log's Ed25519 signing key, created on first use (0600), or DALIL_LOG_KEY (a signer key string). */
+export function loadOrCreateLogKey(keysDir: string, origin: string, env: NodeJS.ProcessEnv = process.env): LogKeys {
+  let signerKey = env.DALIL_LOG_KEY;
+  if (!signerKey) {
+    const file = join(keysDir, LOG_KEY_FILE);
+    if (!existsSync(file)) {
+      mkdirSync(keysDir, { recursive: true, mode: 0o700 });
+      writeFileSync(file, `${generateSigner(origin).signerKey}\n`, { mode: 0o600, flag: "wx" });
+      chmodSync(file, 0o600);
+    }
+    signerKey = readFileSync(file, "utf8");
+  }
+  const signer = newSigner(signerKey);
+  const { verifierKey } = keyStrings(signer);
+  return { signer, verifierKey, origin: signer.name };
+}
+
+function keyStrings(signer: NoteSigner): { verifierKey: string } {
+  const id = signer.keyId.toString(16).padStart(8, "0");
+  const pub = Buffer.concat([Buffer.from([1]), signer.publicKey]).toString("base64");
+  return { verifierKey: `${signer.name}+${id}+${pub}` };
+}
+
+/** A fresh origin for a new archive's log: a scheme-less URL-like name, unique per archive. */
+export function newOrigin(): string {
+  return `dalil.archive/${randomBytes(6).toString("hex")}`;
+}
+
+export interface StoredCheckpoint {
+  size: number;
+  root: Buffer;
+  note: string;
+  createdAt: string;
+  timestampToken: Buffer | null;
+}
+
+export class LogTree {
+  constructor(
+    private readonly dbh: DatabaseHandle,
+    private readonly keys: LogKeys,
+    private readonly clock: Clock,
+    /** Verifier keys of earlier log keys (after a rotation): old checkpoints stay verifiable. */
+    private readonly retiredVerifierKeys: string[] = [],
+    /** False when the key file's key is not one registered for this log: it must then sign nothing. */
+    readonly keyRegistered = true,
+  ) {}
+
+  get origin(): string {
+    return this.keys.origin;
+  }
+
+  get verifierKey(): string {
+    return this.keys.verifierKey;
+  }
+
+  allVerifierKeys(): string[] {
+    return [this.keys.verifierKey, ...this.retiredVerifierKeys];
+  }
+
+  /** Keeps the tree's hashes with every append (called by CustodyLog inside the append transaction). */
+  attach(log: CustodyLog): void {
+    log.onAppend(async (tx, firstSeq, leaves) => {
+      const appender = await MerkleAppender.open(firstSeq, this.reader(tx));
+      const { firstStoredIndex, hashes } = appender.appendLeaves(leaves);
+      for (let i = 0; i < hashes.length; i += 500) {
+        await tx
+          .insertInto("log_hashes")
+          .values(hashes.slice(i, i + 500).map((hash, j) => ({ idx: firstStoredIndex + i + j, hash })))
+          .execute();
+      }
+    });
+  }
+
+  reader(tx: Tx = this.dbh.db): HashReader {
+    return async (indexes) => {
+      if (indexes.length === 0) return [];
+      const rows = await tx.selectFrom("log_hashes").select(["idx", "hash"]).where("idx", "in", indexes).execute();
+      const byIdx = new Map(rows.map((r) => [r.idx, r.hash]));
+      return indexes.map((i) => byIdx.get(i) as Buffer);
+    };
+  }
+
+  async latestCheckpoint(tx: Tx = this.dbh.db): Promise<StoredCheckpoint | null> {
+    const row = await tx.selectFrom("checkpoints").selectAll().orderBy("size", "desc").limit(1).executeTakeFirst();
+    return row ? toStored(row) : null;
+  }
+
+  async checkpoints(): Promise<StoredCheckpoint[]> {
+    return (await this.dbh.db.selectFrom("checkpoints").selectAll().orderBy("size").execute()).map(toStored);
+  }
+
+  /**
+   * Signs a checkpoint of the log as it is now, unless the latest already covers it. Before signing, the new
+   * root is proved consistent with the latest signed one: this log never signs two inconsistent checkpoints.
+   */
+  async checkpoint(): Promise<StoredCheckpoint> {
+    if (!this.keyRegistered) {
+      throw new IntegrityError(
+        "Refusing to sign: the log key in the keys directory is not a key registered for this archive's log (was the key file replaced?).",
+      );
+    }
+    return this.dbh.transaction(async (tx) => {
+      let q = tx.selectFrom("log_state").select("size").where("id", "=", 1);
+      if (this.dbh.dialect === "postgres") q = q.forUpdate();
+      const { size } = await q.executeTakeFirstOrThrow();
+      const latest = await this.latestCheckpoint(tx);
+      if (latest && latest.size >= size) return latest;
+      const read = this.reader(tx);
+      const root = await treeHash(size, read);
+      if (latest && latest.size > 0) {
+        const proof = await consistencyProof(latest.size, size, read);
+        if (!verifyConsistency(latest.size, size, proof, latest.root, root)) {
+          throw new IntegrityError(
+            `Refusing to sign: the log of ${size} events is not consistent with the checkpoint signed at ${latest.size}. Run \`dalil verify\`.`,
+          );
+        }
+      }
+      const note = signCheckpoint({ origin: this.keys.origin, size, rootHash: root, extensions: [] }, [this.keys.signer]);
+      const createdAt = this.clock.now().toISOString();
+      await tx
+        .insertInto("checkpoints")
+        .values({ size, root, note, key_name: this.keys.origin, created_at: createdAt, timestamp_token: null, timestamp_authority: null })
+        .execute();
+      return { size, root, note, createdAt, timestampToken: null };
+    });
+  }
+
+  /** Attaches an RFC 3161 token to a stored checkpoint (the token covers the note's bytes). */
+  async attachTimestamp(size: number, token: Buffer, authority: string): Promise<void> {
+    await this.dbh.db
+      .updateTable("checkpoints")
+      .set({ timestamp_token: token, timestamp_authority: authority })
+      .where("size", "=", size)
+      .where("timestamp_token", "is", null)
+      .execute();
+  }
+
+  /** A C2SP tlog-proof of event `seq` against the latest checkpoint (signed now if it does not cover seq yet). */
+  async proveEvent(seq: number): Promise<{ proof: string; leaf: Buffer; checkpoint: StoredCheckpoint }> {
+    let cp = await this.latestCheckpoint();
+    if (!cp || cp.size <= seq) cp = await this.checkpoint();
+    if (seq < 0 || seq >= cp.size) throw new NotFound(`The log has no event at index ${seq}.`);
+    const row = await this.dbh.db.selectFrom("custody_events").select("leaf").where("seq", "=", seq).executeTakeFirst();
+    if (!row) throw new NotFound(`The log has no event at index ${seq}.`);
+    const hashes = await inclusionProof(seq, cp.size, this.reader());
+    return { proof: formatTlogProof({ index: seq, proof: hashes, checkpoint: cp.note }), leaf: row.leaf, checkpoint: cp };
+  }
+
+  /** A consistency proof between two signed checkpoints' sizes (to defaults to the latest). */
+  async proveConsistency(from: number, to?: number): Promise<{ text: string; from: StoredCheckpoint; to: StoredCheckpoint }> {
+    if (!Number.isSafeInteger(from) || from <= 0) {
+      throw new Invalid("A consistency proof needs --from, the size of an earlier checkpoint, above zero.", "from");
+    }
+    const all = await this.checkpoints();
+    const a = all.find((c) => c.size === from);
+    const b = to === undefined ? all[all.length - 1] : all.find((c) => c.size === to);
+    if (!a) throw new NotFound(`No checkpoint of size ${from} was signed; sizes signed: ${describeSizes(all)}.`);
+    if (!b) throw new NotFound(`No checkpoint of size ${to} was signed; sizes signed: ${describeSizes(all)}.`);
+    if (b.size < a.size) throw new Invalid(`--to (${b.size}) must not be smaller than --from (${a.size}).`, "to");
+    const proof = await consistencyProof(a.size, b.size, this.reader());
+    return { text: formatConsistencyProof({ oldSize: a.size, newSize: b.size, proof }), from: a, to: b };
+  }
+
+  /** A C2SP tlog-tiles file of the tree as of the latest checkpoint. */
+  async tile(path: string): Promise<TileFile> {
+    const cp = await this.latestCheckpoint();
+    if (!cp) throw new NotFound("The log has no checkpoint yet.");
+    return tileForPath(path, cp.size, this.reader(), async (start, end) => {
+      const rows = await this.dbh.db
+        .selectFrom("custody_events")
+        .select("leaf")
+        .where("seq", ">=", start)
+        .where("seq", "<", end)
+        .orderBy("seq")
+        .execute();
+      return rows.map((r) => r.leaf);
+    });
+  }
+
+  /** Checks a stored checkpoint's signature with the archive's known log keys. */
+  openStored(cp: StoredCheckpoint): void {
+    const verifiers = this.allVerifierKeys().map((k) => newVerifier(k));
+    const { checkpoint } = openCheckpoint(cp.note, verifiers);
+    if (checkpoint.size !== cp.size || !checkpoint.rootHash.equals(cp.root)) {
+      throw new Conflict(`checkpoint ${cp.size}: the signed note says size ${checkpoint.size} and another root than its row`);
+    }
+  }
+}
+
+function describeSizes(all: StoredCheckpoint[]): string {
+  if (all.length === 0) return "none";
+  const sizes = all.map((c) => c.size);
+  return sizes.length > 8 ? `${sizes.slice(0, 4).join(", ")}, …, ${sizes.slice(-3).join(", ")}` : sizes.join(", ");
+}
+
+function toStored(row: { size: number; root: Buffer; note: string; created_at: string; timestamp_token: Buffer | null }): StoredCheckpoint {
+  return { size: row.size, root: row.root, note: row.note, createdAt: row.created_at, timestampToken: row.timestamp_token };
+}
