@@ -1,0 +1,21 @@
+import { benchIngest } from "./ingest.ts";
+
+/**
+ * `npm run bench [-- part …]`: every figure is printed beside a baseline measured in the same run on the same
+ * data, as a ratio. Parts: ingest, ledger. No timing is ever asserted in a test.
+ */
+const parts: Record<string, () => Promise<void>> = {
+  ingest: () => benchIngest(Number(process.env.BENCH_BODIES ?? 420)),
+};
+
+const wanted = process.argv.slice(2).filter((a) => !a.startsWith("-"));
+const run = wanted.length ? wanted : Object.keys(parts);
+console.log(`dalil bench — ${new Date().toISOString()} — node ${process.version}, ${(await import("node:os")).cpus().length} cores`);
+for (const name of run) {
+  const part = parts[name];
+  if (!part) {
+    console.error(`unknown bench part ${name}; parts: ${Object.keys(parts).join(", ")}`);
+    process.exit(2);
+  }
+  await part();
+}

@@ -1,0 +1,53 @@
+import { spawnSync } from "node:child_process";
+import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { tmpdir } from "node:os";
+import { writeDemoCard, type DemoCardTruth } from "../src/archive/demo-card/index.ts";
+
+/** Wall time of fn in seconds. */
+export async function timed<T>(fn: () => Promise<T>): Promise<{ value: T; seconds: number }> {
+  const t0 = process.hrtime.bigint();
+  const value = await fn();
+  return { value, seconds: Number(process.hrtime.bigint() - t0) / 1e9 };
+}
+
+/** Prints one figure beside its baseline measured in the same run, as a ratio. */
+export function row(label: string, value: string, baseline?: { label: string; value: string; ratio: number }): void {
+  const base = baseline ? `   baseline ${baseline.label}: ${baseline.value}   ratio ${baseline.ratio.toFixed(2)}×` : "";
+  console.log(`  ${label.padEnd(34)} ${value.padStart(14)}${base}`);
+}
+
+export function listFiles(dir: string, skip: (name: string) => boolean = () => false): string[] {
+  const out: string[] = [];
+  for (const name of readdirSync(dir).sort()) {
+    if (skip(name)) continue;
+    const p = join(dir, name);
+    if (statSync(p).isDirectory()) out.push(...listFiles(p, skip));
+    else out.push(p);
+  }
+  return out;
+}
+
+/** `sha256sum` over files, run as the system tool (the floor any archive must pay to read and hash). */
+export function sha256sumSeconds(files: string[]): number {
+  const t0 = process.hrtime.bigint();
+  for (let i = 0; i < files.length; i += 500) {
+    const r = spawnSync("sha256sum", files.slice(i, i + 500), { stdio: ["ignore", "ignore", "inherit"] });
+    if (r.status !== 0) throw new Error("sha256sum failed");
+  }
+  return Number(process.hrtime.bigint() - t0) / 1e9;
+}
+
+/** A demo card cached under the temp dir, so repeated bench runs measure the archive, not the generator. */
+export async function cachedCard(bodies: number, seed = "bench"): Promise<{ dir: string; truth: DemoCardTruth }> {
+  const dir = join(tmpdir(), `dalil-bench-card-${bodies}-${seed}`);
+  if (!existsSync(join(dir, "truth.json"))) {
+    process.stderr.write(`generating a demo card of ${bodies} bodies in ${dir} …\n`);
+    await writeDemoCard(dir, { bodies, seed, withFaults: false });
+  }
+  return { dir, truth: JSON.parse(readFileSync(join(dir, "truth.json"), "utf8")) as DemoCardTruth };
+}
+
+export function mb(bytes: number): string {
+  return `${(bytes / 1e6).toFixed(1)} MB`;
+}
