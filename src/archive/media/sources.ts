@@ -1,0 +1,228 @@
+/**
+ * The three forms a photographer's memory card reaches us in — a folder copied off the card, a .zip of it, or a
+ * raw disk image of the card itself — behind one interface. Everything here is read-only and lazy: listing
+ * reads metadata (directory entries, a zip's central directory, FAT tables), never file contents; an entry's
+ * bytes are read only when its `open()` is called. Nothing a medium says is used to build a filesystem path.
+ *
+ * Every byte on a card is evidence, so nothing is skipped silently: what is not extracted is still listed,
+ * with `refused` saying why. See docs/formats/card-sources.md.
+ */
+import { createReadStream } from "node:fs";
+import { open as openFile, stat } from "node:fs/promises";
+import { createHash } from "node:crypto";
+import { resolve } from "node:path";
+import type { Readable } from "node:stream";
+import { Invalid, NotFound } from "../../core/errors.ts";
+import { sniffFormat } from "./sniff.ts";
+
+export interface CardEntry {
+  /** Path on the medium, "/"-separated, as recorded; never used to build a filesystem path. */
+  path: string;
+  /** Size in bytes: actual for a folder, declared (and enforced by the stream) for zip and FAT. */
+  size: number;
+  /**
+   * ISO 8601 time of last modification if the medium records one. With a zone ("…Z") when the medium records
+   * an instant (folder, zip extended timestamps); without one when it records a camera's wall-clock time
+   * (FAT, zip DOS time), which carries no time zone.
+   */
+  modified?: string;
+  /** FAT only: creation time, same convention as `modified`. */
+  created?: string;
+  /** Absent when the entry is refused. Each call opens a fresh stream. */
+  open?: () => Promise<Readable>;
+  /** A sentence saying why this entry was not extracted. */
+  refused?: string;
+}
+
+/** A directory entry marked deleted (0xE5) on a FAT volume: listed for the record, not extracted. */
+export interface DeletedCardEntry {
+  /** Best reconstruction of the path: the long name when its checksum still fits, else the 8.3 name with "?" for the erased first character. */
+  path: string;
+  size: number;
+  modified?: string;
+  firstCluster: number;
+  directory: boolean;
+}
+
+export interface CardMedium {
+  kind: "folder" | "zip" | "fat-image";
+  /** Absolute path given by the user. */
+  path: string;
+  /** For zip and fat-image: SHA-256 (hex) of the whole container file, computed by streaming at open. */
+  sha256?: string;
+  size?: number;
+  volumeLabel?: string;
+  volumeSerial?: string;
+  fsType?: "FAT12" | "FAT16" | "FAT32";
+  /** FAT only: number of directory entries marked deleted (see deletedEntries). */
+  deletedCount?: number;
+  deletedEntries?(): AsyncIterable<DeletedCardEntry>;
+  /**
+   * Observations about the medium as a whole that an examiner should see (FAT copies that differ, a damaged
+   * zip central directory, a truncated image…). Entry-level problems are in each entry's `refused` instead.
+   * Folder notes grow while entries() runs.
+   */
+  notes: string[];
+  /** Sorted by comparePaths; deterministic. May be iterated more than once. */
+  entries(): AsyncIterable<CardEntry>;
+  close(): Promise<void>;
+}
+
+export interface CardOptions {
+  /** Zip: an entry declaring more than this many uncompressed bytes is refused. Default 4 GiB. */
+  maxEntryBytes?: number;
+  /** Zip: entries are refused once the declared total would pass this. Default 1 TiB. */
+  maxTotalBytes?: number;
+  /** Zip: an entry compressed more than this ratio… Default 200. */
+  maxRatio?: number;
+  /** …is refused when it also declares more than this many bytes. Default 10 MiB. */
+  ratioMinBytes?: number;
+  /** Zip and FAT: a medium listing more entries than this is refused as a whole. Default 1,000,000. */
+  maxEntries?: number;
+  /** Compute the container's SHA-256 at open (zip, fat-image). Default true. */
+  hash?: boolean;
+}
+
+export const DEFAULT_LIMITS = {
+  maxEntryBytes: 4 * 1024 ** 3,
+  maxTotalBytes: 1024 ** 4,
+  maxRatio: 200,
+  ratioMinBytes: 10 * 1024 ** 2,
+  maxEntries: 1_000_000,
+} as const;
+
+export type CardLimits = { -readonly [K in keyof typeof DEFAULT_LIMITS]: number };
+
+export function limitsFrom(options: CardOptions): CardLimits {
+  return {
+    maxEntryBytes: options.maxEntryBytes ?? DEFAULT_LIMITS.maxEntryBytes,
+    maxTotalBytes: options.maxTotalBytes ?? DEFAULT_LIMITS.maxTotalBytes,
+    maxRatio: options.maxRatio ?? DEFAULT_LIMITS.maxRatio,
+    ratioMinBytes: options.ratioMinBytes ?? DEFAULT_LIMITS.ratioMinBytes,
+    maxEntries: options.maxEntries ?? DEFAULT_LIMITS.maxEntries,
+  };
+}
+
+/**
+ * The one order every medium lists in: segment by segment, each segment by UTF-16 code units. A folder can be
+ * walked in this order one directory at a time (sorting each directory's names), which plain string order
+ * would not allow ("a.txt" < "a/b" but "a" < "a.txt").
+ */
+export function comparePaths(a: string, b: string): number {
+  const as = a.split("/");
+  const bs = b.split("/");
+  const n = Math.min(as.length, bs.length);
+  for (let i = 0; i < n; i++) {
+    const x = as[i] as string;
+    const y = bs[i] as string;
+    if (x !== y) return x < y ? -1 : 1;
+  }
+  return as.length - bs.length;
+}
+
+const HEAD_BYTES = 4096;
+
+/**
+ * Opens a card in whichever form it comes, told apart by its bytes, never by its name: a directory is a
+ * folder; a file starting with a zip signature is a zip; a file whose first sector is a FAT boot sector or an
+ * MBR with a FAT partition is a disk image. Anything else is refused with a sentence saying what it looks like.
+ */
+export async function openCard(path: string, options: CardOptions = {}): Promise<CardMedium> {
+  const abs = resolve(path);
+  let info;
+  try {
+    info = await stat(abs);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === "ENOENT" || code === "ENOTDIR") throw new NotFound(`There is no file or folder at ${abs}.`);
+    if (code === "EACCES" || code === "EPERM") throw new Invalid(`${abs} cannot be read with this account's permissions.`, "path");
+    throw err;
+  }
+  if (info.isDirectory()) {
+    const { openFolderCard } = await import("./folder.ts");
+    return openFolderCard(abs);
+  }
+  if (info.isBlockDevice() || info.isCharacterDevice()) {
+    throw new Invalid(
+      `${abs} is a device, not an image. Make a disk image of the card first (for example ` +
+        `\`dd if=${abs} of=card.img bs=4M conv=noerror,sync\`, ideally behind a write blocker) and take in the image.`,
+      "path",
+    );
+  }
+  if (!info.isFile()) throw new Invalid(`${abs} is neither a folder, a zip archive nor a disk image of a card.`, "path");
+
+  const head = await readHead(abs, HEAD_BYTES);
+  const { looksLikeZip } = await import("./zip.ts");
+  const { probeFat } = await import("./fat.ts");
+  let kind: "zip" | "fat-image";
+  if (looksLikeZip(head)) kind = "zip";
+  else {
+    const probe = probeFat(head);
+    if (probe.ok) kind = "fat-image";
+    else {
+      const sniffed = sniffFormat(head);
+      const looks = probe.reason ?? (sniffed.format === "unknown" ? "its first bytes match no format we know" : `it looks like a ${sniffed.format} file`);
+      throw new Invalid(
+        `${abs} is neither a folder, a zip archive nor a raw FAT disk image of a card: ${looks}. ` +
+          `To take in single files, put them in a folder and give the folder.`,
+        "path",
+      );
+    }
+  }
+  const container = options.hash === false ? { size: info.size } : await hashFile(abs);
+  if (kind === "zip") {
+    const { openZipCard } = await import("./zip.ts");
+    return openZipCard(abs, options, container);
+  }
+  const { openFatCard } = await import("./fat.ts");
+  return openFatCard(abs, options, container);
+}
+
+async function readHead(path: string, n: number): Promise<Buffer> {
+  const fh = await openFile(path, "r");
+  try {
+    const buf = Buffer.alloc(n);
+    const { bytesRead } = await fh.read(buf, 0, n, 0);
+    return buf.subarray(0, bytesRead);
+  } finally {
+    await fh.close();
+  }
+}
+
+/** SHA-256 and byte count of a whole file, streamed with flat memory. */
+export async function hashFile(path: string): Promise<{ sha256: string; size: number }> {
+  const h = createHash("sha256");
+  let size = 0;
+  for await (const chunk of createReadStream(path, { highWaterMark: 1024 * 1024 })) {
+    const b = chunk as Buffer;
+    size += b.length;
+    h.update(b);
+  }
+  return { sha256: h.digest("hex"), size };
+}
+
+/**
+ * An MS-DOS date and time (FAT directory entries, zip headers) as ISO 8601 without a zone: these fields hold
+ * the wall-clock time of whatever device wrote them, and nothing says which zone that clock was set to.
+ * `centis` is FAT's creation-time refinement (0–199 hundredths of a second). Undefined for impossible values.
+ */
+export function dosWallClock(date: number, time: number, centis = 0): string | undefined {
+  if (date === 0) return undefined;
+  const year = 1980 + (date >> 9);
+  const month = (date >> 5) & 15;
+  const day = date & 31;
+  const hour = time >> 11;
+  const minute = (time >> 5) & 63;
+  let second = (time & 31) * 2;
+  if (month < 1 || month > 12 || day < 1 || day > daysIn(year, month) || hour > 23 || minute > 59 || second > 59) return undefined;
+  if (centis > 199) return undefined;
+  second += Math.floor(centis / 100);
+  const ms = (centis % 100) * 10;
+  const p = (n: number, w = 2) => String(n).padStart(w, "0");
+  const base = `${p(year, 4)}-${p(month)}-${p(day)}T${p(hour)}:${p(minute)}:${p(second)}`;
+  return ms > 0 ? `${base}.${p(ms, 3)}` : base;
+}
+
+function daysIn(year: number, month: number): number {
+  return new Date(Date.UTC(year, month, 0)).getUTCDate();
+}
