@@ -1,4 +1,6 @@
 import { benchIngest } from "./ingest.ts";
+import { benchLedger } from "./ledger.ts";
+import { runLedgerMerkleBench } from "./ledger-merkle.ts";
 
 /**
  * `npm run bench [-- part …]`: every figure is printed beside a baseline measured in the same run on the same
@@ -6,6 +8,10 @@ import { benchIngest } from "./ingest.ts";
  */
 const parts: Record<string, () => Promise<void>> = {
   ingest: () => benchIngest(Number(process.env.BENCH_BODIES ?? 420)),
+  ledger: async () => {
+    await runLedgerMerkleBench(Number(process.env.BENCH_EVENTS ?? 1_000_000));
+    await benchLedger(Number(process.env.BENCH_EVENTS ?? 1_000_000));
+  },
 };
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith("-"));

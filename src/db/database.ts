@@ -53,9 +53,11 @@ export async function openDatabase(opts: OpenDatabaseOptions): Promise<DatabaseH
   const url = opts.url;
   let db: Db;
   let dialect: Dialect;
+  let schemaName: string | undefined;
   if (url && /^postgres(ql)?:\/\//.test(url)) {
     const parsed = new URL(url);
     const schema = parsed.searchParams.get("schema");
+    schemaName = schema ?? undefined;
     parsed.searchParams.delete("schema");
     const types = {
       getTypeParser: ((oid: number, format?: string) => {
@@ -83,15 +85,16 @@ export async function openDatabase(opts: OpenDatabaseOptions): Promise<DatabaseH
   } else {
     mkdirSync(dirname(opts.sqlitePath), { recursive: true });
     const sqlite = new SQLite(opts.sqlitePath);
+    // First, so that every later statement (even switching to WAL) waits for another process's lock.
+    sqlite.pragma("busy_timeout = 30000");
     sqlite.pragma("journal_mode = WAL");
     // Evidence records: a committed transaction must survive a power cut, so FULL, not NORMAL.
     sqlite.pragma("synchronous = FULL");
     sqlite.pragma("foreign_keys = ON");
-    sqlite.pragma("busy_timeout = 30000");
     db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: sqlite }) });
     dialect = "sqlite";
   }
-  if (opts.migrate !== false) await migrateToLatest(db as unknown as Kysely<unknown>, dialect);
+  if (opts.migrate !== false) await migrateToLatest(db as unknown as Kysely<unknown>, dialect, schemaName);
   return {
     db,
     dialect,

@@ -1,4 +1,4 @@
-import { Migrator, type Kysely, type Migration, type MigrationProvider } from "kysely";
+import { Migrator, sql, type Kysely, type Migration, type MigrationProvider } from "kysely";
 import * as m0001 from "./migrations/0001-intake.ts";
 import * as m0002 from "./migrations/0002-access.ts";
 
@@ -26,7 +26,33 @@ export function registerMigration(name: string, mod: MigrationModule): void {
   MIGRATIONS[name] = mod;
 }
 
-export async function migrateToLatest(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
+/**
+ * Brings the schema up to date. When it already is (the usual case for a second server process) nothing is
+ * locked or created; when several processes race to create a fresh database, the losers retry.
+ */
+export async function migrateToLatest(db: Kysely<unknown>, dialect: Dialect, schema?: string): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    if (await isCurrent(db)) return;
+    try {
+      return await runMigrator(db, dialect, schema);
+    } catch (err) {
+      if (attempt >= 5) throw err;
+      await new Promise((r) => setTimeout(r, 100 * attempt + Math.random() * 200));
+    }
+  }
+}
+
+async function isCurrent(db: Kysely<unknown>): Promise<boolean> {
+  try {
+    const rows = await sql<{ name: string }>`select name from dalil_migrations`.execute(db);
+    const applied = new Set(rows.rows.map((r) => r.name));
+    return Object.keys(MIGRATIONS).every((m) => applied.has(m));
+  } catch {
+    return false;
+  }
+}
+
+async function runMigrator(db: Kysely<unknown>, dialect: Dialect, schema?: string): Promise<void> {
   const ctx: MigrationContext = { dialect, bytesType: dialect === "postgres" ? "bytea" : "blob" };
   const provider: MigrationProvider = {
     async getMigrations() {
@@ -40,6 +66,9 @@ export async function migrateToLatest(db: Kysely<unknown>, dialect: Dialect): Pr
     provider,
     migrationTableName: "dalil_migrations",
     migrationLockTableName: "dalil_migrations_lock",
+    // Named explicitly: Kysely otherwise looks for its tables in every schema of the database and, finding
+    // another archive's, skips creating its own.
+    ...(dialect === "postgres" ? { migrationTableSchema: schema ?? "public" } : {}),
   });
   const { error, results } = await migrator.migrateToLatest();
   if (error) {

@@ -1,4 +1,4 @@
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { randomBytes } from "node:crypto";
 import type { DatabaseHandle, Tx } from "../db/database.ts";
@@ -31,8 +31,18 @@ export function loadOrCreateLogKey(keysDir: string, origin: string, env: NodeJS.
     const file = join(keysDir, LOG_KEY_FILE);
     if (!existsSync(file)) {
       mkdirSync(keysDir, { recursive: true, mode: 0o700 });
-      writeFileSync(file, `${generateSigner(origin).signerKey}\n`, { mode: 0o600, flag: "wx" });
-      chmodSync(file, 0o600);
+      // Written aside and linked into place: a second process starting at the same moment either wins the
+      // link or reads the complete key of the one that did, never half a file.
+      const tmp = `${file}.${process.pid}.${randomBytes(4).toString("hex")}`;
+      writeFileSync(tmp, `${generateSigner(origin).signerKey}\n`, { mode: 0o600, flag: "wx" });
+      chmodSync(tmp, 0o600);
+      try {
+        linkSync(tmp, file);
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
+      } finally {
+        unlinkSync(tmp);
+      }
     }
     signerKey = readFileSync(file, "utf8");
   }

@@ -2,6 +2,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readdirSync, readFileSync, writeFileSync, statSync } from "node:fs";
 import { join } from "node:path";
+import { spawn } from "node:child_process";
 import { sql } from "kysely";
 import { operatorActor } from "../../src/core/actor.ts";
 import { custody } from "../../src/ledger/events.ts";
@@ -204,20 +205,21 @@ function findFile(dir: string, name: string): string {
 for (const { backend, skip } of await backends()) {
   test(`several server processes appending at once never share or skip an index (${backend.name})`, { skip }, async () => {
     const h = await freshArchive(backend);
-    const others = await Promise.all([1, 2].map(() => openArchive(loadConfig({ data: h.dataDir }, h.env))));
     try {
-      const all = [h.archive, ...others];
-      await Promise.all(
-        all.map(async (a, k) => {
-          for (let i = 0; i < 8; i++) await appendN(a, 5, `p${k}-${i}-`);
-        }),
-      );
+      const run = (tag: string) =>
+        new Promise<void>((resolve, reject) => {
+          const child = spawn(process.execPath, ["--import", "tsx", "test/support/append-worker.ts", h.dataDir, tag, "8", "5"], {
+            env: { ...process.env, ...h.env },
+            stdio: ["ignore", "inherit", "inherit"],
+          });
+          child.on("exit", (code) => (code === 0 ? resolve() : reject(new Error(`worker ${tag} exited ${code}`))));
+        });
+      await Promise.all(["p1", "p2", "p3"].map(run));
       const seqs = (await h.archive.db.db.selectFrom("custody_events").select("seq").orderBy("seq").execute()).map((r) => r.seq);
       assert.deepEqual(seqs, Array.from({ length: 120 }, (_, i) => i));
       await h.archive.tree.checkpoint();
       assert.deepEqual((await verifyArchive(h.archive, actor)).findings, []);
     } finally {
-      for (const o of others) await o.close();
       await h.close();
     }
   });
