@@ -47,7 +47,16 @@ export async function openArchive(config: Config, opts: { clock?: Clock; logger?
     await setSetting(db.db, "log.verifier-keys", JSON.stringify([logKeys.verifierKey]));
   }
   const known = JSON.parse((await getSetting(db.db, "log.verifier-keys")) ?? "[]") as string[];
-  const tree = new LogTree(db, logKeys, clock, known.filter((k) => k !== logKeys.verifierKey), known.includes(logKeys.verifierKey));
+  const logger = opts.logger ?? createLogger();
+  const tree = new LogTree(
+    db,
+    logKeys,
+    clock,
+    known.filter((k) => k !== logKeys.verifierKey),
+    known.includes(logKeys.verifierKey),
+    config.tsaUrl,
+    logger,
+  );
   tree.attach(log);
   const jobs = new JobQueue(db, clock);
   const ctx: Archive = {
@@ -59,7 +68,7 @@ export async function openArchive(config: Config, opts: { clock?: Clock; logger?
     jobs,
     policy,
     clock,
-    logger: opts.logger ?? createLogger(),
+    logger,
     async close() {
       await blobs.close();
       await db.close();

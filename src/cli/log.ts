@@ -23,6 +23,19 @@ export function registerLogCommands(program: Command): void {
     });
 
   log
+    .command("timestamp")
+    .description("ask the RFC 3161 authority (DALIL_TSA_URL) to timestamp the latest checkpoint, if it has no token yet")
+    .action(async (_o, cmd: Command) => {
+      const opts = globalOptions(cmd);
+      await withArchive(opts, async (a) => {
+        const latest = await a.tree.checkpoint();
+        const cp = latest.timestampToken ? latest : await a.tree.timestamp(latest);
+        if (!cp.timestampToken) throw new Invalid("The authority did not timestamp the checkpoint; see the warning above and DALIL_TSA_URL.");
+        print(opts, { size: cp.size, token: cp.timestampToken.toString("base64") }, `checkpoint ${cp.size} timestamped (${cp.timestampToken.length} byte token)`);
+      });
+    });
+
+  log
     .command("key")
     .description("the verifier key (vkey) of this archive's log")
     .action(async (_o, cmd: Command) => {

@@ -10,6 +10,8 @@ import { generateSigner, newSigner, newVerifier, type NoteSigner } from "./note.
 import { openCheckpoint, signCheckpoint } from "./checkpoint.ts";
 import { formatConsistencyProof, formatTlogProof } from "./tlog-proof.ts";
 import { tileForPath, type TileFile } from "./tiles.ts";
+import { requestTimestamp } from "./timestamp.ts";
+import type { Logger } from "../core/logger.ts";
 
 /**
  * The Merkle tree over the custody log, kept in the database: every complete subtree's hash is a row of
@@ -79,6 +81,9 @@ export class LogTree {
     private readonly retiredVerifierKeys: string[] = [],
     /** False when the key file's key is not one registered for this log: it must then sign nothing. */
     readonly keyRegistered = true,
+    /** An RFC 3161 authority (DALIL_TSA_URL) asked to timestamp every new checkpoint. */
+    private readonly tsaUrl?: string,
+    private readonly logger?: Logger,
   ) {}
 
   get origin(): string {
@@ -130,6 +135,28 @@ export class LogTree {
    * root is proved consistent with the latest signed one: this log never signs two inconsistent checkpoints.
    */
   async checkpoint(): Promise<StoredCheckpoint> {
+    const cp = await this.signCheckpoint();
+    return this.tsaUrl && !cp.timestampToken ? this.timestamp(cp) : cp;
+  }
+
+  /**
+   * Asks the configured authority for a token over the note's exact bytes, after the signing transaction has
+   * committed (a network call holds no lock). A failure leaves the checkpoint valid without a token; the next
+   * checkpoint or `dalil log timestamp` tries again.
+   */
+  async timestamp(cp: StoredCheckpoint): Promise<StoredCheckpoint> {
+    if (!this.tsaUrl) throw new Invalid("No timestamp authority is configured: set DALIL_TSA_URL.");
+    try {
+      const ts = await requestTimestamp(this.tsaUrl, Buffer.from(cp.note, "utf8"));
+      await this.attachTimestamp(cp.size, ts.token, this.tsaUrl);
+      return { ...cp, timestampToken: ts.token };
+    } catch (err) {
+      this.logger?.log("warn", "checkpoint not timestamped", { size: cp.size, error: (err as Error).message });
+      return cp;
+    }
+  }
+
+  private async signCheckpoint(): Promise<StoredCheckpoint> {
     if (!this.keyRegistered) {
       throw new IntegrityError(
         "Refusing to sign: the log key in the keys directory is not a key registered for this archive's log (was the key file replaced?).",

@@ -2,6 +2,7 @@ import type { Ctx } from "../app/context.ts";
 import type { Finding } from "../archive/fixity.ts";
 import { parseLeaf } from "./events.ts";
 import { MerkleAppender, storedHashIndex } from "./merkle.ts";
+import { assertTimestampCovers } from "./timestamp.ts";
 
 /**
  * The log checked against itself, without trusting any derived table: the tree is recomputed from the stored
@@ -35,6 +36,13 @@ export async function verifyLedger(ctx: Ctx): Promise<LedgerReport> {
       ctx.tree.openStored(cp);
     } catch (err) {
       findings.push({ item: `checkpoint ${cp.size}`, what: "checkpoint", problem: `signature or content invalid: ${(err as Error).message}` });
+    }
+    if (cp.timestampToken) {
+      try {
+        assertTimestampCovers(cp.timestampToken, Buffer.from(cp.note, "utf8"));
+      } catch (err) {
+        findings.push({ item: `checkpoint ${cp.size}`, what: "checkpoint", problem: `its timestamp token does not cover it: ${(err as Error).message}` });
+      }
     }
   }
   const rootsWanted = new Map(checkpoints.map((c) => [c.size, c.root]));
