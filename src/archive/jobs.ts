@@ -1,11 +1,20 @@
 import type { Ctx } from "../app/context.ts";
-import { systemActor } from "../core/actor.ts";
+import { systemActor, type Actor } from "../core/actor.ts";
+import { ingestCard } from "./intake.ts";
 import { auditFixity } from "./fixity.ts";
 import { repairRenditions } from "./renditions-repair.ts";
 
 /** The archive module's background work: scheduled fixity audits and rendition repair. */
 export const JOB_FIXITY_AUDIT = "archive.fixity-audit";
 export const JOB_RENDITIONS = "archive.renditions";
+export const JOB_INGEST = "archive.ingest";
+
+/** Payload of an ingest job: the card's path on the server, a label, and who asked (checked again when it runs). */
+export interface IngestJobPayload {
+  path: string;
+  label?: string;
+  actor: Actor;
+}
 
 export function registerArchiveJobs(ctx: Ctx): void {
   ctx.jobs.register(JOB_FIXITY_AUDIT, async (jc) => {
@@ -15,6 +24,17 @@ export function registerArchiveJobs(ctx: Ctx): void {
       },
     });
     return { checked: report.checked, bytes: report.bytes, findings: report.findings.length };
+  });
+  ctx.jobs.register(JOB_INGEST, async (jc) => {
+    const p = jc.job.payload as unknown as IngestJobPayload;
+    let last = 0;
+    return ingestCard(ctx, p.actor, { path: p.path, label: p.label }, (pr) => {
+      const now = Date.now();
+      if (now - last > 500 || pr.done === pr.total) {
+        last = now;
+        void jc.progress(pr.done, pr.total, `${pr.outcome}: ${pr.path}`);
+      }
+    });
   });
   ctx.jobs.register(JOB_RENDITIONS, async (jc) => {
     const made = await repairRenditions(ctx, systemActor, (done, total) => void jc.progress(done, total));
