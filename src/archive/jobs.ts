@@ -32,7 +32,8 @@ export function registerArchiveJobs(ctx: Ctx): void {
       const now = Date.now();
       if (now - last > 500 || pr.done === pr.total) {
         last = now;
-        void jc.progress(pr.done, pr.total, `${pr.outcome}: ${pr.path}`);
+        // No path in the note: paths on a medium are sensitive metadata, and job progress is shown to all staff.
+        void jc.progress(pr.done, pr.total, pr.outcome);
       }
     });
   });

@@ -4,6 +4,7 @@ import { registerArchiveCommands } from "./archive.ts";
 import { registerServeCommands } from "./serve.ts";
 import { registerJobCommands } from "./jobs.ts";
 import { registerLogCommands } from "./log.ts";
+import { registerUserCommands } from "./users.ts";
 import { reportError } from "./shell.ts";
 
 const program = new Command("dalil")
@@ -18,6 +19,7 @@ registerArchiveCommands(program);
 registerServeCommands(program);
 registerJobCommands(program);
 registerLogCommands(program);
+registerUserCommands(program);
 
 try {
   await program.parseAsync(process.argv);

@@ -1,16 +1,22 @@
-import Fastify, { type FastifyInstance, type FastifyRequest } from "fastify";
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type RouteOptions } from "fastify";
+import fastifyCookie from "@fastify/cookie";
 import { ZodError, type ZodType, type ZodTypeDef } from "zod";
 import type { Ctx } from "../app/context.ts";
 import type { Actor } from "../core/actor.ts";
-import { DalilError } from "../core/errors.ts";
-import type { Action } from "../access/policy.ts";
+import { DalilError, Unauthenticated } from "../core/errors.ts";
+import { anonymousActor, gateRefusal, type Action } from "../access/policy.ts";
+import { registerAccessRoutes } from "../access/routes.ts";
+import { authenticate, pendingHint, registerAuthRoutes } from "./auth.ts";
+import { LIMITS, normaliseOrigin, scrubForLog, securityHeaders } from "./security.ts";
 import { registerArchiveRoutes } from "../archive/routes.ts";
 import { registerLogRoutes } from "../ledger/routes.ts";
 
 /**
  * The HTTP shell over the use cases. Every route declares the action it needs (`action`, or "public" for the
- * health check); the route table is kept so a test can check every route × role. Errors map to status codes
- * with the same sentence the CLI prints.
+ * health check); the route table is kept so a test can check every route × role, and a route added to Fastify
+ * any other way (without `config.action`) stops the server from building. Errors map to status codes with the
+ * same sentence the CLI prints. Who the actor is (session cookie, API token), CSRF and security headers:
+ * auth.ts and security.ts.
  */
 export interface RouteSpec<Q = unknown> {
   method: "GET" | "POST" | "PUT" | "DELETE";
@@ -18,7 +24,18 @@ export interface RouteSpec<Q = unknown> {
   action: Action | "public";
   query?: ZodType<Q, ZodTypeDef, unknown>;
   summary: string;
-  handler: (req: FastifyRequest, ctx: Ctx, actor: Actor, query: Q) => Promise<unknown>;
+  /** Largest request body this route takes (uploads); JSON routes keep the app's 1 MiB. */
+  bodyLimit?: number;
+  handler: (req: FastifyRequest, ctx: Ctx, actor: Actor, query: Q, reply: FastifyReply) => Promise<unknown>;
+}
+
+export interface HttpOptions {
+  /** Tests and embedders: the actor for a request, instead of its cookie or token (undefined: resolve as usual). */
+  actorFor?: (req: FastifyRequest) => Actor | undefined;
+  /** Origins, besides the server's own, whose pages may send state-changing requests (e.g. a separate web host). */
+  origins?: readonly string[];
+  /** Behind a reverse proxy: trust its X-Forwarded-* headers (its address, or true), so per-address limits see clients. */
+  trustProxy?: boolean | string | string[];
 }
 
 export interface HttpApp {
@@ -32,20 +49,21 @@ declare module "fastify" {
   }
 }
 
-/** Until sign-in exists (access issue) the server answers as an anonymous public visitor. */
-const anonymous: Actor = { kind: "user", id: "anonymous", role: "public" };
-
-export async function buildHttpApp(ctx: Ctx, opts: { actorFor?: (req: FastifyRequest) => Actor } = {}): Promise<HttpApp> {
-  const app = Fastify({ logger: false, bodyLimit: 1024 * 1024, trustProxy: false });
+export async function buildHttpApp(ctx: Ctx, opts: HttpOptions = {}): Promise<HttpApp> {
+  const app = Fastify({ logger: false, bodyLimit: LIMITS.jsonBodyBytes, trustProxy: opts.trustProxy ?? false });
   const routes: RouteSpec[] = [];
+  const origins = (opts.origins ?? []).map(normaliseOrigin);
 
+  await app.register(fastifyCookie);
+  app.addHook("onRoute", requireDeclaredAction);
   app.decorateRequest("actor", null as unknown as Actor);
+  // Set on every request by the onRequest hook below, before any handler reads it.
+  app.decorateRequest("credential", null as never);
   app.addHook("onRequest", async (req, reply) => {
-    req.actor = opts.actorFor?.(req) ?? anonymous;
-    reply.header("x-content-type-options", "nosniff");
-    reply.header("x-frame-options", "DENY");
-    reply.header("referrer-policy", "no-referrer");
-    reply.header("content-security-policy", "default-src 'self'; img-src 'self' blob: data:; object-src 'none'; frame-ancestors 'none'; base-uri 'none'");
+    req.actor = anonymousActor;
+    req.credential = { kind: "none" };
+    securityHeaders(req, reply);
+    await authenticate(ctx, req, reply, { actorFor: opts.actorFor, origins });
   });
 
   app.setErrorHandler((err, _req, reply) => {
@@ -61,10 +79,13 @@ export async function buildHttpApp(ctx: Ctx, opts: { actorFor?: (req: FastifyReq
       });
     }
     const status = (err as { statusCode?: number }).statusCode;
+    if (status === 413) {
+      return reply.status(413).send({ error: "too_large", message: "The request is larger than this route accepts." });
+    }
     if (status && status >= 400 && status < 500) {
       return reply.status(status).send({ error: "bad_request", message: (err as Error).message });
     }
-    ctx.logger.log("error", "request failed", { error: (err as Error).message });
+    ctx.logger.log("error", "request failed", { error: scrubForLog((err as Error).message) });
     return reply.status(500).send({ error: "internal", message: "Something went wrong on the server; it has been logged." });
   });
 
@@ -73,10 +94,15 @@ export async function buildHttpApp(ctx: Ctx, opts: { actorFor?: (req: FastifyReq
     app.route({
       method: spec.method,
       url: spec.url,
-      handler: async (req) => {
-        if (spec.action !== "public") ctx.policy.require(req.actor, spec.action);
+      config: { action: spec.action },
+      ...(spec.bodyLimit ? { bodyLimit: spec.bodyLimit } : {}),
+      handler: async (req, reply) => {
+        if (spec.action !== "public" && !ctx.policy.mayAttempt(req.actor, spec.action)) {
+          const hint = pendingHint(req);
+          throw hint ? new Unauthenticated(hint) : gateRefusal(req.actor, spec.action);
+        }
         const query = spec.query ? spec.query.parse(req.query) : (undefined as Q);
-        return spec.handler(req, ctx, req.actor, query);
+        return spec.handler(req, ctx, req.actor, query, reply);
       },
     });
   };
@@ -93,8 +119,16 @@ export async function buildHttpApp(ctx: Ctx, opts: { actorFor?: (req: FastifyReq
   });
   registerArchiveRoutes(register);
   registerLogRoutes(register);
+  registerAuthRoutes(register);
+  registerAccessRoutes(register);
 
-  app.get("/api/routes", async () => routes.map((r) => ({ method: r.method, url: r.url, action: r.action, summary: r.summary })));
+  register({
+    method: "GET",
+    url: "/api/routes",
+    action: "public",
+    summary: "every route with the action it needs",
+    handler: async () => routes.map((r) => ({ method: r.method, url: r.url, action: r.action, summary: r.summary })),
+  });
   return { app, routes };
 }
 
@@ -103,4 +137,12 @@ export type RegisterRoute = <Q>(spec: RouteSpec<Q>) => void;
 function fieldOf(err: DalilError): { field?: string } {
   const f = (err as { field?: string }).field;
   return f ? { field: f } : {};
+}
+
+/** A route that did not come through `register` names no action: refuse to build rather than serve it unchecked. */
+export function requireDeclaredAction(route: RouteOptions): void {
+  const action = (route.config as { action?: unknown } | undefined)?.action;
+  if (typeof action !== "string" || action.length === 0) {
+    throw new Error(`route ${String(route.method)} ${route.url} declares no action; register it with an action (or "public")`);
+  }
 }
