@@ -236,14 +236,15 @@ test("with DALIL_TSA_URL every new checkpoint carries an RFC 3161 token that Ope
     const cp = await h.archive.tree.checkpoint();
     assert.ok(cp.timestampToken, "the checkpoint was timestamped");
     const stored = (await h.archive.tree.checkpoints())[0]!;
-    assert.ok(stored.timestampToken?.equals(cp.timestampToken));
-    const ok = await verifyTimestampWithOpenSSL(stored.timestampToken, Buffer.from(stored.note, "utf8"), tsa.caFile);
+    const token = stored.timestampToken;
+    assert.ok(token?.equals(cp.timestampToken));
+    const ok = await verifyTimestampWithOpenSSL(token, Buffer.from(stored.note, "utf8"), tsa.caFile);
     assert.ok(ok.ok, ok.output);
     assert.deepEqual((await verifyArchive(h.archive, actor)).findings, []);
     // A token moved onto another checkpoint no longer covers it.
     await appendN(h.archive, 2);
     const cp2 = await h.archive.tree.checkpoint();
-    await h.archive.db.db.updateTable("checkpoints").set({ timestamp_token: stored.timestampToken }).where("size", "=", cp2.size).execute();
+    await h.archive.db.db.updateTable("checkpoints").set({ timestamp_token: token }).where("size", "=", cp2.size).execute();
     assert.match(problems((await verifyArchive(h.archive, actor)).findings), new RegExp(`checkpoint ${cp2.size}: its timestamp token does not cover it`));
   } finally {
     await h.close();
