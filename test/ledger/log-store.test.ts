@@ -237,7 +237,7 @@ test("with DALIL_TSA_URL every new checkpoint carries an RFC 3161 token that Ope
     assert.ok(cp.timestampToken, "the checkpoint was timestamped");
     const stored = (await h.archive.tree.checkpoints())[0]!;
     const token = stored.timestampToken;
-    assert.ok(token?.equals(cp.timestampToken));
+    assert.ok(token && token.equals(cp.timestampToken));
     const ok = await verifyTimestampWithOpenSSL(token, Buffer.from(stored.note, "utf8"), tsa.caFile);
     assert.ok(ok.ok, ok.output);
     assert.deepEqual((await verifyArchive(h.archive, actor)).findings, []);
