@@ -1,0 +1,58 @@
+/** The access module: accounts, sign-in, sessions, tokens, the policy, sealed identities, recorded reads. */
+export {
+  policy,
+  gateRefusal,
+  anonymousActor,
+  isAnonymous,
+  ANONYMOUS_ID,
+  ACTIONS,
+  RULES,
+  PERMISSIONS,
+  CLEARANCE,
+  SENSITIVITIES,
+  type Action,
+  type Policy,
+  type Resource,
+  type Relation,
+  type Sensitivity,
+  type ScopedActor,
+  type Decision,
+} from "./policy.ts";
+export { addUser, listUsers, disableUser, enableUser, resetUser, findUser, parseRole, normaliseEmail, type UserView, type AddUser, type ResetUser } from "./users.ts";
+export {
+  signIn,
+  verifySecondFactor,
+  changePassword,
+  beginEnrolment,
+  confirmEnrolment,
+  regenerateRecoveryCodes,
+  signOut,
+  signOutEverywhere,
+  describeStage,
+  RECOVERY_CODES,
+  type SignedIn,
+  type SignInInput,
+  type SecondFactor,
+  type ChangePassword,
+} from "./signin.ts";
+export {
+  findSession,
+  issueSession,
+  csrfTokenFor,
+  sessionsOf,
+  SESSION_LIMITS,
+  type SessionStage,
+  type IssuedSession,
+  type LiveSession,
+  type SessionView,
+} from "./sessions.ts";
+export { listOwnSessions, revokeOwnSession } from "./account.ts";
+export { createApiToken, listApiTokens, revokeApiToken, actorForToken, TOKEN_PREFIX, type ApiTokenView, type CreateApiToken } from "./tokens.ts";
+export { sealIdentity, listSealed, isSealed, openSealedIdentity, MAX_IDENTITY_BYTES, type SealedView, type SealIdentity, type OpenSealed } from "./sealed.ts";
+export { revealOriginal, recordOriginalRead, recordPersonalDataRead, REVEAL_SECONDS, type RevealOriginal, type RevealGrant } from "./reads.ts";
+export { isSensitiveField, withoutSensitiveFields, metadataFor } from "./sensitive-metadata.ts";
+export { accessChangesFor, type AccessChange } from "./audit.ts";
+export { THROTTLE } from "./throttle.ts";
+export { MAX_PASSWORD, MIN_PASSWORD } from "./passwords.ts";
+export { totpCode } from "./totp.ts";
+export { rotateMasterKey, rotateSealedKey, type MasterRotation, type SealedRotation } from "./keys.ts";

@@ -1,0 +1,82 @@
+import type { Ctx } from "../app/context.ts";
+import type { Actor } from "../core/actor.ts";
+import { Invalid, NotFound } from "../core/errors.ts";
+import type { Tx } from "../db/database.ts";
+import { custody, type EventObject } from "../ledger/events.ts";
+
+/**
+ * Reads that are acts on evidence. Every view is the blurred rendition unless the viewer chooses otherwise:
+ * revealing a graphic original is allowed by the policy, needs a reason, and is a custody event naming the
+ * viewer, the original and the reason. Reads of families' personal data and of originals' bytes are events
+ * too; the helpers below append them inside the caller's transaction, with the read they record.
+ */
+export const REVEAL_SECONDS = 300;
+const MIN_REASON = 4;
+const MAX_REASON = 500;
+
+export interface RevealOriginal {
+  sha256: string;
+  reason: string;
+}
+
+/** Permission to stream one original's bytes (or its unblurred rendition) to this actor, for a short while. */
+export interface RevealGrant {
+  sha256: string;
+  event: string;
+  seq: number;
+  revealedAt: string;
+  expiresAt: string;
+}
+
+function checkReason(reason: string): string {
+  const r = reason.trim();
+  if (r.length < MIN_REASON) throw new Invalid("Say why you need to see the original; the reason is recorded with your name in the custody log.", "reason");
+  if (r.length > MAX_REASON) throw new Invalid(`Keep the reason under ${MAX_REASON} characters.`, "reason");
+  return r;
+}
+
+/**
+ * The reveal: checks the policy and the original, records "revealed graphic image", and returns the grant. The
+ * caller streams the bytes only after this returns: no event, no bytes.
+ */
+export async function revealOriginal(ctx: Ctx, actor: Actor, input: RevealOriginal): Promise<RevealGrant> {
+  ctx.policy.require(actor, "original.reveal");
+  const reason = checkReason(input.reason);
+  return ctx.db.transaction(async (tx) => {
+    const row = await tx.selectFrom("originals").select(["sha256", "status"]).where("sha256", "=", input.sha256).executeTakeFirst();
+    if (!row) throw new NotFound(`No original with SHA-256 ${input.sha256}.`);
+    const now = ctx.clock.now();
+    const { seq, event } = await ctx.log.append(
+      tx,
+      custody("revealed graphic image", actor, now, [{ sha256: row.sha256, role: "original" }], { reason }),
+    );
+    return {
+      sha256: row.sha256,
+      event: event.id,
+      seq,
+      revealedAt: now.toISOString(),
+      expiresAt: new Date(now.getTime() + REVEAL_SECONDS * 1000).toISOString(),
+    };
+  });
+}
+
+/** Records that the actor read an original's bytes (a download for verification, an export), in the caller's transaction. */
+export async function recordOriginalRead(ctx: Ctx, tx: Tx, actor: Actor, sha256: string, detail: Record<string, string> = {}): Promise<string> {
+  const { event } = await ctx.log.append(tx, custody("viewed original", actor, ctx.clock.now(), [{ sha256, role: "original" }], detail));
+  return event.id;
+}
+
+/**
+ * Records that the actor read a family's personal data (a report, a contact, a disclosure), in the caller's
+ * transaction. Objects name records by id; the detail says what was read, never the data itself.
+ */
+export async function recordPersonalDataRead(
+  ctx: Ctx,
+  tx: Tx,
+  actor: Actor,
+  objects: EventObject[],
+  detail: Record<string, string> = {},
+): Promise<string> {
+  const { event } = await ctx.log.append(tx, custody("viewed personal data", actor, ctx.clock.now(), objects, detail));
+  return event.id;
+}

@@ -1,0 +1,79 @@
+import { z } from "zod";
+import type { RegisterRoute } from "../http/app.ts";
+import { addUser, disableUser, enableUser, listUsers, resetUser } from "./users.ts";
+import { createApiToken, listApiTokens, revokeApiToken } from "./tokens.ts";
+import { listSealed, sealIdentity, MAX_IDENTITY_BYTES } from "./sealed.ts";
+
+/**
+ * Accounts, API tokens and sealed identities over HTTP. Opening a sealed identity is deliberately not here:
+ * it is done at the server's console (`dalil sources unseal`), where the sealed key is, so a stolen
+ * administrator's browser session cannot reach a source's identity.
+ */
+const UserId = z.object({ id: z.string().regex(/^usr_[a-z2-7]{26}$/, "must be an account id (usr_…)") });
+const TokenId = z.object({ id: z.string().regex(/^tok_[a-z2-7]{26}$/, "must be a token id (tok_…)") });
+const SourceId = z.object({ id: z.string().min(1).max(64) });
+
+const NewUser = z.object({ email: z.string().min(3).max(320), role: z.string().min(1).max(40) }).strict();
+const Reset = z.object({ secondFactor: z.boolean().optional() }).strict();
+const NewToken = z.object({ name: z.string().min(1).max(100), scopes: z.array(z.string().max(40)).min(1).max(40), days: z.number().int().optional() }).strict();
+const Seal = z.object({ identity: z.string().min(1).max(MAX_IDENTITY_BYTES), replace: z.boolean().optional() }).strict();
+
+export function registerAccessRoutes(route: RegisterRoute): void {
+  route({ method: "GET", url: "/api/users", action: "users.manage", summary: "accounts and their roles", handler: (_r, ctx, actor) => listUsers(ctx, actor) });
+  route({
+    method: "POST",
+    url: "/api/users",
+    action: "users.manage",
+    summary: "add an account; the one-time password is in this answer only",
+    handler: (req, ctx, actor) => addUser(ctx, actor, NewUser.parse(req.body)),
+  });
+  route({
+    method: "POST",
+    url: "/api/users/:id/disable",
+    action: "users.manage",
+    summary: "disable an account: its sessions and tokens stop at once",
+    handler: (req, ctx, actor) => disableUser(ctx, actor, UserId.parse(req.params).id),
+  });
+  route({
+    method: "POST",
+    url: "/api/users/:id/enable",
+    action: "users.manage",
+    summary: "enable a disabled account",
+    handler: (req, ctx, actor) => enableUser(ctx, actor, UserId.parse(req.params).id),
+  });
+  route({
+    method: "POST",
+    url: "/api/users/:id/reset",
+    action: "users.manage",
+    summary: "a new one-time password (and optionally a new second factor); sessions end",
+    handler: (req, ctx, actor) => resetUser(ctx, actor, { user: UserId.parse(req.params).id, secondFactor: Reset.parse(req.body ?? {}).secondFactor ?? false }),
+  });
+
+  route({ method: "GET", url: "/api/tokens", action: "token.manage", summary: "your API tokens (never the secrets)", handler: (_r, ctx, actor) => listApiTokens(ctx, actor) });
+  route({
+    method: "POST",
+    url: "/api/tokens",
+    action: "token.manage",
+    summary: "a new API token with scopes; the secret is in this answer only",
+    handler: (req, ctx, actor) => createApiToken(ctx, actor, NewToken.parse(req.body)),
+  });
+  route({
+    method: "DELETE",
+    url: "/api/tokens/:id",
+    action: "token.manage",
+    summary: "revoke one of your API tokens",
+    handler: (req, ctx, actor) => revokeApiToken(ctx, actor, TokenId.parse(req.params).id),
+  });
+
+  route({ method: "GET", url: "/api/sealed", action: "sealed.list", summary: "sources with a sealed identity (never the identity)", handler: (_r, ctx, actor) => listSealed(ctx, actor) });
+  route({
+    method: "POST",
+    url: "/api/sources/:id/seal",
+    action: "sealed.write",
+    summary: "seal the identity of whoever handed over this source",
+    handler: (req, ctx, actor) => {
+      const body = Seal.parse(req.body);
+      return sealIdentity(ctx, actor, { sourceId: SourceId.parse(req.params).id, identity: body.identity, replace: body.replace ?? false });
+    },
+  });
+}

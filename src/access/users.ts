@@ -1,0 +1,159 @@
+import type { Ctx } from "../app/context.ts";
+import { ROLES, type Actor, type Role } from "../core/actor.ts";
+import { Conflict, Invalid, NotFound } from "../core/errors.ts";
+import { newId } from "../core/ids.ts";
+import type { Tx } from "../db/database.ts";
+import { recordAccessChange } from "./audit.ts";
+import { hashPassword, oneTimePassword } from "./passwords.ts";
+import { revokeAllSessions } from "./sessions.ts";
+import { adb, type UsersTable } from "./tables.ts";
+import { accountKey, totpKey } from "./throttle.ts";
+
+/**
+ * Accounts. An administrator adds one with a role and hands over the one-time password printed once; the
+ * person must choose their own at first sign-in (and enrol a second factor if the role needs one). Disabling
+ * an account ends its sessions and tokens at once; every request also checks the account, so nothing that
+ * was already issued outlives the decision.
+ */
+export interface UserView {
+  id: string;
+  email: string;
+  role: Role;
+  disabled: boolean;
+  secondFactor: boolean;
+  mustChangePassword: boolean;
+  createdAt: string;
+  lastSignInAt: string | null;
+}
+
+export interface AddUser {
+  email: string;
+  role: string;
+}
+
+const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,190}\.[^\s@]{2,63}$/;
+
+export function normaliseEmail(email: string): string {
+  return email.trim().toLowerCase();
+}
+
+export function parseRole(role: string): Role {
+  const r = role.trim().toLowerCase().replace(/[\s-]+/g, "_") as Role;
+  if (!ROLES.includes(r)) throw new Invalid(`There is no role "${role}"; choose one of: ${ROLES.join(", ")}.`, "role");
+  return r;
+}
+
+export function toUserView(r: UsersTable): UserView {
+  return {
+    id: r.id,
+    email: r.email,
+    role: r.role as Role,
+    disabled: r.disabled_at !== null,
+    secondFactor: r.totp_enabled_at !== null,
+    mustChangePassword: r.must_change_password === 1,
+    createdAt: r.created_at,
+    lastSignInAt: r.last_sign_in_at,
+  };
+}
+
+export async function addUser(ctx: Ctx, actor: Actor, input: AddUser): Promise<{ user: UserView; oneTimePassword: string }> {
+  ctx.policy.require(actor, "users.manage");
+  const email = normaliseEmail(input.email);
+  if (!EMAIL.test(email)) throw new Invalid("Give the person's email address (name@example.org).", "email");
+  const role = parseRole(input.role);
+  const password = oneTimePassword();
+  const passwordHash = await hashPassword(password);
+  const now = ctx.clock.now().toISOString();
+  const row: UsersTable = {
+    id: newId("usr"),
+    email,
+    role,
+    password_hash: passwordHash,
+    must_change_password: 1,
+    totp_secret: null,
+    totp_enabled_at: null,
+    totp_last_step: null,
+    disabled_at: null,
+    created_at: now,
+    created_by: actor.id,
+    password_changed_at: null,
+    last_sign_in_at: null,
+  };
+  await ctx.db.transaction(async (tx) => {
+    const existing = await adb(tx).selectFrom("users").select("id").where("email", "=", email).executeTakeFirst();
+    if (existing) throw new Conflict("An account with that email address exists already; reset it instead (dalil users reset).");
+    await adb(tx).insertInto("users").values(row).execute();
+    await recordAccessChange(tx, ctx.clock, actor, "user.added", row.id, { role });
+  });
+  return { user: toUserView(row), oneTimePassword: password };
+}
+
+export async function listUsers(ctx: Ctx, actor: Actor): Promise<UserView[]> {
+  ctx.policy.require(actor, "users.manage");
+  const rows = await adb(ctx.db.db).selectFrom("users").selectAll().orderBy("email").execute();
+  return rows.map(toUserView);
+}
+
+/** An account by id (usr_…) or email address. */
+export async function findUser(tx: Tx, ref: string): Promise<UsersTable> {
+  const q = adb(tx).selectFrom("users").selectAll();
+  const row = ref.startsWith("usr_")
+    ? await q.where("id", "=", ref).executeTakeFirst()
+    : await q.where("email", "=", normaliseEmail(ref)).executeTakeFirst();
+  if (!row) throw new NotFound("There is no such account; `dalil users list` shows them.");
+  return row;
+}
+
+export async function disableUser(ctx: Ctx, actor: Actor, ref: string): Promise<UserView> {
+  ctx.policy.require(actor, "users.manage");
+  return ctx.db.transaction(async (tx) => {
+    const user = await findUser(tx, ref);
+    if (user.id === actor.id) throw new Conflict("You cannot disable your own account; ask another administrator.");
+    const now = ctx.clock.now().toISOString();
+    if (user.disabled_at === null) {
+      await adb(tx).updateTable("users").set({ disabled_at: now }).where("id", "=", user.id).execute();
+      await revokeAllSessions(tx, user.id);
+      await adb(tx).updateTable("api_tokens").set({ revoked_at: now }).where("user_id", "=", user.id).where("revoked_at", "is", null).execute();
+      await recordAccessChange(tx, ctx.clock, actor, "user.disabled", user.id);
+    }
+    return toUserView({ ...user, disabled_at: user.disabled_at ?? now });
+  });
+}
+
+export async function enableUser(ctx: Ctx, actor: Actor, ref: string): Promise<UserView> {
+  ctx.policy.require(actor, "users.manage");
+  return ctx.db.transaction(async (tx) => {
+    const user = await findUser(tx, ref);
+    if (user.disabled_at !== null) {
+      await adb(tx).updateTable("users").set({ disabled_at: null }).where("id", "=", user.id).execute();
+      await recordAccessChange(tx, ctx.clock, actor, "user.enabled", user.id);
+    }
+    return toUserView({ ...user, disabled_at: null });
+  });
+}
+
+export interface ResetUser {
+  user: string;
+  /** Also remove the second factor and recovery codes (a lost phone): the person enrols again. */
+  secondFactor?: boolean;
+}
+
+/** A new one-time password (and optionally a new second factor); every session of the account ends. */
+export async function resetUser(ctx: Ctx, actor: Actor, input: ResetUser): Promise<{ user: UserView; oneTimePassword: string }> {
+  ctx.policy.require(actor, "users.manage");
+  const password = oneTimePassword();
+  const passwordHash = await hashPassword(password);
+  return ctx.db.transaction(async (tx) => {
+    const user = await findUser(tx, input.user);
+    const clearTotp = Boolean(input.secondFactor);
+    const changes: Partial<UsersTable> = { password_hash: passwordHash, must_change_password: 1 };
+    if (clearTotp) Object.assign(changes, { totp_secret: null, totp_enabled_at: null, totp_last_step: null });
+    await adb(tx).updateTable("users").set(changes).where("id", "=", user.id).execute();
+    if (clearTotp) await adb(tx).deleteFrom("recovery_codes").where("user_id", "=", user.id).execute();
+    await revokeAllSessions(tx, user.id);
+    // An administrator's reset also lifts a lockout: the person is about to sign in with a fresh password.
+    await adb(tx).deleteFrom("auth_throttle").where("key", "in", [accountKey(ctx.config, user.email), totpKey(user.id)]).execute();
+    await recordAccessChange(tx, ctx.clock, actor, "user.reset", user.id, { secondFactor: clearTotp });
+    return { user: toUserView({ ...user, ...changes }), oneTimePassword: password };
+  });
+}

@@ -1,0 +1,263 @@
+import type { FastifyReply, FastifyRequest } from "fastify";
+import { z } from "zod";
+import type { Ctx } from "../app/context.ts";
+import type { Actor } from "../core/actor.ts";
+import { Unauthenticated } from "../core/errors.ts";
+import {
+  anonymousActor,
+  beginEnrolment,
+  changePassword,
+  confirmEnrolment,
+  csrfTokenFor,
+  describeStage,
+  findSession,
+  actorForToken,
+  regenerateRecoveryCodes,
+  listOwnSessions,
+  revokeOwnSession,
+  signIn,
+  signOut,
+  signOutEverywhere,
+  verifySecondFactor,
+  MAX_PASSWORD,
+  type IssuedSession,
+  type LiveSession,
+  type SignedIn,
+} from "../access/index.ts";
+import type { RegisterRoute } from "./app.ts";
+import { checkCsrfToken, checkOrigin, isStateChanging, sessionCookieName, sessionCookieOptions } from "./security.ts";
+
+/**
+ * Who a request is, and the routes that sign people in and out.
+ *
+ * A request is anonymous, or carries `Authorization: Bearer dalil_…` (an API token: its user narrowed to its
+ * scopes), or the session cookie. A session half-way through signing in gives no actor (the request is
+ * anonymous) but lets the sign-in routes finish the step it waits for. A bad bearer token is refused outright
+ * (a script should fail loudly); a stale cookie is cleared and the request continues anonymous.
+ */
+export type Credential =
+  | { kind: "none" }
+  | { kind: "injected" }
+  | { kind: "token" }
+  | { kind: "session"; session: LiveSession };
+
+declare module "fastify" {
+  interface FastifyRequest {
+    credential: Credential;
+  }
+}
+
+export interface AuthOptions {
+  actorFor?: (req: FastifyRequest) => Actor | undefined;
+  /** Origins, besides the server's own, whose pages may send state-changing requests. */
+  origins: readonly string[];
+}
+
+export async function authenticate(ctx: Ctx, req: FastifyRequest, reply: FastifyReply, opts: AuthOptions): Promise<void> {
+  const injected = opts.actorFor?.(req);
+  if (injected) {
+    req.actor = injected;
+    req.credential = { kind: "injected" };
+  } else {
+    await resolveCredential(ctx, req, reply);
+  }
+  if (isStateChanging(req.method)) {
+    checkOrigin(req, opts.origins);
+    if (req.credential.kind === "session") checkCsrfToken(req, csrfTokenFor(ctx.config, req.credential.session.token));
+  }
+}
+
+async function resolveCredential(ctx: Ctx, req: FastifyRequest, reply: FastifyReply): Promise<void> {
+  req.actor = anonymousActor;
+  req.credential = { kind: "none" };
+  const auth = req.headers.authorization;
+  if (typeof auth === "string" && auth.length > 0) {
+    const m = /^Bearer\s+(\S+)$/i.exec(auth);
+    const actor = m ? await actorForToken(ctx.db.db, ctx.clock, m[1]!) : null;
+    if (!actor) throw new Unauthenticated("This API token is not valid: it is unknown, revoked, expired, or its account is disabled.");
+    req.actor = actor;
+    req.credential = { kind: "token" };
+    return;
+  }
+  const name = sessionCookieName(req);
+  const token = req.cookies[name];
+  if (!token) return;
+  const session = await findSession(ctx.db.db, ctx.clock, token);
+  if (!session) {
+    reply.clearCookie(name, sessionCookieOptions(req));
+    return;
+  }
+  req.credential = { kind: "session", session };
+  if (session.stage === "full") req.actor = { kind: "user", id: session.user.id, role: session.user.role };
+}
+
+/** The sentence for a request that reached a route its half-way session cannot use yet. */
+export function pendingHint(req: FastifyRequest): string | null {
+  const c = req.credential;
+  return c?.kind === "session" && c.session.stage !== "full" ? `Finish signing in first: ${describeStage(c.session.stage)}.` : null;
+}
+
+function setSession(req: FastifyRequest, reply: FastifyReply, ctx: Ctx, session: IssuedSession) {
+  reply.setCookie(sessionCookieName(req), session.token, sessionCookieOptions(req));
+  return { stage: session.stage, next: describeStage(session.stage), expiresAt: session.expiresAt, csrfToken: csrfTokenFor(ctx.config, session.token) };
+}
+
+function signedInReply(req: FastifyRequest, reply: FastifyReply, ctx: Ctx, s: SignedIn) {
+  return {
+    ...setSession(req, reply, ctx, s.session),
+    user: s.user,
+    ...(s.recoveryCodesLeft !== undefined ? { recoveryCodesLeft: s.recoveryCodesLeft } : {}),
+  };
+}
+
+function pending(req: FastifyRequest): LiveSession {
+  const c = req.credential;
+  if (c.kind !== "session") throw new Unauthenticated("Sign in first: there is no sign-in under way in this browser.");
+  return c.session;
+}
+
+const Password = z.string().min(1).max(MAX_PASSWORD);
+const Login = z.object({ email: z.string().min(3).max(320), password: Password }).strict();
+const SecondFactorBody = z
+  .object({ code: z.string().max(16).optional(), recoveryCode: z.string().max(64).optional() })
+  .strict()
+  .refine((b) => Boolean(b.code) !== Boolean(b.recoveryCode), { message: "give either code or recoveryCode" });
+const PasswordBody = z.object({ current: Password, next: Password }).strict();
+const CodeBody = z.object({ code: z.string().max(16) }).strict();
+const SessionId = z.object({ id: z.string().max(64) });
+
+export function registerAuthRoutes(route: RegisterRoute): void {
+  route({
+    method: "GET",
+    url: "/api/session",
+    action: "public",
+    summary: "who this browser is signed in as, the sign-in step it is at, and its CSRF token",
+    handler: async (req, ctx) => {
+      const c = req.credential;
+      if (c.kind === "session") {
+        const { session } = c;
+        return {
+          signedIn: session.stage === "full",
+          stage: session.stage,
+          next: describeStage(session.stage),
+          user: session.stage === "full" ? { id: session.user.id, email: session.user.email, role: session.user.role, secondFactor: session.user.secondFactor } : null,
+          expiresAt: session.expiresAt,
+          csrfToken: csrfTokenFor(ctx.config, session.token),
+        };
+      }
+      if (c.kind === "token" || c.kind === "injected") return { signedIn: true, stage: "full", user: { id: req.actor.id, role: req.actor.role } };
+      return { signedIn: false, stage: null, user: null };
+    },
+  });
+
+  route({
+    method: "POST",
+    url: "/api/auth/login",
+    action: "public",
+    summary: "sign in with email and password; the answer says which step comes next",
+    handler: async (req, ctx, _actor, _q, reply) => {
+      const body = Login.parse(req.body);
+      const replacing = req.credential.kind === "session" ? req.credential.session.token : undefined;
+      const s = await signIn(ctx, { email: body.email, password: body.password, address: req.ip, ...(replacing ? { replacing } : {}) });
+      return signedInReply(req, reply, ctx, s);
+    },
+  });
+
+  route({
+    method: "POST",
+    url: "/api/auth/second-factor",
+    action: "public",
+    summary: "the code from the authenticator app (or a recovery code) after the password",
+    handler: async (req, ctx, _a, _q, reply) => {
+      const body = SecondFactorBody.parse(req.body);
+      const s = await verifySecondFactor(ctx, pending(req), body);
+      return signedInReply(req, reply, ctx, s);
+    },
+  });
+
+  route({
+    method: "POST",
+    url: "/api/auth/password",
+    action: "public",
+    summary: "choose a new password (required after a one-time password); other sessions end",
+    handler: async (req, ctx, _a, _q, reply) => {
+      const body = PasswordBody.parse(req.body);
+      const s = await changePassword(ctx, pending(req), body);
+      return signedInReply(req, reply, ctx, s);
+    },
+  });
+
+  route({
+    method: "POST",
+    url: "/api/auth/enrol",
+    action: "public",
+    summary: "start setting up an authenticator app: the secret and its otpauth:// URI",
+    handler: async (req, ctx) => beginEnrolment(ctx, pending(req)),
+  });
+
+  route({
+    method: "POST",
+    url: "/api/auth/enrol/confirm",
+    action: "public",
+    summary: "confirm the authenticator app with a first code; returns recovery codes, shown once",
+    handler: async (req, ctx, _a, _q, reply) => {
+      const body = CodeBody.parse(req.body);
+      const s = await confirmEnrolment(ctx, pending(req), body.code);
+      return { ...signedInReply(req, reply, ctx, s), recoveryCodes: s.recoveryCodes };
+    },
+  });
+
+  route({
+    method: "POST",
+    url: "/api/auth/recovery-codes",
+    action: "account.self",
+    summary: "new recovery codes against a current authenticator code; the old ones stop working",
+    handler: async (req, ctx) => {
+      const body = CodeBody.parse(req.body);
+      return { recoveryCodes: await regenerateRecoveryCodes(ctx, pending(req), body.code) };
+    },
+  });
+
+  route({
+    method: "POST",
+    url: "/api/auth/logout",
+    action: "public",
+    summary: "end this browser's session",
+    handler: async (req, ctx, _a, _q, reply) => {
+      if (req.credential.kind === "session") await signOut(ctx, req.credential.session.token);
+      reply.clearCookie(sessionCookieName(req), sessionCookieOptions(req));
+      return { signedIn: false };
+    },
+  });
+
+  route({
+    method: "POST",
+    url: "/api/auth/logout-everywhere",
+    action: "account.self",
+    summary: "end every session of this account, in every browser",
+    handler: async (req, ctx, actor, _q, reply) => {
+      const r = await signOutEverywhere(ctx, actor);
+      reply.clearCookie(sessionCookieName(req), sessionCookieOptions(req));
+      return r;
+    },
+  });
+
+  route({
+    method: "GET",
+    url: "/api/account/sessions",
+    action: "account.self",
+    summary: "this account's live sessions",
+    handler: async (req, ctx, actor) => {
+      const current = req.credential.kind === "session" ? req.credential.session.id : undefined;
+      return listOwnSessions(ctx, actor, current);
+    },
+  });
+
+  route({
+    method: "DELETE",
+    url: "/api/account/sessions/:id",
+    action: "account.self",
+    summary: "end one of this account's sessions",
+    handler: async (req, ctx, actor) => revokeOwnSession(ctx, actor, SessionId.parse(req.params).id),
+  });
+}
