@@ -40,7 +40,10 @@ export interface Backend {
 export interface TempWriter {
   readonly id: string;
   write(data: Buffer): Promise<void>;
-  /** Flushes and makes the bytes durable; after this, commitTemp may be called. */
+  /**
+   * Flushes and makes the bytes durable (or, for a small S3 object, holds them for commitTemp to PUT in place);
+   * after this, commitTemp or discardTemp must be called.
+   */
   finish(): Promise<void>;
   /** Gives up and removes whatever was written; never throws. */
   abort(): Promise<void>;

@@ -114,12 +114,33 @@ class S3Backend implements Backend {
     return this.k(`tmp/${id}`);
   }
 
+  /**
+   * Objects that fit in one part are never uploaded as temporaries: the writer keeps them (at most 8 MiB) and
+   * commit PUTs them straight to their name, saving a copy and a delete per photo.
+   */
+  private readonly held = new Map<string, Buffer>();
+
   async createTemp(): Promise<TempWriter> {
     const id = randomBytes(12).toString("hex");
-    return new S3TempWriter(this.client, this.bucket, this.tempKey(id), id);
+    return new S3TempWriter(this.client, this.bucket, this.tempKey(id), id, this.held);
   }
 
   async commitTemp(tempId: string, key: string, expectedSize: number): Promise<boolean> {
+    const body = this.held.get(tempId);
+    if (body) {
+      this.held.delete(tempId);
+      if (body.length !== expectedSize) {
+        throw new IntegrityError(`A temporary blob holds ${body.length} bytes instead of ${expectedSize}; nothing was committed.`);
+      }
+      // If-None-Match makes this create-if-absent where the server supports it (AWS S3 since 2024, MinIO).
+      try {
+        await this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: this.k(key), Body: body, IfNoneMatch: "*" }));
+        return true;
+      } catch (err) {
+        if (status(err) === 412) return false;
+        throw err;
+      }
+    }
     const src = this.tempKey(tempId);
     // S3 has no create-if-absent copy; a concurrent writer of the same blob can still win the race, which is
     // harmless: both wrote the same plaintext, and each wrote its own sidecar before committing.
@@ -173,6 +194,7 @@ class S3Backend implements Backend {
   }
 
   async discardTemp(tempId: string): Promise<void> {
+    if (this.held.delete(tempId)) return;
     const upload = /^upload:([^:]+):(.+)$/.exec(tempId);
     if (upload && upload[1] !== undefined && upload[2] !== undefined) {
       await this.client.send(
@@ -316,6 +338,7 @@ class S3TempWriter implements TempWriter {
     private readonly bucket: string,
     private readonly key: string,
     readonly id: string,
+    private readonly held: Map<string, Buffer>,
   ) {}
 
   async write(data: Buffer): Promise<void> {
@@ -360,8 +383,7 @@ class S3TempWriter implements TempWriter {
 
   async finish(): Promise<void> {
     if (!this.uploadId) {
-      const body = this.take(this.pending);
-      await this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: this.key, Body: body }));
+      this.held.set(this.id, this.take(this.pending));
       return;
     }
     if (this.pending > 0) await this.sendPart(this.take(this.pending));
@@ -380,6 +402,7 @@ class S3TempWriter implements TempWriter {
   async abort(): Promise<void> {
     this.pieces = [];
     this.pending = 0;
+    this.held.delete(this.id);
     if (this.inflight) await this.inflight.catch(() => {});
     if (this.uploadId) {
       // s3rver answers MethodNotAllowed here; real S3 frees the parts.

@@ -251,7 +251,9 @@ class EncryptedBlobStore implements BlobStore {
 
     const name = objectName(this.naming, sha256);
     const blobKey = layout.blob(name);
-    if ((await this.backend.size(blobKey)) !== null) {
+    // With an expected hash, absence was checked just before encrypting, and commit refuses to replace a blob
+    // wherever the storage can (link(2), If-None-Match).
+    if (!expected && (await this.backend.size(blobKey)) !== null) {
       await this.backend.discardTemp(tmp.id);
       return { sha256, size, created: false };
     }
