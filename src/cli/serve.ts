@@ -6,20 +6,36 @@ import { buildHttpApp } from "../http/app.ts";
 import { writeDemoCard } from "../archive/demo-card/index.ts";
 import { ingestCard } from "../archive/intake.ts";
 import type { Archive } from "../app/context.ts";
+import { addUser, listUsers } from "../access/users.ts";
 import { globalOptions, print, progressBar, withArchive, positiveIntOption } from "./shell.ts";
 
-async function serveUntilSignal(a: Archive, port: number, host: string, withWorker: boolean): Promise<void> {
-  const { app } = await buildHttpApp(a);
+interface ServeOptions {
+  port: number;
+  host: string;
+  worker: boolean;
+  trustProxy?: string;
+  origin?: string[];
+}
+
+async function serveUntilSignal(a: Archive, o: ServeOptions): Promise<void> {
+  const { port, host } = o;
+  const { app } = await buildHttpApp(a, {
+    ...(o.trustProxy ? { trustProxy: o.trustProxy.split(",").map((x) => x.trim()) } : {}),
+    ...(o.origin?.length ? { origins: o.origin } : {}),
+  });
   await app.listen({ port, host });
   process.stderr.write(`dalil: serving ${a.db.dialect} archive at http://${host === "0.0.0.0" ? "localhost" : host}:${port}/\n`);
   const stop = new AbortController();
-  const worker = withWorker ? a.jobs.work({ signal: stop.signal }) : Promise.resolve(0);
+  const worker = o.worker ? a.jobs.work({ signal: stop.signal }) : Promise.resolve(0);
+  // Checkpoints follow the log while serving, so what was committed is soon covered by a signed head.
+  const signer = setInterval(() => void a.tree.checkpoint().catch((err: Error) => a.logger.log("warn", "checkpoint failed", { error: err.message })), 10_000);
   await new Promise<void>((resolve) => {
     const done = () => resolve();
     process.once("SIGINT", done);
     process.once("SIGTERM", done);
   });
   stop.abort();
+  clearInterval(signer);
   await app.close();
   await worker;
 }
@@ -31,8 +47,10 @@ export function registerServeCommands(program: Command): void {
     .option("--port <port>", "port to listen on", positiveIntOption("--port"), 8080)
     .option("--host <host>", "address to listen on", "127.0.0.1")
     .option("--no-worker", "do not run jobs in this process (run `dalil worker` elsewhere)")
-    .action(async (o: { port: number; host: string; worker: boolean }, cmd: Command) => {
-      await withArchive(globalOptions(cmd), (a) => serveUntilSignal(a, o.port, o.host, o.worker));
+    .option("--trust-proxy <addresses>", "comma-separated addresses of reverse proxies whose X-Forwarded-For to believe")
+    .option("--origin <url...>", "public origins (https://archive.example) accepted on state-changing requests")
+    .action(async (o: ServeOptions, cmd: Command) => {
+      await withArchive(globalOptions(cmd), (a) => serveUntilSignal(a, o));
     });
 
   program
@@ -71,7 +89,20 @@ export function registerServeCommands(program: Command): void {
           bar.end();
           process.stderr.write(`dalil: demo card taken in: ${s.ingested} ingested, ${s.duplicates} duplicates, ${s.quarantined} quarantined\n`);
         }
-        await serveUntilSignal(a, o.port, "127.0.0.1", true);
+        await ensureDemoAdmin(a);
+        await serveUntilSignal(a, { port: o.port, host: "127.0.0.1", worker: true });
       });
     });
+}
+
+/** A first account for the demo, so `npm start` leads to a sign-in rather than a locked door. */
+async function ensureDemoAdmin(a: Archive): Promise<void> {
+  const users = await listUsers(a, operatorActor());
+  if (users.length > 0) return;
+  const email = "admin@demo.dalil";
+  const { oneTimePassword } = await addUser(a, operatorActor(), { email, role: "admin" });
+  process.stderr.write(
+    `dalil: demo administrator created — sign in as ${email} with the one-time password ${oneTimePassword}\n` +
+      "       (you will choose a new password and enrol an authenticator app for the second factor)\n",
+  );
 }
