@@ -133,12 +133,16 @@ class S3Backend implements Backend {
         throw new IntegrityError(`A temporary blob holds ${body.length} bytes instead of ${expectedSize}; nothing was committed.`);
       }
       // If-None-Match makes this create-if-absent where the server supports it (AWS S3 since 2024, MinIO).
-      try {
-        await this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: this.k(key), Body: body, IfNoneMatch: "*" }));
-        return true;
-      } catch (err) {
-        if (status(err) === 412) return false;
-        throw err;
+      // 412: the blob exists. 409: a concurrent write of the same name is in progress; AWS asks for a retry.
+      for (let attempt = 1; ; attempt++) {
+        try {
+          await this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: this.k(key), Body: body, IfNoneMatch: "*" }));
+          return true;
+        } catch (err) {
+          if (status(err) === 412) return false;
+          if (status(err) !== 409 || attempt >= 5) throw err;
+          await new Promise((r) => setTimeout(r, 100 * attempt));
+        }
       }
     }
     const src = this.tempKey(tempId);
