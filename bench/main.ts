@@ -1,5 +1,6 @@
 import { benchIngest } from "./ingest.ts";
 import { benchLedger } from "./ledger.ts";
+import { runNamesBench } from "./names.ts";
 import { runLedgerMerkleBench } from "./ledger-merkle.ts";
 
 /**
@@ -8,6 +9,9 @@ import { runLedgerMerkleBench } from "./ledger-merkle.ts";
  */
 const parts: Record<string, () => Promise<void>> = {
   ingest: () => benchIngest(Number(process.env.BENCH_BODIES ?? 420)),
+  names: async () => {
+    await runNamesBench();
+  },
   ledger: async () => {
     await runLedgerMerkleBench(Number(process.env.BENCH_EVENTS ?? 1_000_000));
     await benchLedger(Number(process.env.BENCH_EVENTS ?? 1_000_000));

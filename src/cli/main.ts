@@ -4,7 +4,9 @@ import { registerArchiveCommands } from "./archive.ts";
 import { registerServeCommands } from "./serve.ts";
 import { registerJobCommands } from "./jobs.ts";
 import { registerLogCommands } from "./log.ts";
+import { registerNameCommands } from "./names.ts";
 import { registerUserCommands } from "./users.ts";
+import { registerCatalogueCommands } from "./catalogue.ts";
 import { reportError } from "./shell.ts";
 
 const program = new Command("dalil")
@@ -19,7 +21,9 @@ registerArchiveCommands(program);
 registerServeCommands(program);
 registerJobCommands(program);
 registerLogCommands(program);
+registerNameCommands(program);
 registerUserCommands(program);
+registerCatalogueCommands(program);
 
 try {
   await program.parseAsync(process.argv);

@@ -90,3 +90,25 @@ test("a path that is neither folder, zip nor disk image is refused with a senten
     await a.close();
   }
 });
+
+test("scale-out: a card taken in on PostgreSQL with S3 blobs, then verified", async (t) => {
+  const pg = (await backends()).find((b) => b.backend.name === "postgres")!;
+  if (pg.skip) return t.skip(pg.skip);
+  const { startS3rver } = await import("../support/s3rver.ts");
+  const s3 = await startS3rver();
+  // The S3 client reads credentials from the process environment, as it would in production.
+  Object.assign(process.env, s3.env);
+  const { dir, truth } = await demoCard(3, true);
+  const a = await freshArchive(pg.backend, { DALIL_BLOBS_URL: s3.urlFor("intake"), ...s3.env });
+  try {
+    const s = await ingestCard(a.archive, actor, { path: dir });
+    assert.equal(s.files, truth.photos.length + truth.faults.length + 1);
+    assert.equal(s.ingested + s.duplicates + s.quarantined, s.files);
+    const photo = truth.photos[0]!;
+    assert.ok((await a.archive.blobs.read(photo.sha256)).equals(readFileSync(join(dir, photo.path))), "read back from S3 byte for byte");
+    assert.deepEqual((await verifyArchive(a.archive, actor)).findings, []);
+  } finally {
+    await a.close();
+    await s3.stop();
+  }
+});
