@@ -32,7 +32,8 @@ export type Action =
   | "keys.rotate"
   | "personal.read" // families' personal data in general (reports, contacts)
   | "report.read" // one missing-person report
-  | "disclosure.read"; // what was disclosed to a family
+  | "disclosure.read" // what was disclosed to a family
+  | "package.export"; // build an evidence package of originals for a recipient (a logged handover)
 
 /** How far a record may travel. Ordered: a role cleared for one level sees every level below it. */
 export type Sensitivity = "public" | "internal" | "restricted" | "confidential";
@@ -101,6 +102,10 @@ export const RULES: Record<Action, Rule> = {
     exposes: "personal",
     signedIn: true,
   },
+  // Original bytes leave the archive's custody: the custodians (archivists, admins) hand them over. A prosecutor is
+  // a recipient of packages, not their maker: letting a recipient build its own would remove the custodian from
+  // the handover the package proves.
+  "package.export": { roles: ["admin", "archivist"], exposes: "originals", signedIn: true },
 };
 
 /** Roles granted each action outright (kept for callers that read the first table). */

@@ -7,6 +7,7 @@ import { registerLogCommands } from "./log.ts";
 import { registerNameCommands } from "./names.ts";
 import { registerUserCommands } from "./users.ts";
 import { registerCatalogueCommands } from "./catalogue.ts";
+import { registerPackageCommands } from "./package.ts";
 import { reportError } from "./shell.ts";
 
 const program = new Command("dalil")
@@ -24,6 +25,7 @@ registerLogCommands(program);
 registerNameCommands(program);
 registerUserCommands(program);
 registerCatalogueCommands(program);
+registerPackageCommands(program);
 
 try {
   await program.parseAsync(process.argv);

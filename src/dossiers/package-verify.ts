@@ -1,0 +1,159 @@
+/**
+ * Checks an evidence package with nothing but its files: no archive, no database, no network. The bag must be
+ * complete and valid; every event file must be the leaf its tlog-proof proves against the package's one signed
+ * checkpoint under the log key; every exhibit's bytes must hash to the SHA-256 its events name; the handover
+ * event must name every exhibit. Each problem is reported as a sentence naming the file.
+ */
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { DalilError } from "../core/errors.ts";
+import { parseLeaf, type CustodyEvent } from "../ledger/events.ts";
+import { checkProofBundle } from "../ledger/proof-check.ts";
+import { openCheckpoint } from "../ledger/checkpoint.ts";
+import { newVerifier } from "../ledger/note.ts";
+import { parseTlogProof } from "../ledger/tlog-proof.ts";
+import { assertTimestampCovers } from "../ledger/timestamp.ts";
+import { validateBag } from "./bagit.ts";
+import { PACKAGE_VERSION, type PackageIndex } from "./package.ts";
+
+export interface PackageVerification {
+  ok: boolean;
+  problems: string[];
+  id?: string;
+  exhibits: number;
+  events: number;
+  checkpoint?: { origin: string; size: number };
+  timestamp?: { genTime: string; serial: string };
+}
+
+export interface VerifyPackageOptions {
+  /**
+   * Log keys the caller trusts, obtained apart from the package. Without them the package's own
+   * data/log/log.vkey is used, which proves internal consistency but not who signed.
+   */
+  trustedKeys?: string[];
+}
+
+function message(e: unknown): string {
+  if (e instanceof DalilError || e instanceof SyntaxError) return e.message;
+  if (e instanceof Error) return e.message;
+  return String(e);
+}
+
+export async function verifyPackage(dir: string, opts: VerifyPackageOptions = {}): Promise<PackageVerification> {
+  const bag = await validateBag(dir);
+  const problems = [...bag.problems];
+  const out: PackageVerification = { ok: false, problems, exhibits: 0, events: 0 };
+  const file = (rel: string): string => join(dir, ...rel.split("/"));
+  const readText = (rel: string): string | null => (existsSync(file(rel)) ? readFileSync(file(rel), "utf8") : null);
+
+  const indexText = readText("data/package.json");
+  if (indexText === null) {
+    problems.push("data/package.json is missing: this is not a dalil evidence package.");
+    return done(out);
+  }
+  let index: PackageIndex;
+  try {
+    index = JSON.parse(indexText) as PackageIndex;
+    if (index.v !== PACKAGE_VERSION) throw new SyntaxError(`its version is ${JSON.stringify(index.v)}, not ${PACKAGE_VERSION}`);
+  } catch (e) {
+    problems.push(`data/package.json cannot be read: ${message(e)}.`);
+    return done(out);
+  }
+  out.id = index.id;
+
+  const vkeyText = readText("data/log/log.vkey");
+  const keys = opts.trustedKeys?.length ? opts.trustedKeys : vkeyText ? [vkeyText.trim()] : [];
+  if (!opts.trustedKeys?.length && vkeyText === null) problems.push("data/log/log.vkey is missing and no trusted key was given.");
+  if (vkeyText !== null && opts.trustedKeys?.length && !opts.trustedKeys.includes(vkeyText.trim())) {
+    problems.push("data/log/log.vkey is not one of the keys you trust: the package names another log key.");
+  }
+  const note = readText("data/log/checkpoint");
+  if (note === null) problems.push("data/log/checkpoint is missing.");
+  else if (keys.length) {
+    try {
+      const { checkpoint } = openCheckpoint(note, keys.map((k) => newVerifier(k)));
+      out.checkpoint = { origin: checkpoint.origin, size: checkpoint.size };
+      if (checkpoint.origin !== index.log.origin || checkpoint.size !== index.log.size) {
+        problems.push(`data/log/checkpoint is for ${checkpoint.origin} at size ${checkpoint.size}, but data/package.json says ${index.log.origin} at ${index.log.size}.`);
+      }
+    } catch (e) {
+      problems.push(`data/log/checkpoint does not verify: ${message(e)}`);
+    }
+  }
+  if (note !== null && existsSync(file("data/log/checkpoint.tsr"))) {
+    try {
+      const info = assertTimestampCovers(readFileSync(file("data/log/checkpoint.tsr")), Buffer.from(note, "utf8"));
+      out.timestamp = { genTime: info.genTime, serial: info.serial };
+    } catch (e) {
+      problems.push(`data/log/checkpoint.tsr does not cover data/log/checkpoint: ${message(e)}`);
+    }
+  }
+
+  /** One event file and its proof: proves against the package's checkpoint and returns the event, or null. */
+  const checkEvent = (rel: string, seq: number): CustodyEvent | null => {
+    const leaf = existsSync(file(`${rel}.json`)) ? readFileSync(file(`${rel}.json`)) : null;
+    const proofText = readText(`${rel}.tlog-proof`);
+    if (leaf === null) problems.push(`${rel}.json is missing.`);
+    if (proofText === null) problems.push(`${rel}.tlog-proof is missing.`);
+    if (leaf === null || proofText === null) return null;
+    out.events++;
+    try {
+      const p = parseTlogProof(proofText);
+      if (p.index !== seq) problems.push(`${rel}.tlog-proof proves entry ${p.index}, not ${seq}.`);
+      if (note !== null && p.checkpoint !== note) problems.push(`${rel}.tlog-proof is against another checkpoint than data/log/checkpoint.`);
+    } catch (e) {
+      problems.push(`${rel}.tlog-proof: ${message(e)}`);
+      return null;
+    }
+    const r = checkProofBundle({ proofText, leafBytes: leaf, verifierKeys: keys, origin: index.log.origin });
+    if (!r.ok) problems.push(`${rel}.json is not proved by ${rel}.tlog-proof: ${r.reason}`);
+    try {
+      return parseLeaf(leaf);
+    } catch (e) {
+      problems.push(`${rel}.json is not a custody event: ${message(e)}`);
+      return null;
+    }
+  };
+
+  const listed = new Set<string>();
+  for (const ex of index.exhibits ?? []) {
+    out.exhibits++;
+    listed.add(ex.exhibit);
+    const got = bag.payload.get(ex.file);
+    if (!ex.file.startsWith(`data/${ex.exhibit}/`)) problems.push(`${ex.exhibit}: its file ${ex.file} is outside data/${ex.exhibit}/.`);
+    else if (got === undefined) problems.push(`${ex.exhibit}: ${ex.file} is missing or unlisted.`);
+    else if (got !== ex.sha256) problems.push(`${ex.exhibit}: ${ex.file} hashes to ${got}, not the exhibit's SHA-256 ${ex.sha256}.`);
+    const eventsDir = file(`data/${ex.exhibit}/events`);
+    const present = existsSync(eventsDir) ? readdirSync(eventsDir).filter((n) => n.endsWith(".json")).map((n) => Number(n.slice(0, -5))) : [];
+    for (const seq of present) if (!ex.events.includes(seq)) problems.push(`data/${ex.exhibit}/events/${seq}.json is not among the exhibit's events in data/package.json.`);
+    if (!ex.events.includes(index.handover)) problems.push(`${ex.exhibit}: its events do not include the package's handover (${index.handover}).`);
+    for (const seq of ex.events) {
+      const rel = `data/${ex.exhibit}/events/${seq}`;
+      const e = checkEvent(rel, seq);
+      if (e && !e.objects.some((o) => o.sha256 === ex.sha256)) problems.push(`${rel}.json does not concern ${ex.exhibit} (it names no object with SHA-256 ${ex.sha256}).`);
+    }
+  }
+  for (const name of existsSync(file("data")) ? readdirSync(file("data")) : []) {
+    if (/^E-\d+$/.test(name) && !listed.has(name)) problems.push(`data/${name} is an exhibit directory that data/package.json does not list.`);
+  }
+
+  const h = checkEvent(`data/handover/${index.handover}`, index.handover);
+  if (h) {
+    if (h.type !== "export" || h.detail.package !== index.id) problems.push(`data/handover/${index.handover}.json is not the export event of package ${index.id}.`);
+    if (h.detail.recipient !== index.recipient || h.detail.purpose !== index.purpose) {
+      problems.push(`data/handover/${index.handover}.json names another recipient or purpose than data/package.json.`);
+    }
+    for (const ex of index.exhibits ?? []) {
+      if (!h.objects.some((o) => o.sha256 === ex.sha256)) problems.push(`The handover event does not name ${ex.exhibit} (${ex.sha256}).`);
+    }
+    const named = h.objects.filter((o) => o.sha256).length;
+    if (named !== (index.exhibits ?? []).length) problems.push(`The handover event names ${named} exhibits; the package holds ${(index.exhibits ?? []).length}.`);
+  }
+  return done(out);
+}
+
+function done(out: PackageVerification): PackageVerification {
+  out.ok = out.problems.length === 0;
+  return out;
+}
