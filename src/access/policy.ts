@@ -33,7 +33,14 @@ export type Action =
   | "personal.read" // families' personal data in general (reports, contacts)
   | "report.read" // one missing-person report
   | "disclosure.read" // what was disclosed to a family
-  | "package.export"; // build an evidence package of originals for a recipient (a logged handover)
+  | "package.export" // build an evidence package of originals for a recipient (a logged handover)
+  // Forensic review (src/review): samples, assignments, blind double review, resolution, agreement statistics.
+  | "review.sample" // draw a reproducible stratified sample of bodies for review
+  | "review.assign" // assign a sample's bodies to forensic reviewers
+  | "review.submit" // one's own assignments: record and sign findings (the reviewer must be the one assigned)
+  | "review.read" // submitted reviews (another reviewer's blind review stays hidden until both have submitted)
+  | "review.resolve" // settle a disagreement between double reviews (third reviewer or consensus)
+  | "review.stats"; // agreement statistics (Cohen's kappa)
 
 /** How far a record may travel. Ordered: a role cleared for one level sees every level below it. */
 export type Sensitivity = "public" | "internal" | "restricted" | "confidential";
@@ -106,6 +113,14 @@ export const RULES: Record<Action, Rule> = {
   // a recipient of packages, not their maker: letting a recipient build its own would remove the custodian from
   // the handover the package proves.
   "package.export": { roles: ["admin", "archivist"], exposes: "originals", signedIn: true },
+  // Reviews are examinations of graphic originals: only forensic reviewers record them; investigators and
+  // administrators organise the work; prosecutors read the results. Curators and families have no part in it.
+  "review.sample": { roles: ["admin", "investigator"], signedIn: true },
+  "review.assign": { roles: ["admin", "investigator"], signedIn: true },
+  "review.submit": { roles: ["forensic_reviewer"], exposes: "originals", signedIn: true },
+  "review.read": { roles: ["admin", "investigator", "forensic_reviewer", "prosecutor"], signedIn: true },
+  "review.resolve": { roles: ["admin", "forensic_reviewer"], signedIn: true },
+  "review.stats": { roles: ["admin", "investigator", "forensic_reviewer", "prosecutor"], signedIn: true },
 };
 
 /** Roles granted each action outright (kept for callers that read the first table). */

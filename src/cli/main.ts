@@ -7,6 +7,7 @@ import { registerLogCommands } from "./log.ts";
 import { registerNameCommands } from "./names.ts";
 import { registerUserCommands } from "./users.ts";
 import { registerCatalogueCommands } from "./catalogue.ts";
+import { registerReviewCommands } from "./review.ts";
 import { registerPackageCommands } from "./package.ts";
 import { reportError } from "./shell.ts";
 
@@ -25,6 +26,7 @@ registerLogCommands(program);
 registerNameCommands(program);
 registerUserCommands(program);
 registerCatalogueCommands(program);
+registerReviewCommands(program);
 registerPackageCommands(program);
 
 try {

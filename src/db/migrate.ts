@@ -1,6 +1,7 @@
 import { Migrator, sql, type Kysely, type Migration, type MigrationProvider } from "kysely";
 import * as m0001 from "./migrations/0001-intake.ts";
 import * as m0002 from "./migrations/0002-access.ts";
+import * as m0004 from "./migrations/0004-review.ts";
 
 export type Dialect = "sqlite" | "postgres";
 
@@ -19,6 +20,7 @@ type MigrationModule = { up(db: Kysely<unknown>, m: MigrationContext): Promise<v
 const MIGRATIONS: Record<string, MigrationModule> = {
   "0001-intake": m0001,
   "0002-access": m0002,
+  "0004-review": m0004,
 };
 
 export function registerMigration(name: string, mod: MigrationModule): void {

@@ -10,6 +10,7 @@ import { authenticate, pendingHint, registerAuthRoutes } from "./auth.ts";
 import { LIMITS, normaliseOrigin, scrubForLog, securityHeaders } from "./security.ts";
 import { registerArchiveRoutes } from "../archive/routes.ts";
 import { registerLogRoutes } from "../ledger/routes.ts";
+import { registerReviewRoutes } from "../review/index.ts";
 
 /**
  * The HTTP shell over the use cases. Every route declares the action it needs (`action`, or "public" for the
@@ -121,6 +122,7 @@ export async function buildHttpApp(ctx: Ctx, opts: HttpOptions = {}): Promise<Ht
   registerLogRoutes(register);
   registerAuthRoutes(register);
   registerAccessRoutes(register);
+  registerReviewRoutes(register);
 
   register({
     method: "GET",

@@ -5,6 +5,7 @@ import { ROLES, type Role } from "../../src/core/actor.ts";
 import { buildHttpApp, requireDeclaredAction, type RouteSpec } from "../../src/http/app.ts";
 import { backends } from "../support/backends.ts";
 import { codeAt, freshAccessArchive, fullSession, readyUser, seedOriginal, type TestArchive, type TestUser } from "../access/fixtures.ts";
+import { REVIEW_MATRIX } from "../review/matrix-rows.ts";
 
 /**
  * The authorization matrix: every route the server has × every role and an anonymous visitor. The expected
@@ -98,6 +99,7 @@ const MATRIX: Record<string, Row> = {
     request: async (e) => ({ url: `/api/sources/${await e.sourceId()}/seal`, body: { identity: "a made-up person, for the matrix" } }),
     expect: only(["admin", "archivist"]),
   },
+  ...REVIEW_MATRIX,
 };
 
 function keyOf(r: Pick<RouteSpec, "method" | "url">): string {

@@ -1,0 +1,464 @@
+import { createHash } from "node:crypto";
+import type { Ctx } from "../app/context.ts";
+import type { Actor } from "../core/actor.ts";
+import { canonicalJson } from "../core/canonical-json.ts";
+import { Conflict, Forbidden, Invalid, NotFound } from "../core/errors.ts";
+import { newId } from "../core/ids.ts";
+import type { Tx } from "../db/database.ts";
+import { custody, type EventObject } from "../ledger/events.ts";
+import { getBody, updateBodyInTx, Vocabularies, type ReviewStatus } from "../catalogue/index.ts";
+import { rdb, type ReviewItemsTable, type ReviewsTable } from "./tables.ts";
+
+/**
+ * Structured findings, their signature, blind double review and the settling of disagreements.
+ *
+ * A submitted review is never changed: its canonical JSON (RFC 8785) is stored as signed and its SHA-256, the
+ * reviewer's id and the time go into a custody event of type "review" in the same transaction. A correction is
+ * a new version that names the one it supersedes and says why.
+ *
+ * Blindness: a forensic reviewer sees another reviewer's review of a body only once both reviews of that body
+ * are in (or it is a single review). Those who organise the work (administrators, investigators) and
+ * prosecutors read submitted reviews at any time; they do not review.
+ */
+export const REVIEW_FORMAT = "dalil.review/1";
+
+export const CONFIDENCES = ["possible", "probable", "certain"] as const;
+export type Confidence = (typeof CONFIDENCES)[number];
+
+/**
+ * Indicators of the cause of death a photograph can support. A closed list (code depends on it); the finding
+ * taxonomy itself is the catalogue's `finding` vocabulary.
+ */
+export const CAUSE_INDICATORS = [
+  "blunt_trauma",
+  "asphyxia",
+  "starvation",
+  "untreated_injury_or_infection",
+  "burns",
+  "gunshot",
+  "undetermined",
+] as const;
+export type CauseIndicator = (typeof CAUSE_INDICATORS)[number];
+
+/** A region on a photo in normalised image coordinates: (0,0) top left, (1,1) bottom right. */
+export type Region =
+  | { photo: string; shape: "rect"; x: number; y: number; w: number; h: number }
+  | { photo: string; shape: "polygon"; points: [number, number][] };
+
+export interface Finding {
+  code: string;
+  confidence: Confidence;
+  regions?: Region[];
+  note?: string;
+}
+
+export interface Cause {
+  code: CauseIndicator;
+  confidence: Confidence;
+}
+
+export interface SubmitReview {
+  assignmentId: string;
+  findings: Finding[];
+  causes?: Cause[];
+  notes?: string;
+  /** Required for a correction (a second or later version): why the earlier one was wrong. */
+  correction?: string;
+}
+
+/** What is signed: the canonical JSON of this record. */
+export interface ReviewContent {
+  v: typeof REVIEW_FORMAT;
+  review: string;
+  version: number;
+  supersedes: string | null;
+  correction: string | null;
+  sample: string;
+  item: string;
+  assignment: string;
+  body: string;
+  bodyRef: string;
+  reviewer: string;
+  submittedAt: string;
+  findings: Finding[];
+  causes: Cause[];
+  notes: string | null;
+}
+
+export interface ReviewView {
+  id: string;
+  sha256: string;
+  eventSeq: number;
+  content: ReviewContent;
+}
+
+const UNIT = (v: number) => Number.isFinite(v) && v >= 0 && v <= 1;
+
+function checkRegion(r: Region, photos: Set<string>, field: string): Region {
+  if (!photos.has(r.photo)) throw new Invalid(`A region names photo ${r.photo.slice(0, 12)}…, which is not one of this body's photos.`, field);
+  if (r.shape === "rect") {
+    if (![r.x, r.y, r.w, r.h].every(UNIT) || r.w <= 0 || r.h <= 0 || r.x + r.w > 1 + 1e-9 || r.y + r.h > 1 + 1e-9) {
+      throw new Invalid("A rectangle is x, y, w, h in normalised image coordinates (0 to 1), inside the image and not empty.", field);
+    }
+    return { photo: r.photo, shape: "rect", x: r.x, y: r.y, w: r.w, h: r.h };
+  }
+  if (r.points.length < 3 || r.points.length > 200 || !r.points.every((p) => p.length === 2 && UNIT(p[0]) && UNIT(p[1]))) {
+    throw new Invalid("A polygon is 3 to 200 points [x, y] in normalised image coordinates (0 to 1).", field);
+  }
+  return { photo: r.photo, shape: "polygon", points: r.points.map((p) => [p[0], p[1]]) };
+}
+
+function byCode<T extends { code: string }>(a: T, b: T): number {
+  return a.code < b.code ? -1 : a.code > b.code ? 1 : 0;
+}
+
+function statusForBody(item: Pick<ReviewItemsTable, "status">): ReviewStatus {
+  switch (item.status) {
+    case "sampled":
+    case "assigned":
+      return "sampled";
+    case "in_review":
+      return "in_review";
+    case "disputed":
+      return "disputed";
+    default:
+      return "reviewed";
+  }
+}
+
+/** The latest version of each slot's review of an item. */
+async function latestBySlot(tx: Tx, itemId: string): Promise<Map<number, ReviewsTable>> {
+  const db = rdb(tx);
+  const rows = await db
+    .selectFrom("reviews")
+    .innerJoin("review_assignments", "review_assignments.id", "reviews.assignment_id")
+    .selectAll("reviews")
+    .select("review_assignments.slot")
+    .where("reviews.item_id", "=", itemId)
+    .orderBy("reviews.version")
+    .execute();
+  const out = new Map<number, ReviewsTable>();
+  for (const r of rows) if (r.slot <= 2) out.set(r.slot, r);
+  return out;
+}
+
+function contentOf(r: ReviewsTable): ReviewContent {
+  return JSON.parse(r.content) as ReviewContent;
+}
+
+export interface Disagreement {
+  /** Finding codes one reviewer recorded and the other did not. */
+  codes: string[];
+  causes: string[];
+}
+
+export function compareReviews(a: ReviewContent, b: ReviewContent): Disagreement {
+  const diff = (x: string[], y: string[]) => [...new Set([...x, ...y])].filter((c) => x.includes(c) !== y.includes(c)).sort();
+  return {
+    codes: diff(a.findings.map((f) => f.code), b.findings.map((f) => f.code)),
+    causes: diff(a.causes.map((c) => c.code), b.causes.map((c) => c.code)),
+  };
+}
+
+export async function submitReview(ctx: Ctx, actor: Actor, input: SubmitReview): Promise<ReviewView> {
+  ctx.policy.require(actor, "review.submit");
+  const pre = await rdb(ctx.db.db).selectFrom("review_assignments").innerJoin("review_items", "review_items.id", "review_assignments.item_id").select(["review_assignments.reviewer_id", "review_items.body_id"]).where("review_assignments.id", "=", input.assignmentId).executeTakeFirst();
+  if (!pre) throw new NotFound(`No review assignment ${input.assignmentId}.`);
+  if (pre.reviewer_id !== actor.id) throw new Forbidden("This body is assigned to another reviewer; you can only submit reviews assigned to you.");
+  const body = await getBody(ctx, actor, pre.body_id);
+  const photos = new Set(body.photos.map((p) => p.sha256));
+
+  return ctx.db.transaction(async (tx) => {
+    const db = rdb(tx);
+    const asg = await db.selectFrom("review_assignments").selectAll().where("id", "=", input.assignmentId).executeTakeFirstOrThrow();
+    const item = await db.selectFrom("review_items").selectAll().where("id", "=", asg.item_id).executeTakeFirstOrThrow();
+    const vocab = await Vocabularies.load(tx);
+    const seen = new Set<string>();
+    const findings: Finding[] = input.findings.map((f, i) => {
+      const field = `findings.${i}`;
+      const term = vocab.require("finding", f.code, `${field}.code`);
+      if (term.retired) throw new Invalid(`The finding ${term.code} is retired; use a current term.`, `${field}.code`);
+      if (seen.has(term.code)) throw new Invalid(`The finding ${term.code} is listed twice; put all its regions in one entry.`, field);
+      seen.add(term.code);
+      if (!(CONFIDENCES as readonly string[]).includes(f.confidence)) throw new Invalid(`Confidence is one of ${CONFIDENCES.join(", ")}.`, `${field}.confidence`);
+      const note = f.note?.trim();
+      if (note && note.length > 4000) throw new Invalid("A finding's note is at most 4000 characters.", `${field}.note`);
+      return {
+        code: term.code,
+        confidence: f.confidence,
+        regions: (f.regions ?? []).map((r, j) => checkRegion(r, photos, `${field}.regions.${j}`)),
+        ...(note ? { note } : {}),
+      };
+    });
+    findings.sort(byCode);
+    const causeSeen = new Set<string>();
+    const causes: Cause[] = (input.causes ?? []).map((c, i) => {
+      if (!(CAUSE_INDICATORS as readonly string[]).includes(c.code)) throw new Invalid(`"${c.code}" is not a cause-of-death indicator; use one of ${CAUSE_INDICATORS.join(", ")}.`, `causes.${i}.code`);
+      if (causeSeen.has(c.code)) throw new Invalid(`The indicator ${c.code} is listed twice.`, `causes.${i}`);
+      causeSeen.add(c.code);
+      if (!(CONFIDENCES as readonly string[]).includes(c.confidence)) throw new Invalid(`Confidence is one of ${CONFIDENCES.join(", ")}.`, `causes.${i}.confidence`);
+      return { code: c.code, confidence: c.confidence };
+    });
+    causes.sort(byCode);
+    if (findings.length === 0) throw new Invalid("Record at least one finding (use no_visible_injury when there is none).", "findings");
+    const notes = input.notes?.trim() || null;
+    if (notes && notes.length > 20000) throw new Invalid("Notes are at most 20000 characters.", "notes");
+
+    const prev = await db.selectFrom("reviews").selectAll().where("assignment_id", "=", asg.id).orderBy("version", "desc").executeTakeFirst();
+    const correction = input.correction?.trim() || null;
+    if (prev && !correction) throw new Conflict("You have submitted this review already; a submitted review cannot change. Submit a correction with the reason for it.");
+    const at = ctx.clock.now();
+    const id = newId("rev");
+    const content: ReviewContent = {
+      v: REVIEW_FORMAT,
+      review: id,
+      version: (prev?.version ?? 0) + 1,
+      supersedes: prev?.id ?? null,
+      correction: prev ? correction : null,
+      sample: item.sample_id,
+      item: item.id,
+      assignment: asg.id,
+      body: item.body_id,
+      bodyRef: body.ref,
+      reviewer: actor.id,
+      submittedAt: at.toISOString(),
+      findings,
+      causes,
+      notes,
+    };
+    const text = canonicalJson(content);
+    const sha256 = createHash("sha256").update(text, "utf8").digest("hex");
+    const examined = [...new Set(findings.flatMap((f) => (f.regions ?? []).map((r) => r.photo)))].sort();
+    const objects: EventObject[] = [{ id: item.body_id, role: "body" }, { id, role: "review" }, ...examined.map((s) => ({ sha256: s, role: "examined photo" }))];
+    const { seq } = await ctx.log.append(
+      tx,
+      custody("review", actor, at, objects, {
+        action: "review.submit",
+        review: id,
+        format: REVIEW_FORMAT,
+        sha256,
+        reviewer: actor.id,
+        submittedAt: content.submittedAt,
+        version: content.version,
+        ...(prev ? { supersedes: prev.id } : {}),
+      }),
+    );
+    await db
+      .insertInto("reviews")
+      .values({ id, assignment_id: asg.id, item_id: item.id, body_id: item.body_id, reviewer_id: actor.id, version: content.version, supersedes: content.supersedes, content: text, sha256, submitted_at: content.submittedAt, event_seq: seq })
+      .execute();
+    if (!asg.submitted_at) await db.updateTable("review_assignments").set({ submitted_at: content.submittedAt }).where("id", "=", asg.id).execute();
+    if (asg.slot <= 2) await settleItem(ctx, tx, actor, item, id);
+    return { id, sha256, eventSeq: seq, content };
+  });
+}
+
+/** Moves an item (and its body) on after a review of slot 1 or 2 arrives. A resolved item stays resolved. */
+async function settleItem(ctx: Ctx, tx: Tx, actor: Actor, item: ReviewItemsTable, reviewId: string): Promise<void> {
+  if (item.status === "resolved") return;
+  const latest = await latestBySlot(tx, item.id);
+  let status: string;
+  let disagreement: Disagreement | null = null;
+  let findings: string[] | undefined;
+  if (item.double_review === 0) {
+    status = "reviewed";
+    findings = contentOf(latest.get(1)!).findings.map((f) => f.code);
+  } else if (latest.size < 2) {
+    status = "in_review";
+  } else {
+    const a = contentOf(latest.get(1)!);
+    const b = contentOf(latest.get(2)!);
+    disagreement = compareReviews(a, b);
+    const agreed = disagreement.codes.length === 0 && disagreement.causes.length === 0;
+    status = agreed ? "agreed" : "disputed";
+    if (agreed) findings = a.findings.map((f) => f.code);
+  }
+  await rdb(tx)
+    .updateTable("review_items")
+    .set({ status, disagreement: disagreement && status === "disputed" ? canonicalJson(disagreement) : null })
+    .where("id", "=", item.id)
+    .execute();
+  await updateBodyInTx(
+    ctx,
+    tx,
+    actor,
+    item.body_id,
+    { reviewStatus: statusForBody({ status }), ...(findings ? { reviewFindings: findings } : {}) },
+    { action: "review.status", objects: [{ id: reviewId, role: "review" }] },
+  );
+}
+
+/** May this actor see this review now? (Blind double review: not another reviewer's, until both are in.) */
+function mayRead(actor: Actor, review: Pick<ReviewsTable, "reviewer_id">, item: Pick<ReviewItemsTable, "double_review" | "status">): boolean {
+  if (actor.role !== "forensic_reviewer" || review.reviewer_id === actor.id || item.double_review === 0) return true;
+  return item.status === "agreed" || item.status === "disputed" || item.status === "resolved";
+}
+
+const BLIND = "This is the other reviewer's blind review of a body you are both reviewing; it opens to you once both reviews are submitted.";
+
+export async function getReview(ctx: Ctx, actor: Actor, id: string): Promise<ReviewView> {
+  ctx.policy.require(actor, "review.read");
+  const db = rdb(ctx.db.db);
+  const r = await db.selectFrom("reviews").selectAll().where("id", "=", id).executeTakeFirst();
+  if (!r) throw new NotFound(`No review ${id}.`);
+  const item = await db.selectFrom("review_items").selectAll().where("id", "=", r.item_id).executeTakeFirstOrThrow();
+  if (!mayRead(actor, r, item)) throw new Forbidden(BLIND);
+  return { id: r.id, sha256: r.sha256, eventSeq: r.event_seq, content: contentOf(r) };
+}
+
+/** Every review of a body that the actor may see now, all versions, oldest first; hidden ones are counted. */
+export async function reviewsOfBody(ctx: Ctx, actor: Actor, bodyId: string): Promise<{ reviews: ReviewView[]; hidden: number }> {
+  ctx.policy.require(actor, "review.read");
+  const db = rdb(ctx.db.db);
+  const items = await db.selectFrom("review_items").selectAll().where("body_id", "=", bodyId).execute();
+  const byId = new Map(items.map((i) => [i.id, i]));
+  const rows = await db.selectFrom("reviews").selectAll().where("body_id", "=", bodyId).orderBy("submitted_at").orderBy("version").execute();
+  const visible = rows.filter((r) => mayRead(actor, r, byId.get(r.item_id)!));
+  return { reviews: visible.map((r) => ({ id: r.id, sha256: r.sha256, eventSeq: r.event_seq, content: contentOf(r) })), hidden: rows.length - visible.length };
+}
+
+export interface AssignmentView {
+  id: string;
+  itemId: string;
+  sampleId: string;
+  bodyId: string;
+  slot: number;
+  double: boolean;
+  submittedAt: string | null;
+  itemStatus: string;
+}
+
+/** The actor's own work list: what they are assigned, never who else reviews the same body. */
+export async function myAssignments(ctx: Ctx, actor: Actor, opts: { open?: boolean } = {}): Promise<AssignmentView[]> {
+  ctx.policy.require(actor, "review.submit");
+  let q = rdb(ctx.db.db)
+    .selectFrom("review_assignments")
+    .innerJoin("review_items", "review_items.id", "review_assignments.item_id")
+    .select(["review_assignments.id", "review_assignments.item_id", "review_assignments.slot", "review_assignments.submitted_at", "review_items.sample_id", "review_items.body_id", "review_items.double_review", "review_items.status", "review_items.position"])
+    .where("review_assignments.reviewer_id", "=", actor.id);
+  if (opts.open) q = q.where("review_assignments.submitted_at", "is", null);
+  const rows = await q.orderBy("review_items.sample_id").orderBy("review_items.position").execute();
+  return rows.map((r) => ({ id: r.id, itemId: r.item_id, sampleId: r.sample_id, bodyId: r.body_id, slot: r.slot, double: r.double_review === 1, submittedAt: r.submitted_at, itemStatus: r.status }));
+}
+
+export interface DisputeView {
+  itemId: string;
+  sampleId: string;
+  bodyId: string;
+  disagreement: Disagreement;
+  reviewers: string[];
+}
+
+export async function listDisagreements(ctx: Ctx, actor: Actor): Promise<DisputeView[]> {
+  ctx.policy.require(actor, "review.resolve");
+  const db = rdb(ctx.db.db);
+  const items = await db.selectFrom("review_items").selectAll().where("status", "=", "disputed").orderBy("sample_id").orderBy("position").execute();
+  const out: DisputeView[] = [];
+  for (const i of items) {
+    const asg = await db.selectFrom("review_assignments").select("reviewer_id").where("item_id", "=", i.id).where("slot", "<=", 2).orderBy("slot").execute();
+    out.push({ itemId: i.id, sampleId: i.sample_id, bodyId: i.body_id, disagreement: JSON.parse(i.disagreement ?? "{}") as Disagreement, reviewers: asg.map((a) => a.reviewer_id) });
+  }
+  return out;
+}
+
+export const RESOLUTION_METHODS = ["third_reviewer", "consensus"] as const;
+export type ResolutionMethod = (typeof RESOLUTION_METHODS)[number];
+
+export interface ResolveInput {
+  itemId: string;
+  method: ResolutionMethod;
+  /** The finding codes that stand after resolution. */
+  findings: string[];
+  causes?: CauseIndicator[];
+  note: string;
+}
+
+export interface Resolution {
+  v: "dalil.review-resolution/1";
+  item: string;
+  body: string;
+  method: ResolutionMethod;
+  by: string;
+  /** For a consensus: the two reviewers who agreed. */
+  participants: string[];
+  reviews: string[];
+  at: string;
+  findings: string[];
+  causes: string[];
+  note: string;
+}
+
+/**
+ * Settles a disputed double review. A third reviewer is a forensic reviewer who did not review the body; a
+ * consensus is recorded by one of the two reviewers (or an administrator) for both. Signed like a review.
+ */
+export async function resolveDisagreement(ctx: Ctx, actor: Actor, input: ResolveInput): Promise<{ resolution: Resolution; sha256: string }> {
+  ctx.policy.require(actor, "review.resolve");
+  const note = input.note.trim();
+  if (!note) throw new Invalid("Say how the disagreement was settled (a note is required).", "note");
+  return ctx.db.transaction(async (tx) => {
+    const db = rdb(tx);
+    const item = await db.selectFrom("review_items").selectAll().where("id", "=", input.itemId).executeTakeFirst();
+    if (!item) throw new NotFound(`No review item ${input.itemId}.`);
+    if (item.status !== "disputed") throw new Conflict(`This body's reviews are not in dispute (status ${item.status}); there is nothing to resolve.`);
+    const asg = await db.selectFrom("review_assignments").select(["reviewer_id", "slot"]).where("item_id", "=", item.id).where("slot", "<=", 2).execute();
+    const pair = asg.map((a) => a.reviewer_id);
+    if (input.method === "third_reviewer") {
+      if (actor.role !== "forensic_reviewer") throw new Forbidden("A third review is made by a forensic reviewer.");
+      if (pair.includes(actor.id)) throw new Forbidden("You reviewed this body; the third reviewer must be someone else (or record a consensus).");
+    } else if (actor.role !== "admin" && !pair.includes(actor.id)) {
+      throw new Forbidden("A consensus is recorded by one of the two reviewers of this body.");
+    }
+    const vocab = await Vocabularies.load(tx);
+    const findings = [...new Set(input.findings.map((c, i) => vocab.require("finding", c, `findings.${i}`).code))].sort();
+    if (findings.length === 0) throw new Invalid("Name the findings that stand (use no_visible_injury when there is none).", "findings");
+    const causes = [...new Set(input.causes ?? [])].sort();
+    for (const c of causes) if (!(CAUSE_INDICATORS as readonly string[]).includes(c)) throw new Invalid(`"${c}" is not a cause-of-death indicator.`, "causes");
+    const latest = await latestBySlot(tx, item.id);
+    const at = ctx.clock.now();
+    const resolution: Resolution = {
+      v: "dalil.review-resolution/1",
+      item: item.id,
+      body: item.body_id,
+      method: input.method,
+      by: actor.id,
+      participants: input.method === "consensus" ? [...pair].sort() : [],
+      reviews: [...latest.values()].map((r) => r.id).sort(),
+      at: at.toISOString(),
+      findings,
+      causes,
+      note,
+    };
+    const sha256 = createHash("sha256").update(canonicalJson(resolution), "utf8").digest("hex");
+    await ctx.log.append(
+      tx,
+      custody("review", actor, at, [{ id: item.body_id, role: "body" }, ...resolution.reviews.map((r) => ({ id: r, role: "review" }))], {
+        action: "review.resolve",
+        item: item.id,
+        method: input.method,
+        sha256,
+        by: actor.id,
+        at: resolution.at,
+      }),
+    );
+    await db.updateTable("review_items").set({ status: "resolved", resolution: canonicalJson({ ...resolution, sha256 }) }).where("id", "=", item.id).execute();
+    await updateBodyInTx(ctx, tx, actor, item.body_id, { reviewStatus: "reviewed", reviewFindings: findings }, { action: "review.resolve", detail: { item: item.id } });
+    return { resolution, sha256 };
+  });
+}
+
+/** For stats: the latest slot-1 and slot-2 reviews of every double-reviewed item with both in. */
+export async function doublePairs(tx: Tx, sampleId?: string): Promise<[ReviewContent, ReviewContent][]> {
+  const db = rdb(tx);
+  let q = db.selectFrom("review_items").select("id").where("double_review", "=", 1).where("status", "in", ["agreed", "disputed", "resolved"]);
+  if (sampleId) q = q.where("sample_id", "=", sampleId);
+  const items = await q.orderBy("id").execute();
+  const out: [ReviewContent, ReviewContent][] = [];
+  for (const i of items) {
+    const latest = await latestBySlot(tx, i.id);
+    const a = latest.get(1);
+    const b = latest.get(2);
+    if (a && b) out.push([contentOf(a), contentOf(b)]);
+  }
+  return out;
+}
