@@ -139,6 +139,12 @@ function rejection(err: unknown, timeoutSeconds: number): MediaRejected {
   if (/unsupported image format|empty/i.test(m)) {
     return new MediaRejected("unsupported", "The bytes are not an image format the archive can render.");
   }
+  if (/unsupported|not supported|no decoding plugin|codec/i.test(m)) {
+    return new MediaRejected(
+      "unsupported",
+      `The image uses a coding this archive cannot decode (${firstLine(m)}); the original is kept as it is.`,
+    );
+  }
   if (/premature end|truncat|unexpected end|end of (file|stream|data)|not enough data|short read|read error/i.test(m)) {
     return new MediaRejected(
       "truncated",
@@ -373,12 +379,14 @@ export async function makeRenditions(bytes: Buffer, limits: RenditionLimits = {}
   const warnings: string[] = [];
   const work = await decodeWorking(bytes, { maxPixels, timeoutSeconds: timeout, ignoreIcc: header.srgbProfile }, warnings);
   const [preview, small] = await Promise.all([encodeJpeg(work), shrink(work, RENDITION_SIZES.thumbnail)]);
+  // The thumbnail encodes on the threadpool while the hash and the blur are computed here.
   const thumbnailP = encodeJpeg(small);
+  thumbnailP.catch(() => undefined); // awaited below; this only keeps an early failure from counting as unhandled
   const phash = phashFromPixels(small);
   const [bw, bh] = fitInside(header.width, header.height, RENDITION_SIZES.blurred);
-  const blurred = await encodeJpeg(blurPixels(small, bw, bh));
+  const [thumbnail, blurred] = await Promise.all([thumbnailP, encodeJpeg(blurPixels(small, bw, bh))]);
   return {
-    thumbnail: await thumbnailP,
+    thumbnail,
     preview,
     blurred,
     width: header.width,

@@ -150,6 +150,9 @@ test("truncated, corrupt, damaged and non-image input", async () => {
   const dht = segments(badTable).find((s) => s.marker === 0xc4)!;
   badTable.fill(0xff, dht.payloadAt + 1, dht.end);
   await rejects(badTable, "corrupt");
+  const hierarchical = Buffer.from(jpeg); // a hierarchical-process JPEG (SOF5), which libjpeg-turbo does not decode
+  hierarchical[segments(hierarchical).find((s) => s.marker === 0xc0)!.start + 1] = 0xc5;
+  await rejects(hierarchical, "unsupported");
   await rejects(Buffer.alloc(0), "unsupported");
   await rejects(Buffer.from("%PDF-1.4 not a photo"), "unsupported");
   await rejects(Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"/>'), "unsupported");
