@@ -6,7 +6,7 @@ import { Conflict, Invalid, NotFound } from "../core/errors.ts";
 import { newId } from "../core/ids.ts";
 import { custody } from "../ledger/events.ts";
 import { findUser } from "../access/index.ts";
-import { readBodies, updateBodyInTx, type BodyView } from "../catalogue/index.ts";
+import { readBodies, updateBodyInTx, Vocabularies, type BodyView } from "../catalogue/index.ts";
 import { drawSample, type Member, type Stratum } from "./sampling.ts";
 import { rdb, type ReviewItemsTable } from "./tables.ts";
 
@@ -109,8 +109,10 @@ export async function drawReviewSample(ctx: Ctx, actor: Actor, input: DrawSample
         chosenSha256: chosen,
       }),
     );
+    // Loaded once: each body's update would otherwise read the vocabularies again.
+    const vocab = await Vocabularies.load(tx);
     for (const item of items) {
-      await updateBodyInTx(ctx, tx, actor, item.body_id, { reviewStatus: "sampled" }, { action: "review.sample", objects: [{ id, role: "review sample" }] });
+      await updateBodyInTx(ctx, tx, actor, item.body_id, { reviewStatus: "sampled" }, { action: "review.sample", objects: [{ id, role: "review sample" }], vocab });
     }
   });
   return view;
