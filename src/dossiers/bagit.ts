@@ -59,6 +59,7 @@ export class BagWriter {
   private readonly entries = new Map<string, BagEntry>();
   private readonly tagFiles = new Map<string, Buffer>();
   private finished = false;
+  private readonly dirs = new Set<string>();
 
   constructor(readonly dir: string) {
     if (existsSync(dir) && readdirSync(dir).length > 0) {
@@ -74,7 +75,11 @@ export class BagWriter {
     assertSafePath(path);
     if (this.entries.has(path)) throw new Conflict(`The bag already has a payload file ${path}.`);
     const target = join(this.dir, ...path.split("/"));
-    mkdirSync(dirname(target), { recursive: true });
+    const parent = dirname(target);
+    if (!this.dirs.has(parent)) {
+      mkdirSync(parent, { recursive: true });
+      this.dirs.add(parent);
+    }
     const h256 = createHash("sha256");
     const h512 = createHash("sha512");
     let size = 0;

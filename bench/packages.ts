@@ -1,0 +1,72 @@
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { tmpdir } from "node:os";
+import { loadConfig } from "../src/core/config.ts";
+import { openArchive } from "../src/app/context.ts";
+import { operatorActor } from "../src/core/actor.ts";
+import { ingestCard } from "../src/archive/intake.ts";
+import { buildPackage } from "../src/dossiers/package.ts";
+import { verifyPackage } from "../src/dossiers/package-verify.ts";
+import { cachedCard, mb, row, timed } from "./support.ts";
+
+/** The floor: the system's sha256sum then sha512sum over the same files, in batches (one process per 500). */
+function coreutilsSeconds(files: string[]): number {
+  const t0 = process.hrtime.bigint();
+  for (const tool of ["sha256sum", "sha512sum"]) {
+    for (let i = 0; i < files.length; i += 500) {
+      const r = spawnSync(tool, files.slice(i, i + 500), { stdio: ["ignore", "ignore", "inherit"] });
+      if (r.status !== 0) throw new Error(`${tool} failed`);
+    }
+  }
+  return Number(process.hrtime.bigint() - t0) / 1e9;
+}
+
+/**
+ * Packages: N originals (default 2,000; BENCH_PACKAGE_PHOTOS for fewer) from a cached demo card ingested into a
+ * temp archive, bagged with their events and proofs, against `sha256sum` + `sha512sum` over the same photo files
+ * (as they lie in the bag) measured in the same run. Target: within 1.5 × that floor. Verification is timed too.
+ */
+export async function benchPackages(photos = Number(process.env.BENCH_PACKAGE_PHOTOS ?? 2000)): Promise<void> {
+  const bodies = Math.max(1, Math.ceil(photos / 4.5));
+  console.log(`\n# packages (${photos} photos from a demo card of ${bodies} bodies)`);
+  const { dir } = await cachedCard(bodies);
+  const data = mkdtempSync(join(tmpdir(), "dalil-bench-pkg-"));
+  const archive = await openArchive(loadConfig({ data }));
+  try {
+    const actor = operatorActor();
+    const ingest = await timed(() => ingestCard(archive, actor, { path: dir, concurrency: 4 }));
+    const rows = await archive.db.db
+      .selectFrom("originals")
+      .select("sha256")
+      .where("status", "=", "preserved")
+      .where("media_kind", "=", "image")
+      .orderBy("first_seen_at")
+      .limit(photos)
+      .execute();
+    if (rows.length < photos) console.log(`  (the card gave ${rows.length} photos; bagging all of them)`);
+    console.log(`  ingested the card in ${ingest.seconds.toFixed(1)} s (not part of the figures below)`);
+    const out = join(data, "package");
+    const rssBefore = process.memoryUsage().rss;
+    const build = await timed(() =>
+      buildPackage(archive, actor, { originals: rows.map((r) => r.sha256), recipient: "bench", purpose: "benchmark", out }),
+    );
+    const r = build.value;
+    const index = readFileSync(join(out, "data/package.json"), "utf8");
+    const files = (JSON.parse(index) as { exhibits: { file: string }[] }).exhibits.map((e) => join(out, e.file));
+    const photoBytes = files.reduce((s, f) => s + statSync(f).size, 0);
+    const floor = coreutilsSeconds(files);
+    const verify = await timed(() => verifyPackage(out));
+    if (!verify.value.ok) throw new Error(`the benchmark package does not verify: ${verify.value.problems.slice(0, 3).join("; ")}`);
+    console.log(`  package: ${r.exhibits} exhibits, ${r.events} event proofs, ${r.files} payload files, ${mb(r.octets)} (photos ${mb(photoBytes)})`);
+    row("build package", `${build.seconds.toFixed(2)} s`, { label: "sha256sum + sha512sum", value: `${floor.toFixed(2)} s`, ratio: build.seconds / floor });
+    row("build MB/s (photos)", (photoBytes / 1e6 / build.seconds).toFixed(1), { label: "floor MB/s", value: (photoBytes / 1e6 / floor).toFixed(1), ratio: build.seconds / floor });
+    row("verify package (offline)", `${verify.seconds.toFixed(2)} s`, { label: "sha256sum + sha512sum", value: `${floor.toFixed(2)} s`, ratio: verify.seconds / floor });
+    row("RSS growth during build", `${((process.memoryUsage().rss - rssBefore) / 1e6).toFixed(0)} MB`);
+  } finally {
+    await archive.close();
+    rmSync(data, { recursive: true, force: true });
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) await benchPackages();
