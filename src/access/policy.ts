@@ -33,6 +33,13 @@ export type Action =
   | "personal.read" // families' personal data in general (reports, contacts)
   | "report.read" // one missing-person report
   | "disclosure.read" // what was disclosed to a family
+  // Families (src/families): missing-person reports, candidates, disclosures.
+  | "report.file" // enter a missing-person report (a family member files their own)
+  | "report.edit" // change a report (a family member only the one they filed), consent tiers included
+  | "report.import" // CSV import of reports
+  | "family.match" // rank bodies for reports (candidates are stored, not shown)
+  | "family.candidates" // read a report's ranked candidates with their evidence
+  | "disclosure.make" // decide and record a disclosure or identification to a family
   | "package.export" // build an evidence package of originals for a recipient (a logged handover)
   // Forensic review (src/review): samples, assignments, blind double review, resolution, agreement statistics.
   | "review.sample" // draw a reproducible stratified sample of bodies for review
@@ -109,6 +116,14 @@ export const RULES: Record<Action, Rule> = {
     exposes: "personal",
     signedIn: true,
   },
+  // A family member files and corrects their own report and sees only what was disclosed to them; candidates and
+  // matching are caseworkers' work, never shown to a family before a caseworker's decision.
+  "report.file": { roles: ["admin", "family_caseworker", "family_member"], exposes: "personal", signedIn: true },
+  "report.edit": { roles: ["admin", "family_caseworker"], related: { family_member: ["filer"] }, exposes: "personal", signedIn: true },
+  "report.import": { roles: ["admin", "family_caseworker"], exposes: "personal", signedIn: true },
+  "family.match": { roles: ["admin", "family_caseworker"], exposes: "personal", signedIn: true },
+  "family.candidates": { roles: ["admin", "family_caseworker"], exposes: "personal", signedIn: true },
+  "disclosure.make": { roles: ["admin", "family_caseworker"], exposes: "personal", signedIn: true },
   // Original bytes leave the archive's custody: the custodians (archivists, admins) hand them over. A prosecutor is
   // a recipient of packages, not their maker: letting a recipient build its own would remove the custodian from
   // the handover the package proves.

@@ -7,6 +7,7 @@ import { registerLogCommands } from "./log.ts";
 import { registerNameCommands } from "./names.ts";
 import { registerUserCommands } from "./users.ts";
 import { registerCatalogueCommands } from "./catalogue.ts";
+import { registerFamiliesCommands } from "./families.ts";
 import { registerReviewCommands } from "./review.ts";
 import { registerPackageCommands } from "./package.ts";
 import { reportError } from "./shell.ts";
@@ -26,6 +27,7 @@ registerLogCommands(program);
 registerNameCommands(program);
 registerUserCommands(program);
 registerCatalogueCommands(program);
+registerFamiliesCommands(program);
 registerReviewCommands(program);
 registerPackageCommands(program);
 

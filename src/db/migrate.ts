@@ -2,6 +2,7 @@ import { Migrator, sql, type Kysely, type Migration, type MigrationProvider } fr
 import * as m0001 from "./migrations/0001-intake.ts";
 import * as m0002 from "./migrations/0002-access.ts";
 import * as m0004 from "./migrations/0004-review.ts";
+import * as m0005 from "./migrations/0005-families.ts";
 
 export type Dialect = "sqlite" | "postgres";
 
@@ -21,6 +22,7 @@ const MIGRATIONS: Record<string, MigrationModule> = {
   "0001-intake": m0001,
   "0002-access": m0002,
   "0004-review": m0004,
+  "0005-families": m0005,
 };
 
 export function registerMigration(name: string, mod: MigrationModule): void {

@@ -1,0 +1,198 @@
+import type { Ctx } from "../app/context.ts";
+import { systemActor, type Actor } from "../core/actor.ts";
+import type { Tx } from "../db/database.ts";
+import { parseFuzzyDate, readBodies, type BodyView } from "../catalogue/index.ts";
+import { blockingKeys, parseNameChain, prepareName, type PreparedName } from "./names.ts";
+import { keysOf, rankBodies, type Band, type BodyFeatures, type Evidence, type ReportFeatures, type Scored } from "./scoring.ts";
+import { recordPersonalDataRead } from "../access/reads.ts";
+import { readReportInTx, setRerankHook, toReportView, type ReportView } from "./reports.ts";
+import { fdb, type FamilyReportsTable } from "./tables.ts";
+
+/**
+ * Candidates: each report ranked against every body the matching actor may read, the top of the list stored
+ * with its evidence in words. Ranking is a job (`families.rerank`) enqueued whenever a report changes; a
+ * catalogue change can enqueue the same job for all reports.
+ */
+export const JOB_RERANK = "families.rerank";
+export const STORED_CANDIDATES = 50;
+
+export function bodyFeatures(b: BodyView): BodyFeatures {
+  let photo: { earliest: string; latest: string } | null = null;
+  try {
+    photo = parseFuzzyDate(b.photoDate);
+  } catch {
+    photo = null;
+  }
+  const numbers: { role: string; value: string }[] = [];
+  if (b.detaineeNoNorm) numbers.push({ role: "detainee", value: b.detaineeNoNorm });
+  if (b.examinerNoNorm) numbers.push({ role: "examiner", value: b.examinerNoNorm });
+  const name = b.nameAr ?? b.nameLat;
+  return {
+    id: b.id,
+    ref: b.ref,
+    sex: b.sex,
+    ageMin: b.ageMin,
+    ageMax: b.ageMax,
+    photoEarliest: photo?.earliest ?? null,
+    photoLatest: photo?.latest ?? null,
+    branch: b.branchNoNorm,
+    marks: b.marks.map((m) => ({ type: m.type, region: m.region })),
+    numbers,
+    name: name ? prepareName(name) : null,
+    nameKeys: name ? blockingKeys(name) : [],
+  };
+}
+
+export function reportFeatures(r: ReportView): ReportFeatures {
+  const by = r.birthDate ? Number(r.birthDate.slice(0, 4)) : null;
+  return {
+    sex: r.sex,
+    birthYear: by,
+    arrestEarliest: r.arrestEarliest,
+    arrestLatest: r.arrestLatest,
+    branch: r.branch,
+    branchCertainty: r.branchCertainty,
+    marks: r.marks.map((m) => ({ type: m.type, region: m.region })),
+    numbers: r.numbers,
+    names: reportNames(r),
+    nameKeys: keysOf(reportNames(r)),
+  };
+}
+
+/** The report's name in each script it was given in, parsed with the father's and mother's names. */
+export function reportNames(r: Pick<ReportView, "nameAr" | "nameLat" | "slots" | "motherName">): PreparedName[] {
+  const out: PreparedName[] = [];
+  if (r.slots.raw) out.push(prepareName(r.slots));
+  const other = r.slots.raw === r.nameAr ? r.nameLat : r.slots.raw === r.nameLat ? r.nameAr : null;
+  if (other) out.push(prepareName(parseNameChain(other, { ...(r.motherName ? { mother: r.motherName } : {}) })));
+  return out;
+}
+
+/** Every body's features, read page by page through the catalogue's own use case (so its policy applies). */
+export async function loadBodyFeatures(ctx: Ctx, actor: Actor): Promise<BodyFeatures[]> {
+  const out: BodyFeatures[] = [];
+  let after: number | undefined;
+  for (;;) {
+    const page = await readBodies(ctx, actor, { limit: 5000, ...(after !== undefined ? { after } : {}) });
+    for (const b of page.items) out.push(bodyFeatures(b));
+    if (page.next === null) break;
+    after = page.next;
+  }
+  return out;
+}
+
+async function storeCandidates(ctx: Ctx, tx: Tx, reportId: string, ranked: Scored[]): Promise<void> {
+  const now = ctx.clock.now().toISOString();
+  await fdb(tx).deleteFrom("family_candidates").where("report_id", "=", reportId).execute();
+  const rows = ranked.slice(0, STORED_CANDIDATES).map((s, i) => ({
+    report_id: reportId,
+    body_id: s.bodyId,
+    rank: i + 1,
+    score: s.score,
+    band: s.band,
+    evidence: JSON.stringify(s.evidence),
+    ranked_at: now,
+  }));
+  if (rows.length) await fdb(tx).insertInto("family_candidates").values(rows).execute();
+}
+
+export interface RerankResult {
+  reports: number;
+  bodies: number;
+  ms: number;
+}
+
+/** Re-ranks one report or all of them (the job's body; callable directly by an operator). */
+export async function rerank(ctx: Ctx, actor: Actor, input: { reportId?: string; onProgress?: (done: number, total: number) => Promise<void> } = {}): Promise<RerankResult> {
+  ctx.policy.require(actor, "family.match");
+  const t0 = performance.now();
+  const bodies = await loadBodyFeatures(ctx, actor);
+  let q = fdb(ctx.db.db).selectFrom("family_reports").selectAll().where("status", "=", "open").orderBy("ref");
+  if (input.reportId) q = q.where("id", "=", input.reportId);
+  const reports: FamilyReportsTable[] = await q.execute();
+  let done = 0;
+  for (const r of reports) {
+    const ranked = rankBodies(reportFeatures(toReportView(r)), bodies, STORED_CANDIDATES);
+    await ctx.db.transaction((tx) => storeCandidates(ctx, tx, r.id, ranked));
+    done++;
+    if (input.onProgress && (done % 100 === 0 || done === reports.length)) await input.onProgress(done, reports.length);
+  }
+  return { reports: reports.length, bodies: bodies.length, ms: Math.round(performance.now() - t0) };
+}
+
+export function registerFamiliesJobs(ctx: Ctx): void {
+  ctx.jobs.register(JOB_RERANK, async (jc) => {
+    const p = jc.job.payload as { reportId?: string };
+    return rerank(ctx, systemActor, { ...(p.reportId ? { reportId: p.reportId } : {}), onProgress: (d, t) => jc.progress(d, t) });
+  });
+  setRerankHook(async (c, p) => {
+    await c.jobs.enqueue(null, JOB_RERANK, p.reportId ? { reportId: p.reportId } : {}, { dedupeKey: `${JOB_RERANK}:${p.reportId ?? "all"}` });
+  });
+}
+
+export interface CandidateView {
+  rank: number;
+  bodyId: string;
+  ref: string;
+  score: number;
+  band: Band;
+  evidence: Evidence[];
+}
+
+/** A report's stored candidates, for caseworkers only (never a family member: they see disclosures). */
+export async function listCandidates(ctx: Ctx, actor: Actor, reportIdOrRef: string, input: { top?: number } = {}): Promise<{ report: string; candidates: CandidateView[] }> {
+  ctx.policy.require(actor, "family.candidates");
+  const { ref, rows } = await ctx.db.transaction(async (tx) => {
+    const r = await readReportInTx(ctx, tx, actor, reportIdOrRef, "candidates");
+    const rows = await fdb(tx)
+      .selectFrom("family_candidates")
+      .selectAll()
+      .where("report_id", "=", r.id)
+      .orderBy("rank")
+      .limit(Math.min(input.top ?? 10, STORED_CANDIDATES))
+      .execute();
+    return { ref: r.ref, rows };
+  });
+  // read after the transaction: the catalogue reads through its own connection
+  const refs = new Map((await readBodies(ctx, actor, { ids: rows.map((c) => c.body_id) })).items.map((b) => [b.id, b.ref]));
+  return {
+    report: ref,
+    candidates: rows.map((c) => ({
+      rank: c.rank,
+      bodyId: c.body_id,
+      ref: refs.get(c.body_id) ?? c.body_id,
+      score: Number(c.score),
+      band: c.band as Band,
+      evidence: JSON.parse(c.evidence) as Evidence[],
+    })),
+  };
+}
+
+export interface MatchLine {
+  ref: string;
+  candidates: { ref: string; score: number; band: Band }[];
+}
+
+/**
+ * `dalil families match`: ranks every open report now (in process, not as a job) and returns, per report, its
+ * ref and its top candidates. Reading every report this way is one recorded read.
+ */
+export async function matchAll(ctx: Ctx, actor: Actor, input: { top?: number } = {}): Promise<MatchLine[]> {
+  ctx.policy.require(actor, "family.match");
+  ctx.policy.require(actor, "personal.read");
+  const top = Math.max(1, Math.min(input.top ?? 10, STORED_CANDIDATES));
+  const bodies = await loadBodyFeatures(ctx, actor);
+  const reports = await fdb(ctx.db.db).selectFrom("family_reports").selectAll().where("status", "=", "open").orderBy("ref").execute();
+  const out: MatchLine[] = [];
+  for (const r of reports) {
+    const ranked = rankBodies(reportFeatures(toReportView(r)), bodies, STORED_CANDIDATES);
+    await ctx.db.transaction(async (tx) => {
+      await storeCandidates(ctx, tx, r.id, ranked);
+    });
+    out.push({ ref: r.ref, candidates: ranked.slice(0, top).map((s) => ({ ref: s.ref, score: s.score, band: s.band })) });
+  }
+  if (reports.length) {
+    await ctx.db.transaction((tx) => recordPersonalDataRead(ctx, tx, actor, [{ role: "reports", id: "all-open" }], { read: "match", reports: String(reports.length) }));
+  }
+  return out;
+}

@@ -1,0 +1,295 @@
+import { parseFuzzyDate } from "../catalogue/dates.ts";
+import { blockingKeys, parseNameChain, prepareName } from "./names.ts";
+import { parseBirthDate, type ReportInput } from "./reports.ts";
+import { keysOf, type BodyFeatures, type ReportFeatures } from "./scoring.ts";
+
+/**
+ * Synthetic families' reports against a synthetic catalogue, with the ground truth and the noise real reports
+ * carry: spelling variants in both scripts, a wrong or missing branch, approximate dates, marks the family does
+ * not know of, and people who are not in the catalogue at all. Every value is invented; nothing here is real.
+ */
+
+export interface SyntheticBody {
+  key: string;
+  sex: "male" | "female";
+  ageMin: number;
+  ageMax: number;
+  photoDate: string;
+  branch: string;
+  detaineeNo: string;
+  marks: { type: string; region: string | null; description: string }[];
+  nameAr: string | null;
+  nameLat: string | null;
+}
+
+export interface SyntheticReport {
+  input: ReportInput & { ref: string };
+  /** The body this report is about, or null when the person is not in the catalogue. */
+  truth: string | null;
+}
+
+type Name = { ar: string[]; lat: string[] };
+const MALE: Name[] = [
+  { ar: ["محمد"], lat: ["Mohammad", "Muhammad", "Mohamed", "Mohammed"] },
+  { ar: ["أحمد", "احمد"], lat: ["Ahmad", "Ahmed"] },
+  { ar: ["علي"], lat: ["Ali"] },
+  { ar: ["حسن"], lat: ["Hasan", "Hassan"] },
+  { ar: ["حسين"], lat: ["Hussein", "Husain", "Hussain"] },
+  { ar: ["خالد"], lat: ["Khaled", "Khalid"] },
+  { ar: ["عمر"], lat: ["Omar", "Umar"] },
+  { ar: ["يوسف"], lat: ["Yousef", "Yusuf", "Youssef"] },
+  { ar: ["إبراهيم", "ابراهيم"], lat: ["Ibrahim", "Ebrahim"] },
+  { ar: ["عبد الله", "عبدالله"], lat: ["Abdullah", "Abdallah", "Abd Allah"] },
+  { ar: ["عبد الرحمن", "عبدالرحمن"], lat: ["Abdulrahman", "Abd al-Rahman", "Abdelrahman"] },
+  { ar: ["مصطفى", "مصطفي"], lat: ["Mustafa", "Moustafa", "Mostafa"] },
+  { ar: ["محمود"], lat: ["Mahmoud", "Mahmud"] },
+  { ar: ["سامر"], lat: ["Samer", "Samir"] },
+  { ar: ["فادي"], lat: ["Fadi"] },
+  { ar: ["ياسر"], lat: ["Yasser", "Yasir"] },
+  { ar: ["رامي"], lat: ["Rami", "Ramy"] },
+  { ar: ["بلال"], lat: ["Bilal", "Belal"] },
+  { ar: ["زياد"], lat: ["Ziad", "Ziyad"] },
+  { ar: ["طارق"], lat: ["Tareq", "Tariq", "Tarek"] },
+  { ar: ["وائل"], lat: ["Wael", "Wa'il"] },
+  { ar: ["ماهر"], lat: ["Maher"] },
+  { ar: ["نزار"], lat: ["Nizar", "Nezar"] },
+  { ar: ["غسان"], lat: ["Ghassan"] },
+  { ar: ["هيثم"], lat: ["Haitham", "Haytham"] },
+  { ar: ["سليمان"], lat: ["Suleiman", "Sulayman", "Sleiman"] },
+  { ar: ["جمال"], lat: ["Jamal", "Gamal"] },
+  { ar: ["كريم"], lat: ["Karim", "Kareem"] },
+  { ar: ["عادل"], lat: ["Adel", "Adil"] },
+  { ar: ["صالح"], lat: ["Saleh", "Salih"] },
+  { ar: ["أنس", "انس"], lat: ["Anas"] },
+  { ar: ["مازن"], lat: ["Mazen", "Mazin"] },
+  { ar: ["باسل"], lat: ["Basel", "Basil"] },
+  { ar: ["عماد"], lat: ["Imad", "Emad"] },
+  { ar: ["نبيل"], lat: ["Nabil", "Nabeel"] },
+];
+const FEMALE: Name[] = [
+  { ar: ["فاطمة", "فاطمه"], lat: ["Fatima", "Fatma"] },
+  { ar: ["مريم"], lat: ["Maryam", "Mariam"] },
+  { ar: ["زينب"], lat: ["Zainab", "Zeinab"] },
+  { ar: ["نور"], lat: ["Nour", "Noor"] },
+  { ar: ["رنا"], lat: ["Rana"] },
+  { ar: ["هدى", "هدي"], lat: ["Huda", "Hoda"] },
+  { ar: ["سارة", "ساره"], lat: ["Sara", "Sarah"] },
+];
+const FAMILY: Name[] = [
+  { ar: ["الحلبي"], lat: ["al-Halabi", "Halabi", "Al Halabi"] },
+  { ar: ["الخطيب"], lat: ["al-Khatib", "Khatib", "El Khatib"] },
+  { ar: ["المصري"], lat: ["al-Masri", "Masri", "El-Masri"] },
+  { ar: ["الشامي"], lat: ["al-Shami", "Shami"] },
+  { ar: ["حداد"], lat: ["Haddad"] },
+  { ar: ["النجار"], lat: ["al-Najjar", "Najjar"] },
+  { ar: ["الحمصي"], lat: ["al-Homsi", "Homsi"] },
+  { ar: ["الزعبي"], lat: ["al-Zoubi", "Zoubi", "Al-Zuabi"] },
+  { ar: ["قاسم"], lat: ["Qasim", "Kassem", "Kassim"] },
+  { ar: ["العبدالله", "العبد الله"], lat: ["al-Abdullah", "Abdallah"] },
+  { ar: ["الأسعد", "الاسعد"], lat: ["al-Asaad", "Asad"] },
+  { ar: ["درويش"], lat: ["Darwish", "Darweesh"] },
+  { ar: ["الرفاعي"], lat: ["al-Rifai", "Rifai", "Al-Refaai"] },
+  { ar: ["السيد"], lat: ["al-Sayed", "Sayed", "El Sayyed"] },
+  { ar: ["عثمان"], lat: ["Othman", "Uthman", "Osman"] },
+  { ar: ["الحسن"], lat: ["al-Hasan", "Hassan"] },
+  { ar: ["الأحمد", "الاحمد"], lat: ["al-Ahmad", "Alahmad"] },
+  { ar: ["المحمد"], lat: ["al-Mohammad", "Almohammad"] },
+  { ar: ["شحادة", "شحاده"], lat: ["Shehadeh", "Shihada"] },
+  { ar: ["ادلبي", "إدلبي"], lat: ["Idlibi", "Edlebi"] },
+  { ar: ["الدروبي"], lat: ["al-Droubi", "Droubi"] },
+  { ar: ["بكور"], lat: ["Bakkour", "Bakour"] },
+  { ar: ["حمدان"], lat: ["Hamdan"] },
+  { ar: ["خليل"], lat: ["Khalil", "Khaleel"] },
+  { ar: ["سلامة", "سلامه"], lat: ["Salameh", "Salama"] },
+  { ar: ["يونس"], lat: ["Younes", "Yunus"] },
+  { ar: ["عيسى", "عيسي"], lat: ["Issa", "Eissa"] },
+  { ar: ["الجاسم"], lat: ["al-Jasem", "Jassem"] },
+  { ar: ["العمر"], lat: ["al-Omar", "Alomar"] },
+  { ar: ["كيالي"], lat: ["Kayyali", "Kayali"] },
+];
+const BRANCHES = ["215", "227", "235", "248", "251", "216", "220", "291"];
+const BRANCH_WEIGHTS = [0.3, 0.2, 0.15, 0.1, 0.08, 0.07, 0.05, 0.05];
+const MARK_TYPES = ["scar", "tattoo", "mole", "birthmark", "missing_tooth", "dental_work", "old_fracture"];
+const REGIONS = ["head", "face", "neck", "chest", "abdomen", "back", "arm_left", "arm_right", "hand_left", "hand_right", "leg_left", "leg_right", "foot_left", "foot_right"];
+const GOVERNORATES = ["SY-DI", "SY-RD", "SY-HL", "SY-HI", "SY-HM", "SY-DR", "SY-ID"];
+
+/** mulberry32: small, fast, reproducible from a seed. */
+export function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+interface Person {
+  sex: "male" | "female";
+  given: Name;
+  father: Name;
+  grandfather: Name;
+  family: Name;
+  mother: Name;
+  birthYear: number;
+}
+
+const iso = (d: Date): string => d.toISOString().slice(0, 10);
+
+export interface SyntheticOptions {
+  bodies: number;
+  reports: number;
+  /** Share of reports about people who are not in the catalogue. */
+  absent?: number;
+  /** Share of bodies named in a document. */
+  named?: number;
+  seed?: number;
+}
+
+export function generateSynthetic(opts: SyntheticOptions): { bodies: SyntheticBody[]; reports: SyntheticReport[] } {
+  const rnd = prng(opts.seed ?? 1);
+  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)]!;
+  const weighted = <T>(xs: readonly T[], w: readonly number[]): T => {
+    let x = rnd();
+    for (let i = 0; i < xs.length; i++) {
+      x -= w[i]!;
+      if (x <= 0) return xs[i]!;
+    }
+    return xs[xs.length - 1]!;
+  };
+  const person = (): Person => {
+    const sex = rnd() < 0.96 ? "male" : "female";
+    return { sex, given: pick(sex === "male" ? MALE : FEMALE), father: pick(MALE), grandfather: pick(MALE), family: pick(FAMILY), mother: pick(FEMALE), birthYear: 1950 + Math.floor(rnd() * 45) };
+  };
+  const start = Date.UTC(2011, 4, 1);
+  const span = Date.UTC(2013, 7, 31) - start;
+  const people: Person[] = [];
+  const arrests: Date[] = [];
+  const bodies: SyntheticBody[] = [];
+  for (let i = 0; i < opts.bodies; i++) {
+    const p = person();
+    const photo = new Date(start + rnd() * span);
+    const gapDays = Math.min(900, Math.floor(-Math.log(1 - rnd()) * 150));
+    const arrest = new Date(photo.getTime() - gapDays * 86_400_000);
+    const age = photo.getUTCFullYear() - p.birthYear;
+    const centre = age + Math.round((rnd() - 0.5) * 6);
+    const marks: SyntheticBody["marks"] = [];
+    const nMarks = rnd() < 0.55 ? 1 + (rnd() < 0.35 ? 1 : 0) : 0;
+    for (let k = 0; k < nMarks; k++) marks.push({ type: pick(MARK_TYPES), region: pick(REGIONS), description: "synthetic" });
+    const named = rnd() < (opts.named ?? 0.2);
+    const script = rnd() < 0.7 ? "ar" : "lat";
+    bodies.push({
+      key: `SB-${String(i + 1).padStart(6, "0")}`,
+      sex: p.sex,
+      ageMin: Math.max(12, centre - 5),
+      ageMax: centre + 5,
+      photoDate: iso(photo),
+      branch: weighted(BRANCHES, BRANCH_WEIGHTS),
+      detaineeNo: String(1 + Math.floor(rnd() * 9999)),
+      marks,
+      nameAr: named && script === "ar" ? `${pick(p.given.ar)} ${pick(p.father.ar)} ${pick(p.family.ar)}` : null,
+      nameLat: named && script === "lat" ? `${pick(p.given.lat)} ${pick(p.father.lat)} ${pick(p.family.lat)}` : null,
+    });
+    people.push(p);
+    arrests.push(arrest);
+  }
+  const arVariant = (s: string): string => {
+    let t = s;
+    if (rnd() < 0.2) t = t.replace(/ة/g, "ه");
+    if (rnd() < 0.2) t = t.replace(/[أإ]/g, "ا");
+    if (rnd() < 0.1) t = t.replace(/ى/g, "ي");
+    if (rnd() < 0.05) t = t.replace(/(.)$/, "ـ$1");
+    return t;
+  };
+  const reports: SyntheticReport[] = [];
+  const order = Array.from({ length: opts.bodies }, (_, i) => i);
+  for (let i = order.length - 1; i > 0; i--) {
+    const j = Math.floor(rnd() * (i + 1));
+    [order[i], order[j]] = [order[j]!, order[i]!];
+  }
+  let next = 0;
+  for (let r = 0; r < opts.reports; r++) {
+    const absent = rnd() < (opts.absent ?? 0.3) || next >= order.length;
+    const idx = absent ? -1 : order[next++]!;
+    const p = absent ? person() : people[idx]!;
+    const body = absent ? null : bodies[idx]!;
+    const arrest = absent ? new Date(start + rnd() * span - rnd() * 150 * 86_400_000) : arrests[idx]!;
+    const hasAr = rnd() < 0.85;
+    const hasLat = !hasAr || rnd() < 0.5;
+    const chain = (pickName: (n: Name) => string) =>
+      [pickName(p.given), pickName(p.father), rnd() < 0.4 ? pickName(p.grandfather) : null, pickName(p.family)].filter(Boolean).join(" ");
+    const input: SyntheticReport["input"] = { ref: `FR-${String(r + 1).padStart(6, "0")}`, sex: p.sex };
+    if (hasAr) input.nameAr = arVariant(chain((n) => pick(n.ar)));
+    if (hasLat) input.nameLat = chain((n) => pick(n.lat));
+    if (rnd() < 0.5) input.motherName = hasAr ? pick(p.mother.ar) : pick(p.mother.lat);
+    const by = p.birthYear + (rnd() < 0.7 ? 0 : Math.round((rnd() - 0.5) * 4));
+    input.birthDate = rnd() < 0.15 ? `~${by}` : String(by);
+    const prec = rnd();
+    const shifted = rnd() < 0.1 ? new Date(arrest.getTime() + (rnd() < 0.5 ? -1 : 1) * 20 * 86_400_000) : arrest;
+    input.arrestDate = prec < 0.4 ? iso(shifted) : prec < 0.85 ? iso(shifted).slice(0, 7) : iso(shifted).slice(0, 4);
+    input.arrestGovernorate = pick(GOVERNORATES);
+    const b = rnd();
+    const trueBranch = body?.branch ?? weighted(BRANCHES, BRANCH_WEIGHTS);
+    if (b < 0.6) {
+      input.branch = trueBranch;
+      input.branchCertainty = rnd() < 0.5 ? "certain" : "probable";
+    } else if (b < 0.85) input.branch = null;
+    else {
+      input.branch = pick(BRANCHES.filter((x) => x !== trueBranch));
+      input.branchCertainty = rnd() < 0.3 ? "certain" : "rumoured";
+    }
+    const marks: NonNullable<ReportInput["marks"]> = [];
+    for (const m of body?.marks ?? []) {
+      if (rnd() < 0.6) marks.push({ type: m.type, region: rnd() < 0.8 ? m.region : null, description: "reported by the family" });
+    }
+    if (rnd() < (body ? 0.1 : 0.4)) marks.push({ type: pick(MARK_TYPES), region: pick(REGIONS), description: "reported by the family" });
+    input.marks = marks;
+    if (body && rnd() < 0.05) input.numbers = [{ role: "detainee", value: body.detaineeNo }];
+    input.reporterRelationship = pick(["mother", "father", "wife", "brother", "sister", "son", "daughter"]);
+    reports.push({ input, truth: body?.key ?? null });
+  }
+  return { bodies, reports };
+}
+
+/** What matching sees of a synthetic body (the same features `bodyFeatures` reads from a stored one). */
+export function syntheticBodyFeatures(b: SyntheticBody): BodyFeatures {
+  const d = parseFuzzyDate(b.photoDate);
+  const name = b.nameAr ?? b.nameLat;
+  return {
+    id: b.key,
+    ref: b.key,
+    sex: b.sex,
+    ageMin: b.ageMin,
+    ageMax: b.ageMax,
+    photoEarliest: d?.earliest ?? null,
+    photoLatest: d?.latest ?? null,
+    branch: b.branch,
+    marks: b.marks.map((m) => ({ type: m.type, region: m.region })),
+    numbers: [{ role: "detainee", value: b.detaineeNo }],
+    name: name ? prepareName(name) : null,
+    nameKeys: name ? blockingKeys(name) : [],
+  };
+}
+
+/** What matching sees of a report input, without a database (the same parsing `reportColumns` does). */
+export function syntheticReportFeatures(input: ReportInput): ReportFeatures {
+  const birth = parseBirthDate(input.birthDate);
+  const arrest = parseFuzzyDate(input.arrestDate);
+  const father = input.fatherName ?? undefined;
+  const mother = input.motherName ?? undefined;
+  const opt = { ...(father ? { father } : {}), ...(mother ? { mother } : {}) };
+  const names = [input.nameAr, input.nameLat].filter((n): n is string => !!n).map((n) => prepareName(parseNameChain(n, opt)));
+  return {
+    sex: input.sex ?? null,
+    birthYear: birth ? Number(birth.date.slice(0, 4)) : null,
+    arrestEarliest: arrest?.earliest ?? null,
+    arrestLatest: arrest?.latest ?? null,
+    branch: input.branch ?? null,
+    branchCertainty: input.branch ? (input.branchCertainty ?? "probable") : null,
+    marks: (input.marks ?? []).map((m) => ({ type: m.type, region: m.region })),
+    numbers: input.numbers ?? [],
+    names,
+    nameKeys: keysOf(names),
+  };
+}
