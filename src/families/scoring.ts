@@ -78,13 +78,15 @@ function round(x: number): number {
 }
 
 /** The features of every term, in the order they are shown. */
-export function scoreBody(r: ReportFeatures, b: BodyFeatures): Scored {
+export function scoreBody(r: ReportFeatures, b: BodyFeatures, explain = true): Scored {
+  // the words are built only for the candidates that are kept: ranking thousands of bodies needs the numbers alone
+  const say = explain ? (f: () => string): string => f() : (): string => "";
   const ev: Evidence[] = [];
   let excluded = false;
 
   if (r.sex && b.sex) {
-    if (r.sex === b.sex) ev.push({ feature: "sex", points: 0.69, text: `Sex agrees (${r.sex}).` });
-    else ev.push({ feature: "sex", points: -8, text: `Sex differs: the report says ${r.sex}, the body was recorded as ${b.sex}.` });
+    if (r.sex === b.sex) ev.push({ feature: "sex", points: 0.69, text: say(() => `Sex agrees (${r.sex}).`) });
+    else ev.push({ feature: "sex", points: -8, text: say(() => `Sex differs: the report says ${r.sex}, the body was recorded as ${b.sex}.`) });
   }
 
   if (r.birthYear !== null && b.photoEarliest && (b.ageMin !== null || b.ageMax !== null)) {
@@ -93,15 +95,15 @@ export function scoreBody(r: ReportFeatures, b: BodyFeatures): Scored {
     const hi = b.ageMax ?? 120;
     const off = age < lo ? lo - age : age > hi ? age - hi : 0;
     const span = `${Math.round(age)} at the time of the photograph; the body was estimated ${lo}–${hi}`;
-    if (off <= 1) ev.push({ feature: "age", points: 1.1, text: `Age fits: born ${r.birthYear}, about ${span}.` });
-    else if (off <= 5) ev.push({ feature: "age", points: -0.3 * (off - 1), text: `Age is a little outside: born ${r.birthYear}, about ${span}.` });
-    else ev.push({ feature: "age", points: Math.max(-6, -1.2 - 0.5 * (off - 5)), text: `Age does not fit: born ${r.birthYear}, about ${span}.` });
+    if (off <= 1) ev.push({ feature: "age", points: 1.1, text: say(() => `Age fits: born ${r.birthYear}, about ${span}.`) });
+    else if (off <= 5) ev.push({ feature: "age", points: -0.3 * (off - 1), text: say(() => `Age is a little outside: born ${r.birthYear}, about ${span}.`) });
+    else ev.push({ feature: "age", points: Math.max(-6, -1.2 - 0.5 * (off - 5)), text: say(() => `Age does not fit: born ${r.birthYear}, about ${span}.`) });
   }
 
   if (r.arrestEarliest && b.photoLatest) {
     if (b.photoLatest < r.arrestEarliest) {
       excluded = true;
-      ev.push({ feature: "dates", points: 0, text: `Excluded: the body was photographed by ${b.photoLatest}, before the arrest (not before ${r.arrestEarliest}).` });
+      ev.push({ feature: "dates", points: 0, text: say(() => `Excluded: the body was photographed by ${b.photoLatest}, before the arrest (not before ${r.arrestEarliest}).`) });
     } else if (b.photoEarliest) {
       const gap = Math.max(0, days(b.photoEarliest) - days(r.arrestLatest ?? r.arrestEarliest)) / 30.44;
       let p: number;
@@ -109,14 +111,14 @@ export function scoreBody(r: ReportFeatures, b: BodyFeatures): Scored {
       else if (gap <= 18) p = 0.6;
       else if (gap <= 36) p = -0.2;
       else p = -1;
-      ev.push({ feature: "period", points: p, text: `Photographed about ${Math.round(gap)} months after the arrest${p > 0 ? ", a usual interval for deaths in detention" : p < 0 ? ", a long interval" : ""}.` });
+      ev.push({ feature: "period", points: p, text: say(() => `Photographed about ${Math.round(gap)} months after the arrest${p > 0 ? ", a usual interval for deaths in detention" : p < 0 ? ", a long interval" : ""}.`) });
     }
   }
 
   if (r.branch && b.branch) {
     const weight = r.branchCertainty === "certain" ? 1 : r.branchCertainty === "rumoured" ? 0.4 : 0.7;
-    if (r.branch === b.branch) ev.push({ feature: "branch", points: round(1.8 * weight), text: `Branch agrees: ${b.branch}${r.branchCertainty ? ` (the family is ${r.branchCertainty === "certain" ? "sure" : r.branchCertainty === "probable" ? "fairly sure" : "repeating what they heard"})` : ""}.` });
-    else ev.push({ feature: "branch", points: round(-0.6 * weight), text: `Branch differs: the family named ${r.branch}, the body's card says ${b.branch}; families are often told the wrong branch.` });
+    if (r.branch === b.branch) ev.push({ feature: "branch", points: round(1.8 * weight), text: say(() => `Branch agrees: ${b.branch}${r.branchCertainty ? ` (the family is ${r.branchCertainty === "certain" ? "sure" : r.branchCertainty === "probable" ? "fairly sure" : "repeating what they heard"})` : ""}.`) });
+    else ev.push({ feature: "branch", points: round(-0.6 * weight), text: say(() => `Branch differs: the family named ${r.branch}, the body's card says ${b.branch}; families are often told the wrong branch.`) });
   }
 
   if (r.marks.length > 0 && b.marks.length > 0) {
@@ -140,22 +142,22 @@ export function scoreBody(r: ReportFeatures, b: BodyFeatures): Scored {
       p += bestPts;
       words.push(best >= 0 ? how : `the reported ${m.type}${m.region ? ` on the ${m.region}` : ""} was not recorded on the body`);
     }
-    ev.push({ feature: "marks", points: round(p), text: `Marks: ${words.join("; ")}.` });
+    ev.push({ feature: "marks", points: round(p), text: say(() => `Marks: ${words.join("; ")}.`) });
   } else if (r.marks.length > 0) {
-    ev.push({ feature: "marks", points: -0.2, text: "The family reported marks; none were recorded on the body (they may not be visible in the photographs)." });
+    ev.push({ feature: "marks", points: -0.2, text: say(() => "The family reported marks; none were recorded on the body (they may not be visible in the photographs).") });
   }
 
   if (r.numbers.length > 0 && b.numbers.length > 0) {
     for (const n of r.numbers) {
       const hit = b.numbers.find((x) => x.role === n.role && x.value === n.value);
       const clash = b.numbers.find((x) => x.role === n.role && x.value !== n.value);
-      if (hit) ev.push({ feature: "numbers", points: 7, text: `The ${n.role} number ${n.value} in the family's documents is on the body's card.` });
-      else if (clash) ev.push({ feature: "numbers", points: -2, text: `The ${n.role} number ${n.value} in the family's documents differs from the body's (${clash.value}).` });
+      if (hit) ev.push({ feature: "numbers", points: 7, text: say(() => `The ${n.role} number ${n.value} in the family's documents is on the body's card.`) });
+      else if (clash) ev.push({ feature: "numbers", points: -2, text: say(() => `The ${n.role} number ${n.value} in the family's documents differs from the body's (${clash.value}).`) });
     }
   }
 
   if (r.names.length > 0 && b.name && r.nameKeys && b.nameKeys && !b.nameKeys.some((k) => r.nameKeys!.has(k))) {
-    ev.push({ feature: "name", points: -3, text: "A document names the body; the given name and the other names do not agree with the report's." });
+    ev.push({ feature: "name", points: -3, text: say(() => "A document names the body; the given name and the other names do not agree with the report's.") });
   } else if (r.names.length > 0 && b.name) {
     let s = nameScore(r.names[0]!, b.name);
     for (const n of r.names.slice(1)) {
@@ -164,7 +166,7 @@ export function scoreBody(r: ReportFeatures, b: BodyFeatures): Scored {
     }
     const p = Math.max(-6, Math.min(10, s.points));
     const d = s.decision === "same" ? "the same person" : s.decision === "different" ? "different people" : "possibly the same person";
-    ev.push({ feature: "name", points: round(p), text: `A document names the body; the names read as ${d} (similarity ${s.score.toFixed(2)}).` });
+    ev.push({ feature: "name", points: round(p), text: say(() => `A document names the body; the names read as ${d} (similarity ${s.score.toFixed(2)}).`) });
   }
 
   const score = round(ev.reduce((a, e) => a + e.points, 0));
@@ -174,9 +176,9 @@ export function scoreBody(r: ReportFeatures, b: BodyFeatures): Scored {
 
 /** Ranks bodies for one report: best first, excluded last, ties broken by the body's ref. */
 export function rankBodies(r: ReportFeatures, bodies: readonly BodyFeatures[], top = bodies.length): Scored[] {
-  const all = bodies.map((b) => scoreBody(r, b));
-  all.sort((a, b) => (a.excluded !== b.excluded ? (a.excluded ? 1 : -1) : b.score === a.score ? (a.ref < b.ref ? -1 : 1) : b.score - a.score));
-  return all.slice(0, top);
+  const all = bodies.map((b, i) => ({ s: scoreBody(r, b, false), i }));
+  all.sort((a, b) => (a.s.excluded !== b.s.excluded ? (a.s.excluded ? 1 : -1) : b.s.score === a.s.score ? (a.s.ref < b.s.ref ? -1 : 1) : b.s.score - a.s.score));
+  return all.slice(0, top).map((x) => scoreBody(r, bodies[x.i]!, true));
 }
 
 export { prepareName };
