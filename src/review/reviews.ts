@@ -126,6 +126,17 @@ function statusForBody(item: Pick<ReviewItemsTable, "status">): ReviewStatus {
   }
 }
 
+/**
+ * The item, locked for the rest of the transaction. On PostgreSQL two reviewers submitting the two halves of a
+ * double review at the same moment would otherwise each see only their own and leave the item "in review" for
+ * ever; SQLite transactions already run one at a time (BEGIN IMMEDIATE).
+ */
+async function lockItem(ctx: Ctx, tx: Tx, id: string): Promise<ReviewItemsTable | undefined> {
+  let q = rdb(tx).selectFrom("review_items").selectAll().where("id", "=", id);
+  if (ctx.db.dialect === "postgres") q = q.forUpdate();
+  return q.executeTakeFirst();
+}
+
 /** The latest version of each slot's review of an item. */
 async function latestBySlot(tx: Tx, itemId: string): Promise<Map<number, ReviewsTable>> {
   const db = rdb(tx);
@@ -171,7 +182,8 @@ export async function submitReview(ctx: Ctx, actor: Actor, input: SubmitReview):
   return ctx.db.transaction(async (tx) => {
     const db = rdb(tx);
     const asg = await db.selectFrom("review_assignments").selectAll().where("id", "=", input.assignmentId).executeTakeFirstOrThrow();
-    const item = await db.selectFrom("review_items").selectAll().where("id", "=", asg.item_id).executeTakeFirstOrThrow();
+    const item = await lockItem(ctx, tx, asg.item_id);
+    if (!item) throw new NotFound(`No review item ${asg.item_id}.`);
     const vocab = await Vocabularies.load(tx);
     const seen = new Set<string>();
     const findings: Finding[] = input.findings.map((f, i) => {
@@ -398,7 +410,7 @@ export async function resolveDisagreement(ctx: Ctx, actor: Actor, input: Resolve
   if (!note) throw new Invalid("Say how the disagreement was settled (a note is required).", "note");
   return ctx.db.transaction(async (tx) => {
     const db = rdb(tx);
-    const item = await db.selectFrom("review_items").selectAll().where("id", "=", input.itemId).executeTakeFirst();
+    const item = await lockItem(ctx, tx, input.itemId);
     if (!item) throw new NotFound(`No review item ${input.itemId}.`);
     if (item.status !== "disputed") throw new Conflict(`This body's reviews are not in dispute (status ${item.status}); there is nothing to resolve.`);
     const asg = await db.selectFrom("review_assignments").select(["reviewer_id", "slot"]).where("item_id", "=", item.id).where("slot", "<=", 2).execute();

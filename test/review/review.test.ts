@@ -135,6 +135,28 @@ for (const { backend, skip } of await backends()) {
     }
   });
 
+  test(`both halves of a double review submitted together settle the body (${backend.name})`, { skip, timeout: 60_000 }, async () => {
+    const t = await freshAccessArchive(backend);
+    try {
+      const r1 = await readyUser(t.ctx, "forensic_reviewer");
+      const r2 = await readyUser(t.ctx, "forensic_reviewer");
+      await catalogue(t, 3);
+      await drawReviewSample(t.ctx, admin, { size: 3, seed: "race", doubleShare: 1 });
+      await assignSample(t.ctx, admin, { reviewers: [r1.id, r2.id] });
+      const [l1, l2] = [await myAssignments(t.ctx, r1.actor), await myAssignments(t.ctx, r2.actor)];
+      const work: Promise<unknown>[] = [];
+      for (const a of l1) {
+        const b = l2.find((x) => x.itemId === a.itemId)!;
+        work.push(submitReview(t.ctx, r1.actor, { assignmentId: a.id, findings: [find("fracture")] }), submitReview(t.ctx, r2.actor, { assignmentId: b.id, findings: [find("fracture")] }));
+      }
+      await Promise.all(work);
+      for (const a of l1) assert.equal((await getBody(t.ctx, admin, a.bodyId)).reviewStatus, "reviewed");
+      assert.equal((await agreementStats(t.ctx, admin)).items, 3);
+    } finally {
+      await t.close();
+    }
+  });
+
   test(`policy: a curator cannot review, a reviewer cannot submit another's assignment, regions must be on the body's photos (${backend.name})`, { skip, timeout: 60_000 }, async () => {
     const t = await freshAccessArchive(backend);
     try {
