@@ -8,7 +8,7 @@ import { generateSynthetic, syntheticBodyFeatures, syntheticReportFeatures } fro
  */
 export async function benchFamilies(opts: { bodies?: number; reports?: number; seed?: number } = {}): Promise<Record<string, number>> {
   const nBodies = opts.bodies ?? 11_000;
-  const nReports = opts.reports ?? 1_000;
+  const nReports = opts.reports ?? 200;
   const t0 = performance.now();
   const { bodies, reports } = generateSynthetic({ bodies: nBodies, reports: nReports, seed: opts.seed ?? 7 });
   const features = bodies.map(syntheticBodyFeatures);
