@@ -110,6 +110,10 @@ export function normaliseCardNumber(s: string): string | null {
   return suffix ? `${digits}/${toLatinDigits(suffix)}` : digits;
 }
 
+function round3(x: number): number {
+  return Math.round(x * 1000) / 1000;
+}
+
 interface Line {
   text: string;
   number: string | null;
@@ -169,11 +173,11 @@ export function parseCardText(raw: string, lineConfidence: readonly number[] = [
   for (const [role, l] of taken) {
     out[role] = l.number!;
     // A role taken from position rather than a label is a guess about the card's layout.
-    confidences[role] = l.confidence * (unlabelled.includes(l) ? 0.9 : 1);
+    confidences[role] = round3(l.confidence * (unlabelled.includes(l) ? 0.9 : 1));
     if (l.script) scripts.add(l.script);
   }
   const found = Object.values(confidences);
-  out.confidence = found.length === 0 ? 0 : Math.min(...found) * (labelConflicts > 0 ? 0.7 : 1) * (unsure > 1 ? 0.95 : 1);
+  out.confidence = found.length === 0 ? 0 : round3(Math.min(...found) * (labelConflicts > 0 ? 0.7 : 1) * (unsure > 1 ? 0.95 : 1));
   out.digits = scripts.has("mixed") || scripts.size > 1 ? "mixed" : scripts.has("arabic-indic") ? "arabic-indic" : "latin";
   if (found.length > 0) out.confidences = confidences;
   return out;

@@ -269,7 +269,7 @@ export function locateCard(img: Rgb): CardQuad | null {
  * The card cut out, turned level and scaled to `outWidth` pixels across, as 8-bit grey (luma), sampled
  * bilinearly from the photo. `inset` trims that share of each side (the edge and its shadow).
  */
-export function rectify(img: Rgb, quad: CardQuad, outWidth: number, inset = 0.02): { data: Uint8Array; width: number; height: number } {
+export function rectify(img: Rgb, quad: CardQuad, outWidth: number, inset = 0.01): { data: Uint8Array; width: number; height: number } {
   const outHeight = Math.round((outWidth * quad.height) / quad.width);
   const out = new Uint8Array(outWidth * outHeight);
   const t = (quad.angle * Math.PI) / 180;
@@ -358,9 +358,11 @@ function inkBlobs(mask: Uint8Array, w: number, h: number): Blob[] {
   const out: Blob[] = [];
   for (let id = 1; id <= count; id++) {
     const b = { x0: boxes[id * 4]!, y0: boxes[id * 4 + 1]!, x1: boxes[id * 4 + 2]!, y1: boxes[id * 4 + 3]!, area: sizes[id]! };
-    // Specks, and anything cut by the crop's edge (the card's border or the scene beyond it).
     if (b.area < 6) continue;
-    if (b.x0 === 0 || b.y0 === 0 || b.x1 === w - 1 || b.y1 === h - 1) continue;
+    // Long marks along the crop's edge are the card's border or the scene beyond it; writing that runs to
+    // the edge (a suffix squeezed against it) is kept.
+    const edge = b.x0 === 0 || b.y0 === 0 || b.x1 === w - 1 || b.y1 === h - 1;
+    if (edge && (b.x1 - b.x0 + 1 > w * 0.3 || b.y1 - b.y0 + 1 > h * 0.3 || (b.x1 - b.x0 + 1) * (b.y1 - b.y0 + 1) > b.area * 6)) continue;
     out.push(b);
   }
   return out;
@@ -427,7 +429,9 @@ export function cardLines(mask: Uint8Array, w: number, h: number): CardLine[] {
     for (const word of words) {
       const box = word.reduce(union);
       const gap = box.x0 > number.x1 ? box.x0 - number.x1 : number.x0 - box.x1;
-      if (word.length === 1 && box.x1 - box.x0 + 1 <= lh * 0.4 && box.y1 - box.y0 + 1 <= lh * 0.4 && gap <= lh) {
+      // A word close by is the number's suffix (the ب after 1234/); a label keeps its distance.
+      const lone = word.length === 1 && box.x1 - box.x0 + 1 <= lh * 0.4 && box.y1 - box.y0 + 1 <= lh * 0.4;
+      if (gap <= lh * 0.6 || (lone && gap <= lh)) {
         number = union(number, box);
       } else label = label ? union(label, box) : box;
     }
@@ -440,35 +444,6 @@ export function cardLines(mask: Uint8Array, w: number, h: number): CardLine[] {
 /** One written character of a number, as the box of the ink that makes it. */
 export interface Glyph extends Blob {
   parts: number;
-}
-
-/** Splits a piece holding two or more touching characters at the columns with the least ink. */
-function splitTouching(mask: Uint8Array, w: number, g: Glyph, digitHeight: number, out: Glyph[]): void {
-  const gw = g.x1 - g.x0 + 1;
-  const gh = g.y1 - g.y0 + 1;
-  // Digits are taller than wide; a full-height piece wider than tall is more than one.
-  if (gh < digitHeight * 0.7 || gw < gh * 0.95 || gw < 8) {
-    out.push(g);
-    return;
-  }
-  let cut = -1;
-  let least = Infinity;
-  for (let x = g.x0 + Math.floor(gw * 0.3); x <= g.x0 + Math.ceil(gw * 0.7); x++) {
-    let n = 0;
-    for (let y = g.y0; y <= g.y1; y++) n += mask[y * w + x]!;
-    if (n < least) {
-      least = n;
-      cut = x;
-    }
-  }
-  const left = inkBox(mask, w, g.x0, g.y0, cut - 1, g.y1);
-  const right = inkBox(mask, w, cut + 1, g.y0, g.x1, g.y1);
-  if (!left || !right) {
-    out.push(g);
-    return;
-  }
-  splitTouching(mask, w, { ...left, parts: 1 }, digitHeight, out);
-  splitTouching(mask, w, { ...right, parts: 1 }, digitHeight, out);
 }
 
 /**
@@ -510,13 +485,6 @@ export function glyphsOf(mask: Uint8Array, w: number, h: number, box: Blob): Gly
     } else merged.push({ ...p });
   }
   return merged.sort((a, b) => a.x0 - b.x0);
-}
-
-/** Digits that touch split apart (only for the digits of a number: a wide letter is one character). */
-export function splitDigits(mask: Uint8Array, w: number, glyphs: readonly Glyph[], digitHeight: number): Glyph[] {
-  const out: Glyph[] = [];
-  for (const g of glyphs) splitTouching(mask, w, g, digitHeight, out);
-  return out;
 }
 
 /** The height of an ordinary character among these: the second tallest, so one stray mark cannot set it. */
@@ -878,6 +846,35 @@ export async function createCardReader(opts: CardReaderOptions = {}): Promise<Ca
   const readLine = async (mask: Uint8Array, w: number, line: ScoredLine, script: "latin" | "arabic-indic"): Promise<LineReading | null> => {
     const { glyphs: all, digitHeight, scores } = line;
     if (all.length === 0) return null;
+    const best = (sc: GlyphScores): number => glyphs.classifyAs(sc, script).distance;
+    const split: Glyph[] = [];
+    const splitScores: GlyphScores[] = [];
+    // Digits are taller than wide; a full-height piece wider than tall is two touching. It is cut where the
+    // two halves look most like digits, and only if they look more like digits than the whole does.
+    const splitTouching = (g: Glyph, sc: GlyphScores, depth: number): void => {
+      const gw = g.x1 - g.x0 + 1;
+      const gh = g.y1 - g.y0 + 1;
+      if (depth < 3 && gh >= digitHeight * 0.7 && gw >= gh * 0.95 && gw >= 8) {
+        let cut: { l: Glyph; r: Glyph; ls: GlyphScores; rs: GlyphScores; cost: number } | null = null;
+        const step = Math.max(1, Math.round(gw / 24));
+        for (let x = g.x0 + Math.floor(gw * 0.25); x <= g.x0 + Math.ceil(gw * 0.75); x += step) {
+          const l = inkBox(mask, w, g.x0, g.y0, x - 1, g.y1);
+          const r = inkBox(mask, w, x, g.y0, g.x1, g.y1);
+          if (!l || !r) continue;
+          const ls = glyphs.scores(glyphShape(mask, w, l, digitHeight));
+          const rs = glyphs.scores(glyphShape(mask, w, r, digitHeight));
+          const cost = Math.max(best(ls), best(rs));
+          if (!cut || cost < cut.cost) cut = { l: { ...l, parts: 1 }, r: { ...r, parts: 1 }, ls, rs, cost };
+        }
+        if (cut && cut.cost < best(sc)) {
+          splitTouching(cut.l, cut.ls, depth + 1);
+          splitTouching(cut.r, cut.rs, depth + 1);
+          return;
+        }
+      }
+      split.push(g);
+      splitScores.push(sc);
+    };
     // The slash parts the number from its suffix: the suffix is at the end of reading (right in a Latin line,
     // left in an Arabic one), and at least two digits stand before the slash.
     let slash = -1;
@@ -885,13 +882,14 @@ export async function createCardReader(opts: CardReaderOptions = {}): Promise<Ca
       if (sc[0]?.cls !== "/") return;
       if (script === "latin" ? i >= 2 : all.length - 1 - i >= 2 && slash < 0) slash = i;
     });
-    const digitPart = slash < 0 ? all : script === "latin" ? all.slice(0, slash) : all.slice(slash + 1);
+    let digitPart = slash < 0 ? all : script === "latin" ? all.slice(0, slash) : all.slice(slash + 1);
+    // A small mark at either end that fits no digit at all (a speck, a stray piece of the label) is not read.
+    const junk = (g: Glyph): boolean => g.y1 - g.y0 + 1 < digitHeight * 0.7 && best(scores[all.indexOf(g)]!) > 0.4;
+    while (digitPart.length > 1 && junk(digitPart[0]!)) digitPart = digitPart.slice(1);
+    while (digitPart.length > 1 && junk(digitPart[digitPart.length - 1]!)) digitPart = digitPart.slice(0, -1);
     const suffixPart = slash < 0 ? [] : script === "latin" ? all.slice(slash + 1) : all.slice(0, slash);
-    const split = splitDigits(mask, w, digitPart, digitHeight);
-    const byShape = split.map((g) => {
-      const known = all.indexOf(g);
-      return glyphs.classifyAs(known >= 0 ? scores[known]! : glyphs.scores(glyphShape(mask, w, g, digitHeight)), script);
-    });
+    for (const g of digitPart) splitTouching(g, scores[all.indexOf(g)]!, 0);
+    const byShape = splitScores.map((sc) => glyphs.classifyAs(sc, script));
     const shapeText = byShape.map((r) => (r.cls === "/" ? "" : r.cls)).join("");
     // How far each glyph's best reference is ahead of the next best: 1 = unmistakable, 0 = a toss-up.
     const margins = byShape.map((r) => (Number.isFinite(r.runnerUp) && r.runnerUp > 0 ? Math.max(0, 1 - r.distance / r.runnerUp) : 1));
@@ -905,13 +903,17 @@ export async function createCardReader(opts: CardReaderOptions = {}): Promise<Ca
       if (text === shapeText || text === "") {
         digits = text === "" ? shapeText : text;
         confidence = text === "" ? shapeConfidence * 0.8 : Math.max(t.confidence, shapeConfidence);
-      } else if (t.confidence >= 0.6 || text.length === split.length) {
-        // Tesseract is the reader; the shapes only vouch for it. Disagreement costs confidence.
-        digits = text;
-        confidence = Math.min(t.confidence, 0.7);
+      } else if (text.length === split.length || shapeText.length !== split.length) {
+        // Tesseract is the reader and the shapes vouch for it; when they differ, the surer of the two wins,
+        // and the disagreement costs confidence either way.
+        const shapesSurer = shapeText.length === text.length && shapeConfidence > t.confidence;
+        digits = shapesSurer ? shapeText : text;
+        confidence = Math.min(shapesSurer ? shapeConfidence : t.confidence, 0.7);
       } else {
+        // Tesseract saw a different number of characters than there are pieces of ink: it doubled or
+        // dropped one (2217 for 227). The shapes, one per piece, are the better reading here.
         digits = shapeText;
-        confidence = Math.min(shapeConfidence, 0.6);
+        confidence = Math.min(shapeConfidence, 0.7);
       }
     } else {
       digits = shapeText;
@@ -953,9 +955,14 @@ export async function createCardReader(opts: CardReaderOptions = {}): Promise<Ca
     // Which digits the card uses: the glyph references vote, the side the labels stand on breaks a tie.
     let vote = 0;
     scored.forEach((l, i) => {
-      for (const sc of l.scores) vote += glyphs.classifyAs(sc, "arabic-indic").distance - glyphs.classifyAs(sc, "latin").distance;
-      if (lines[i]!.labelSide === "right") vote -= 0.01;
-      if (lines[i]!.labelSide === "left") vote += 0.01;
+      // Each glyph votes by how much better one script's digits fit it, capped so that a stray mark or the
+      // suffix letter (which fits neither) cannot outvote the digits.
+      for (const sc of l.scores) {
+        const d = glyphs.classifyAs(sc, "arabic-indic").distance - glyphs.classifyAs(sc, "latin").distance;
+        vote += Math.max(-0.05, Math.min(0.05, d));
+      }
+      if (lines[i]!.labelSide === "right") vote -= 0.02;
+      if (lines[i]!.labelSide === "left") vote += 0.02;
     });
     const script = vote >= 0 ? "latin" : "arabic-indic";
     const [readings, labels] = await Promise.all([
