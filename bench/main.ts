@@ -8,7 +8,7 @@ import { runLedgerMerkleBench } from "./ledger-merkle.ts";
  * data, as a ratio. Parts: ingest, ledger. No timing is ever asserted in a test.
  */
 const parts: Record<string, () => Promise<void>> = {
-  ingest: () => benchIngest(Number(process.env.BENCH_BODIES ?? 420)),
+  ingest: () => benchIngest(Number(process.env.BENCH_BODIES ?? 420), process.env.BENCH_DOUBLE !== "0"),
   names: async () => {
     await runNamesBench();
   },
