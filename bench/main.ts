@@ -1,7 +1,10 @@
 import { benchIngest } from "./ingest.ts";
 import { benchLedger } from "./ledger.ts";
 import { runNamesBench } from "./names.ts";
+import { benchPackages } from "./packages.ts";
+import { benchFamilies } from "./families.ts";
 import { runLedgerMerkleBench } from "./ledger-merkle.ts";
+import { benchSearch } from "./search.ts";
 
 /**
  * `npm run bench [-- part …]`: every figure is printed beside a baseline measured in the same run on the same
@@ -9,6 +12,10 @@ import { runLedgerMerkleBench } from "./ledger-merkle.ts";
  */
 const parts: Record<string, () => Promise<void>> = {
   ingest: () => benchIngest(Number(process.env.BENCH_BODIES ?? 420), process.env.BENCH_DOUBLE !== "0"),
+  packages: () => benchPackages(),
+  families: async () => {
+    await benchFamilies();
+  },
   names: async () => {
     await runNamesBench();
   },
@@ -16,6 +23,7 @@ const parts: Record<string, () => Promise<void>> = {
     await runLedgerMerkleBench(Number(process.env.BENCH_EVENTS ?? 1_000_000));
     await benchLedger(Number(process.env.BENCH_EVENTS ?? 1_000_000));
   },
+  search: () => benchSearch(),
 };
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith("-"));
