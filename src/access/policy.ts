@@ -33,6 +33,14 @@ export type Action =
   | "personal.read" // families' personal data in general (reports, contacts)
   | "report.read" // one missing-person report
   | "disclosure.read" // what was disclosed to a family
+  // Catalogue (src/catalogue): bodies, numbers, proposals, entities, links, vocabularies, search.
+  | "catalogue.read" // body records, entities, links, vocabularies, history, search (no image bytes)
+  | "catalogue.group" // propose groupings of a source's photos; accept, split, merge, reject; split and merge bodies
+  | "catalogue.edit" // edit body fields, add or withdraw numbers, entities and links
+  | "catalogue.check" // the second-person check of a number
+  | "catalogue.import" // CSV import of bodies
+  | "catalogue.export" // CSV export of bodies (an export event)
+  | "vocabulary.manage" // add, correct or retire terms of the controlled vocabularies
   // Families (src/families): missing-person reports, candidates, disclosures.
   | "report.file" // enter a missing-person report (a family member files their own)
   | "report.edit" // change a report (a family member only the one they filed), consent tiers included
@@ -116,6 +124,15 @@ export const RULES: Record<Action, Rule> = {
     exposes: "personal",
     signedIn: true,
   },
+  // Body records are restricted (identified names, the numbers that tie a person to a branch); the roles whose work
+  // is the catalogue read it: not curators (exhibitions get redacted selections) nor families (disclosures).
+  "catalogue.read": { roles: ["admin", "archivist", "investigator", "forensic_reviewer", "family_caseworker", "prosecutor"] },
+  "catalogue.group": { roles: ["admin", "investigator"] },
+  "catalogue.edit": { roles: ["admin", "investigator"] },
+  "catalogue.check": { roles: ["admin", "archivist", "investigator"] },
+  "catalogue.import": { roles: ["admin", "investigator"] },
+  "catalogue.export": { roles: ["admin", "investigator"] },
+  "vocabulary.manage": { roles: ["admin"], signedIn: true },
   // A family member files and corrects their own report and sees only what was disclosed to them; candidates and
   // matching are caseworkers' work, never shown to a family before a caseworker's decision.
   "report.file": { roles: ["admin", "family_caseworker", "family_member"], exposes: "personal", signedIn: true },

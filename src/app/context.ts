@@ -9,6 +9,7 @@ import { policy, type Policy } from "../access/policy.ts";
 import { openBlobStore, type BlobStore } from "../archive/blobs/index.ts";
 import { loadOrCreateBlobKeys } from "../archive/blobs/keys.ts";
 import { registerArchiveJobs } from "../archive/jobs.ts";
+import { registerCatalogueJobs } from "../catalogue/index.ts";
 import { LogTree, loadOrCreateLogKey, newOrigin } from "../ledger/tree.ts";
 import { getSetting, setSetting } from "../db/settings.ts";
 
@@ -75,5 +76,6 @@ export async function openArchive(config: Config, opts: { clock?: Clock; logger?
     },
   };
   registerArchiveJobs(ctx);
+  registerCatalogueJobs(ctx);
   return ctx;
 }

@@ -1,6 +1,7 @@
 import { Migrator, sql, type Kysely, type Migration, type MigrationProvider } from "kysely";
 import * as m0001 from "./migrations/0001-intake.ts";
 import * as m0002 from "./migrations/0002-access.ts";
+import * as m0003 from "./migrations/0003-catalogue.ts";
 import * as m0004 from "./migrations/0004-review.ts";
 import * as m0005 from "./migrations/0005-families.ts";
 
@@ -21,6 +22,7 @@ type MigrationModule = { up(db: Kysely<unknown>, m: MigrationContext): Promise<v
 const MIGRATIONS: Record<string, MigrationModule> = {
   "0001-intake": m0001,
   "0002-access": m0002,
+  "0003-catalogue": m0003,
   "0004-review": m0004,
   "0005-families": m0005,
 };

@@ -10,6 +10,7 @@ import { authenticate, pendingHint, registerAuthRoutes } from "./auth.ts";
 import { LIMITS, normaliseOrigin, scrubForLog, securityHeaders } from "./security.ts";
 import { registerArchiveRoutes } from "../archive/routes.ts";
 import { registerLogRoutes } from "../ledger/routes.ts";
+import { registerCatalogueRoutes } from "../catalogue/index.ts";
 import { registerReviewRoutes } from "../review/index.ts";
 
 /**
@@ -122,6 +123,7 @@ export async function buildHttpApp(ctx: Ctx, opts: HttpOptions = {}): Promise<Ht
   registerLogRoutes(register);
   registerAuthRoutes(register);
   registerAccessRoutes(register);
+  registerCatalogueRoutes(register);
   registerReviewRoutes(register);
 
   register({

@@ -5,6 +5,7 @@ import { ROLES, type Role } from "../../src/core/actor.ts";
 import { buildHttpApp, requireDeclaredAction, type RouteSpec } from "../../src/http/app.ts";
 import { backends } from "../support/backends.ts";
 import { codeAt, freshAccessArchive, fullSession, readyUser, seedOriginal, type TestArchive, type TestUser } from "../access/fixtures.ts";
+import { CATALOGUE_MATRIX } from "../catalogue/matrix-rows.ts";
 import { REVIEW_MATRIX } from "../review/matrix-rows.ts";
 
 /**
@@ -99,6 +100,7 @@ const MATRIX: Record<string, Row> = {
     request: async (e) => ({ url: `/api/sources/${await e.sourceId()}/seal`, body: { identity: "a made-up person, for the matrix" } }),
     expect: only(["admin", "archivist"]),
   },
+  ...CATALOGUE_MATRIX,
   ...REVIEW_MATRIX,
 };
 
