@@ -1,6 +1,8 @@
 import { z } from "zod";
 import type { RegisterRoute } from "../http/app.ts";
 import { getOriginal, listOriginals } from "./originals.ts";
+import { createUpload, getUpload, receiveUploadFile, startUploadIngest, UPLOAD_LIMITS } from "./uploads.ts";
+import { blurredRendition, galleryPage, logStatus, originalHistory, originalMetadata, revealRendition, sourceSightings } from "./viewing.ts";
 
 const ListQuery = z.object({
   status: z.enum(["preserved", "quarantined"]).optional(),
@@ -51,5 +53,137 @@ export function registerArchiveRoutes(route: RegisterRoute): void {
     action: "jobs.read",
     summary: "one job and its progress",
     handler: (req, ctx) => ctx.jobs.get(z.object({ id: z.string().max(64) }).parse(req.params).id),
+  });
+  registerWebAppRoutes(route);
+}
+
+// ── What the web app needs beyond the above: the gallery, renditions and reveals, intake by upload. ──
+const GalleryQuery = z.object({
+  offset: z.coerce.number().int().min(0).max(100_000_000).default(0),
+  limit: z.coerce.number().int().min(1).max(500).default(200),
+  status: z.enum(["preserved", "quarantined"]).optional(),
+});
+const RenditionParams = Sha.extend({ kind: z.string().max(20) });
+const RevealBody = z.object({ reason: z.string().max(500), kind: z.enum(["thumbnail", "preview", "original"]).default("preview") }).strict();
+const SightingsQuery = z.object({
+  outcome: z.enum(["ingested", "duplicate", "quarantined"]).optional(),
+  offset: z.coerce.number().int().min(0).default(0),
+  limit: z.coerce.number().int().min(1).max(500).default(100),
+});
+const SourceParams = z.object({ id: z.string().min(1).max(64) });
+const UploadParams = z.object({ id: z.string().max(64) });
+const NewUpload = z.object({ kind: z.enum(["folder", "container"]), label: z.string().max(1000).optional() }).strict();
+const FileQuery = z.object({
+  path: z.string().min(1).max(UPLOAD_LIMITS.pathChars * 4),
+  modified: z.coerce.number().int().min(0).optional(),
+});
+const IngestBody = z.object({ label: z.string().max(1000).optional() }).strict();
+
+function registerWebAppRoutes(route: RegisterRoute): void {
+  route({
+    method: "GET",
+    url: "/api/gallery",
+    action: "archive.read",
+    query: GalleryQuery,
+    summary: "originals in capture order, by offset, for the virtualised gallery",
+    handler: (_req, ctx, actor, q) => galleryPage(ctx, actor, q),
+  });
+  route({
+    method: "GET",
+    url: "/api/originals/:sha256/renditions/:kind",
+    action: "original.view",
+    summary: "an original's blurred rendition (JPEG); unblurred ones only through a reveal",
+    handler: async (req, ctx, actor, _q, reply) => {
+      const p = RenditionParams.parse(req.params);
+      const r = await blurredRendition(ctx, actor, p.sha256, p.kind);
+      reply.header("content-type", r.mime).header("content-length", String(r.size)).header("etag", `"${r.sha256}"`);
+      return reply.send(r.stream);
+    },
+  });
+  route({
+    method: "POST",
+    url: "/api/originals/:sha256/reveal",
+    action: "original.reveal",
+    summary: "an unblurred rendition or the original's bytes, for this view only, with a reason recorded in the custody log",
+    handler: async (req, ctx, actor, _q, reply) => {
+      const { sha256 } = Sha.parse(req.params);
+      const body = RevealBody.parse(req.body ?? {});
+      const r = await revealRendition(ctx, actor, { sha256, kind: body.kind, reason: body.reason });
+      reply
+        .header("content-type", r.mime)
+        .header("content-length", String(r.size))
+        .header("x-dalil-event", r.grant.event)
+        .header("x-dalil-event-seq", String(r.grant.seq));
+      if (body.kind === "original") reply.header("content-disposition", `attachment; filename="${r.filename}"`);
+      return reply.send(r.stream);
+    },
+  });
+  route({
+    method: "GET",
+    url: "/api/originals/:sha256/metadata",
+    action: "archive.read",
+    summary: "an original's metadata, without the fields this role may not see",
+    handler: (req, ctx, actor) => originalMetadata(ctx, actor, Sha.parse(req.params).sha256),
+  });
+  route({
+    method: "GET",
+    url: "/api/originals/:sha256/events",
+    action: "archive.read",
+    summary: "the custody history of an original: every event that names it",
+    handler: (req, ctx, actor) => originalHistory(ctx, actor, Sha.parse(req.params).sha256),
+  });
+  route({
+    method: "GET",
+    url: "/api/sources/:id/sightings",
+    action: "archive.read",
+    query: SightingsQuery,
+    summary: "what one intake saw, file by file (e.g. ?outcome=quarantined with reasons)",
+    handler: (req, ctx, actor, q) => sourceSightings(ctx, actor, { source: SourceParams.parse(req.params).id, ...q }),
+  });
+  route({
+    method: "GET",
+    url: "/api/log/status",
+    action: "log.read",
+    summary: "the log's size, latest checkpoint and the last whole-archive verification",
+    handler: (_req, ctx, actor) => logStatus(ctx, actor),
+  });
+  route({
+    method: "POST",
+    url: "/api/uploads",
+    action: "archive.ingest",
+    summary: "open an upload area for a card's files (a folder, or one .zip or disk image)",
+    handler: (req, ctx, actor) => createUpload(ctx, actor, NewUpload.parse(req.body)),
+  });
+  route({
+    method: "GET",
+    url: "/api/uploads/:id",
+    action: "archive.ingest",
+    summary: "one of your upload areas and its ingest job, if started",
+    handler: (req, ctx, actor) => getUpload(ctx, actor, UploadParams.parse(req.params).id),
+  });
+  route({
+    method: "PUT",
+    url: "/api/uploads/:id/files",
+    action: "archive.ingest",
+    query: FileQuery,
+    bodyLimit: UPLOAD_LIMITS.fileBytes,
+    summary: "one file of the card (raw body, application/octet-stream) at ?path=relative/path",
+    handler: (req, ctx, actor, q) => {
+      const length = Number(req.headers["content-length"]);
+      return receiveUploadFile(ctx, actor, {
+        id: UploadParams.parse(req.params).id,
+        path: q.path,
+        body: req.raw,
+        ...(Number.isSafeInteger(length) && length >= 0 ? { declaredSize: length } : {}),
+        ...(q.modified !== undefined ? { modified: q.modified } : {}),
+      });
+    },
+  });
+  route({
+    method: "POST",
+    url: "/api/uploads/:id/ingest",
+    action: "archive.ingest",
+    summary: "take in what was uploaded, as a job; answers the job id to follow at /api/jobs/:id",
+    handler: (req, ctx, actor) => startUploadIngest(ctx, actor, { id: UploadParams.parse(req.params).id, ...IngestBody.parse(req.body ?? {}) }),
   });
 }

@@ -12,6 +12,7 @@ import { registerArchiveRoutes } from "../archive/routes.ts";
 import { registerLogRoutes } from "../ledger/routes.ts";
 import { registerCatalogueRoutes } from "../catalogue/index.ts";
 import { registerReviewRoutes } from "../review/index.ts";
+import { registerWebApp } from "./web.ts";
 
 /**
  * The HTTP shell over the use cases. Every route declares the action it needs (`action`, or "public" for the
@@ -125,6 +126,7 @@ export async function buildHttpApp(ctx: Ctx, opts: HttpOptions = {}): Promise<Ht
   registerAccessRoutes(register);
   registerCatalogueRoutes(register);
   registerReviewRoutes(register);
+  registerWebApp(app, register);
 
   register({
     method: "GET",

@@ -1,0 +1,341 @@
+import type { Readable } from "node:stream";
+import type { Ctx } from "../app/context.ts";
+import type { Actor } from "../core/actor.ts";
+import { Forbidden, NotFound } from "../core/errors.ts";
+import { metadataFor, revealOriginal, withoutSensitiveFields, type RevealGrant } from "../access/index.ts";
+
+/**
+ * What the web app shows of the archive, as each viewer may see it: a gallery page, one original's blurred
+ * rendition, its metadata with sensitive fields hidden by policy, its custody history, a source's sightings,
+ * and the reveal of an unblurred rendition or the original bytes — which goes through the access module's
+ * reveal (a reason, a custody event) before a single byte is read.
+ */
+export const BLURRED = "blurred";
+export type RevealKind = "thumbnail" | "preview" | "original";
+
+export interface GalleryItem {
+  sha256: string;
+  status: string;
+  format: string;
+  mediaKind: string;
+  captureTime: string | null;
+  width: number | null;
+  height: number | null;
+  /** A blurred rendition exists (documents, RAW files and quarantined files may have none). */
+  blurred: boolean;
+}
+
+export interface GalleryPage {
+  total: number;
+  offset: number;
+  items: GalleryItem[];
+}
+
+/**
+ * Originals in capture order (then by hash), undated ones after, by offset: the web app's virtualised grid asks
+ * for the pages that come into view, in any order, so a scrollbar dragged to the middle of 55,000 photos needs
+ * one request. The order is read from the capture-time index (dated) and the primary key (undated) in two
+ * segments, and only the page's rows are then joined to their renditions: no sort of the whole table per page.
+ */
+export async function galleryPage(
+  ctx: Ctx,
+  actor: Actor,
+  input: { offset: number; limit: number; status?: "preserved" | "quarantined" },
+): Promise<GalleryPage> {
+  ctx.policy.require(actor, "archive.read");
+  const db = ctx.db.db;
+  const base = (dated: boolean) => {
+    let q = db.selectFrom("originals").where("media_kind", "!=", "medium").where("capture_time", dated ? "is not" : "is", null);
+    if (input.status) q = q.where("status", "=", input.status);
+    return q;
+  };
+  const [datedCount, undatedCount] = await Promise.all(
+    [true, false].map(async (dated) => Number((await base(dated).select((eb) => eb.fn.countAll<number | string>().as("n")).executeTakeFirstOrThrow()).n)),
+  );
+  const total = datedCount! + undatedCount!;
+  const page: string[] = [];
+  if (input.offset < datedCount!) {
+    const rows = await base(true).select("sha256").orderBy("capture_time").orderBy("sha256").offset(input.offset).limit(input.limit).execute();
+    page.push(...rows.map((r) => r.sha256));
+  }
+  if (page.length < input.limit && input.offset + page.length < total) {
+    const rows = await base(false)
+      .select("sha256")
+      .orderBy("sha256")
+      .offset(Math.max(0, input.offset - datedCount!))
+      .limit(input.limit - page.length)
+      .execute();
+    page.push(...rows.map((r) => r.sha256));
+  }
+  const details = page.length
+    ? await db
+        .selectFrom("originals")
+        .leftJoin("renditions", (j) => j.onRef("renditions.original_sha256", "=", "originals.sha256").on("renditions.kind", "=", BLURRED))
+        .select([
+          "originals.sha256",
+          "originals.status",
+          "originals.format",
+          "originals.media_kind",
+          "originals.capture_time",
+          "originals.width",
+          "originals.height",
+          "renditions.sha256 as blurred_sha256",
+        ])
+        .where("originals.sha256", "in", page)
+        .execute()
+    : [];
+  const bySha = new Map(details.map((r) => [r.sha256, r]));
+  return {
+    total,
+    offset: input.offset,
+    items: page.map((sha) => {
+      const r = bySha.get(sha)!;
+      return {
+        sha256: r.sha256,
+        status: r.status,
+        format: r.format,
+        mediaKind: r.media_kind,
+        captureTime: r.capture_time,
+        width: r.width,
+        height: r.height,
+        blurred: r.blurred_sha256 !== null,
+      };
+    }),
+  };
+}
+
+export interface RenditionStream {
+  stream: Readable;
+  size: number;
+  sha256: string;
+  mime: string;
+}
+
+/** The blurred rendition: what every staff member sees by default. Unblurred ones only through `revealRendition`. */
+export async function blurredRendition(ctx: Ctx, actor: Actor, sha256: string, kind: string): Promise<RenditionStream> {
+  ctx.policy.require(actor, "original.view");
+  if (kind !== BLURRED) {
+    throw new Forbidden(`The ${kind} rendition is shown only after a reveal with a reason (POST /api/originals/${sha256}/reveal); it is recorded in the custody log.`);
+  }
+  const r = await ctx.db.db
+    .selectFrom("renditions")
+    .select(["sha256", "size"])
+    .where("original_sha256", "=", sha256)
+    .where("kind", "=", BLURRED)
+    .executeTakeFirst();
+  if (!r) throw new NotFound(`The original ${sha256} has no blurred rendition (it may be a document, a RAW file or quarantined).`);
+  return { stream: await ctx.blobs.get(r.sha256), size: r.size, sha256: r.sha256, mime: "image/jpeg" };
+}
+
+/**
+ * A reveal: the rendition (or the original) is looked up first, so nothing is logged for bytes that do not
+ * exist; then the access module records "revealed graphic image" with the reason; only then are bytes read.
+ */
+export async function revealRendition(
+  ctx: Ctx,
+  actor: Actor,
+  input: { sha256: string; kind: RevealKind; reason: string },
+): Promise<RenditionStream & { grant: RevealGrant; filename: string }> {
+  ctx.policy.require(actor, "original.reveal");
+  let target: { sha256: string; size: number; mime: string; ext: string };
+  if (input.kind === "original") {
+    const o = await ctx.db.db.selectFrom("originals").select(["sha256", "size", "mime", "format"]).where("sha256", "=", input.sha256).executeTakeFirst();
+    if (!o) throw new NotFound(`No original with SHA-256 ${input.sha256}.`);
+    target = { sha256: o.sha256, size: o.size, mime: o.mime || "application/octet-stream", ext: o.format || "bin" };
+  } else {
+    const r = await ctx.db.db
+      .selectFrom("renditions")
+      .select(["sha256", "size"])
+      .where("original_sha256", "=", input.sha256)
+      .where("kind", "=", input.kind)
+      .executeTakeFirst();
+    if (!r) throw new NotFound(`The original ${input.sha256} has no ${input.kind} rendition.`);
+    target = { ...r, mime: "image/jpeg", ext: "jpg" };
+  }
+  const grant = await revealOriginal(ctx, actor, { sha256: input.sha256, reason: input.reason });
+  return {
+    grant,
+    stream: await ctx.blobs.get(target.sha256),
+    size: target.size,
+    sha256: target.sha256,
+    mime: target.mime,
+    filename: `${input.sha256}${input.kind === "original" ? "" : `.${input.kind}`}.${target.ext}`,
+  };
+}
+
+export interface MetadataView {
+  sha256: string;
+  parsed: Record<string, unknown>;
+  problems: string[];
+  software: string | null;
+  orientation: number | null;
+  /** Fields were removed because this viewer's role may not see them (serials, owners, places, paths). */
+  hidden: boolean;
+}
+
+function deletePath(obj: Record<string, unknown>, path: string): boolean {
+  const parts = path.split(".");
+  let cur: unknown = obj;
+  for (const p of parts.slice(0, -1)) {
+    if (!cur || typeof cur !== "object") return false;
+    cur = (cur as Record<string, unknown>)[p];
+  }
+  const last = parts[parts.length - 1]!;
+  if (cur && typeof cur === "object" && Object.hasOwn(cur, last)) {
+    delete (cur as Record<string, unknown>)[last];
+    return true;
+  }
+  return false;
+}
+
+export async function originalMetadata(ctx: Ctx, actor: Actor, sha256: string): Promise<MetadataView> {
+  ctx.policy.require(actor, "archive.read");
+  const row = await ctx.db.db.selectFrom("originals").select(["sha256", "metadata_json"]).where("sha256", "=", sha256).executeTakeFirst();
+  if (!row) throw new NotFound(`No original with SHA-256 ${sha256}.`);
+  const stored = (row.metadata_json ? JSON.parse(row.metadata_json) : {}) as {
+    parsed?: Record<string, unknown>;
+    sensitive?: string[];
+    problems?: string[];
+    software?: string | null;
+    orientation?: number | null;
+  };
+  const parsed = stored.parsed ?? {};
+  let shown = parsed;
+  let hidden = false;
+  if (!ctx.policy.allows(actor, "metadata.sensitive")) {
+    // Two nets: the paths intake marked as able to reveal a source, and every field named like one.
+    const copy = structuredClone(parsed);
+    for (const p of stored.sensitive ?? []) hidden = deletePath(copy, p) || hidden;
+    shown = metadataFor(ctx.policy, actor, copy);
+    hidden = hidden || JSON.stringify(shown) !== JSON.stringify(copy);
+  }
+  return {
+    sha256: row.sha256,
+    parsed: shown,
+    problems: stored.problems ?? [],
+    software: stored.software ?? null,
+    orientation: stored.orientation ?? null,
+    hidden,
+  };
+}
+
+export interface HistoryEvent {
+  seq: number;
+  id: string;
+  type: string;
+  at: string;
+  actor: { kind: string; id: string; role: string };
+  outcome: string;
+  detail: Record<string, unknown>;
+}
+
+/** Every custody event that names this original, oldest first; details without sensitive fields unless allowed. */
+export async function originalHistory(ctx: Ctx, actor: Actor, sha256: string): Promise<{ sha256: string; events: HistoryEvent[] }> {
+  ctx.policy.require(actor, "archive.read");
+  const exists = await ctx.db.db.selectFrom("originals").select("sha256").where("sha256", "=", sha256).executeTakeFirst();
+  if (!exists) throw new NotFound(`No original with SHA-256 ${sha256}.`);
+  const sensitive = ctx.policy.allows(actor, "metadata.sensitive");
+  const events = await ctx.log.eventsFor(sha256);
+  return {
+    sha256,
+    events: events.map(({ seq, event: e }) => ({
+      seq,
+      id: e.id,
+      type: e.type,
+      at: e.at,
+      actor: e.actor,
+      outcome: e.outcome,
+      detail: sensitive ? e.detail : withoutSensitiveFields(e.detail),
+    })),
+  };
+}
+
+export interface SightingView {
+  entry: number;
+  path?: string;
+  size: number;
+  outcome: string;
+  reason: string | null;
+  sha256: string | null;
+  seenAt: string;
+}
+
+/** What one intake saw, file by file: e.g. its quarantined files with their reasons. */
+export async function sourceSightings(
+  ctx: Ctx,
+  actor: Actor,
+  input: { source: string; outcome?: "ingested" | "duplicate" | "quarantined"; offset: number; limit: number },
+): Promise<{ source: string; total: number; offset: number; items: SightingView[] }> {
+  ctx.policy.require(actor, "archive.read");
+  const src = await ctx.db.db.selectFrom("sources").select("id").where("id", "=", input.source).executeTakeFirst();
+  if (!src) throw new NotFound(`No source with id ${input.source}.`);
+  const sensitive = ctx.policy.allows(actor, "metadata.sensitive");
+  let count = ctx.db.db.selectFrom("sightings").select((eb) => eb.fn.countAll<number | string>().as("n")).where("source_id", "=", input.source);
+  let rows = ctx.db.db
+    .selectFrom("sightings")
+    .select(["entry_no", "path", "size", "outcome", "reason", "original_sha256", "seen_at"])
+    .where("source_id", "=", input.source)
+    .orderBy("entry_no")
+    .offset(input.offset)
+    .limit(input.limit);
+  if (input.outcome) {
+    count = count.where("outcome", "=", input.outcome);
+    rows = rows.where("outcome", "=", input.outcome);
+  }
+  const [{ n }, page] = await Promise.all([count.executeTakeFirstOrThrow(), rows.execute()]);
+  return {
+    source: input.source,
+    total: Number(n),
+    offset: input.offset,
+    items: page.map((r) => ({
+      entry: r.entry_no,
+      // Paths on the medium can name people (folder names): only for roles cleared for sensitive metadata.
+      ...(sensitive ? { path: r.path } : {}),
+      size: r.size,
+      outcome: r.outcome,
+      reason: r.reason,
+      sha256: r.original_sha256,
+      seenAt: r.seen_at,
+    })),
+  };
+}
+
+export interface LogStatus {
+  origin: string;
+  verifierKey: string;
+  /** Events in the log now; the latest checkpoint may cover fewer until the next one is signed. */
+  events: number;
+  checkpoint: { size: number; rootHash: string; createdAt: string; note: string; timestamped: boolean; authority: string | null } | null;
+  /** The latest whole-archive check (`dalil verify` or the scheduled fixity audit) recorded in the log. */
+  lastVerify: { at: string; outcome: string; checked: number | null; failed: number | null; seq: number } | null;
+}
+
+export async function logStatus(ctx: Ctx, actor: Actor): Promise<LogStatus> {
+  ctx.policy.require(actor, "log.read");
+  const [events, cp, verify] = await Promise.all([
+    ctx.log.size(),
+    ctx.db.db.selectFrom("checkpoints").select(["size", "root", "note", "created_at", "timestamp_authority"]).select((eb) => eb("timestamp_token", "is not", null).as("has_token")).orderBy("size", "desc").limit(1).executeTakeFirst(),
+    ctx.db.db.selectFrom("custody_events").select(["seq", "at", "outcome", "leaf"]).where("type", "=", "fixity check").orderBy("seq", "desc").limit(1).executeTakeFirst(),
+  ]);
+  let lastVerify: LogStatus["lastVerify"] = null;
+  if (verify) {
+    const detail = (JSON.parse(verify.leaf.toString("utf8")) as { detail?: { checked?: number; failed?: number } }).detail ?? {};
+    lastVerify = { at: verify.at, outcome: verify.outcome, checked: detail.checked ?? null, failed: detail.failed ?? null, seq: verify.seq };
+  }
+  return {
+    origin: ctx.tree.origin,
+    verifierKey: ctx.tree.verifierKey,
+    events,
+    checkpoint: cp
+      ? {
+          size: cp.size,
+          rootHash: cp.root.toString("base64"),
+          createdAt: cp.created_at,
+          note: cp.note,
+          timestamped: Boolean(cp.has_token),
+          authority: cp.timestamp_authority,
+        }
+      : null,
+    lastVerify,
+  };
+}

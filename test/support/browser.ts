@@ -1,0 +1,234 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { dirname, join, relative } from "node:path";
+import { fileURLToPath } from "node:url";
+import { crc32 } from "node:zlib";
+import { chromium, type BrowserContext, type Page } from "playwright-core";
+import { TOTP, Secret } from "otpauth";
+
+/**
+ * The browser tests' tools: Debian's Chromium driven by playwright-core (headless, a fresh profile, no network
+ * beyond localhost), a real `dalil serve` on a free port over a fresh data directory, screenshots under
+ * test-artifacts/, an axe-core check, and TOTP codes as an authenticator app would show them.
+ */
+export const CHROMIUM = "/usr/bin/chromium";
+export const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
+export const ARTIFACTS = join(ROOT, "test-artifacts", "e2e");
+
+const CHROMIUM_ARGS = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
+
+/** Why the browser tests cannot run here, or false. Under CI=true they always run (and fail if Chromium is missing). */
+export function browserSkip(): string | false {
+  if (process.env.CI === "true") return false;
+  return existsSync(CHROMIUM) ? false : `${CHROMIUM} is not installed (apt-get install chromium); browser tests skipped`;
+}
+
+export interface BrowserSession {
+  context: BrowserContext;
+  page: Page;
+  /** Content-Security-Policy violations and page errors seen so far: the app must cause none. */
+  problems: string[];
+  close(): Promise<void>;
+}
+
+export async function openBrowser(opts: { locale: string; viewport?: { width: number; height: number } }): Promise<BrowserSession> {
+  const profile = mkdtempSync(join(tmpdir(), "dalil-chromium-"));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: CHROMIUM_ARGS,
+    locale: opts.locale,
+    viewport: opts.viewport ?? { width: 1280, height: 860 },
+    acceptDownloads: true,
+    timezoneId: "UTC",
+  });
+  const page = context.pages()[0] ?? (await context.newPage());
+  const problems: string[] = [];
+  page.on("console", (m) => {
+    const text = m.text();
+    if (m.type() === "error" && /Content.Security.Policy|Refused to/i.test(text)) problems.push(`CSP: ${text}`);
+  });
+  page.on("pageerror", (e) => problems.push(`page error: ${e.message}`));
+  return {
+    context,
+    page,
+    problems,
+    async close() {
+      await context.close();
+      rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.unref();
+    s.on("error", reject);
+    s.listen(0, "127.0.0.1", () => {
+      const addr = s.address();
+      const port = typeof addr === "object" && addr ? addr.port : 0;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+export interface DalilServer {
+  url: string;
+  output: () => string;
+  stop(): Promise<void>;
+}
+
+/** `dalil serve` as a separate process, as an operator would run it. */
+export async function startDalil(dataDir: string, env: Record<string, string> = {}): Promise<DalilServer> {
+  const port = await freePort();
+  const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", join(ROOT, "src/cli/main.ts"), "--data", dataDir, "serve", "--port", String(port)], {
+    cwd: ROOT,
+    env: { ...process.env, ...env, NODE_ENV: "test" },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let out = "";
+  child.stdout?.on("data", (d: Buffer) => (out += d.toString()));
+  child.stderr?.on("data", (d: Buffer) => (out += d.toString()));
+  const url = `http://127.0.0.1:${port}`;
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`dalil serve did not start in 30 s:\n${out}`)), 30_000);
+    const check = () => {
+      if (out.includes("serving")) {
+        clearTimeout(timer);
+        resolve();
+      }
+    };
+    child.stderr?.on("data", check);
+    child.on("exit", (code) => {
+      clearTimeout(timer);
+      reject(new Error(`dalil serve exited (${code}):\n${out}`));
+    });
+  });
+  return {
+    url,
+    output: () => out,
+    async stop() {
+      if (child.exitCode !== null) return;
+      const exited = new Promise((r) => child.once("exit", r));
+      child.kill("SIGTERM");
+      const t = setTimeout(() => child.kill("SIGKILL"), 5000);
+      await exited;
+      clearTimeout(t);
+    },
+  };
+}
+
+/**
+ * Waits until a JavaScript expression is truthy in the page. Polled from here with page.evaluate (the DevTools
+ * protocol), because waitForFunction with a string evaluates it inside the page, which the app's CSP forbids.
+ */
+export async function waitForExpression(page: Page, expression: string, timeoutMs = 15_000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    if (await page.evaluate(expression)) return;
+    if (Date.now() > until) throw new Error(`timed out after ${timeoutMs} ms waiting for: ${expression}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+export function screenshotPath(name: string): string {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  return join(ARTIFACTS, `${name}.png`);
+}
+
+export async function shot(page: Page, name: string, fullPage = true): Promise<void> {
+  await page.screenshot({ path: screenshotPath(name), fullPage });
+}
+
+const AXE_SOURCE = readFileSync(join(ROOT, "node_modules", "axe-core", "axe.min.js"), "utf8");
+
+export interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: string[];
+}
+
+/**
+ * axe-core on the page as it is: the serious and critical violations (the app must have none). axe is
+ * evaluated through the DevTools protocol, so the page's CSP (no inline scripts) stays in force.
+ */
+export async function axeViolations(page: Page): Promise<AxeViolation[]> {
+  await page.evaluate(AXE_SOURCE);
+  const result = (await page.evaluate(`axe.run(document, { resultTypes: ["violations"] }).then((r) =>
+    r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.slice(0, 5).map((n) => JSON.stringify(n.target)) })))`)) as AxeViolation[];
+  return result.filter((v) => v.impact === "serious" || v.impact === "critical");
+}
+
+/** The code an authenticator app shows for this secret, `steps` time steps from now. */
+export function totp(secretBase32: string, steps = 0): string {
+  return new TOTP({ secret: Secret.fromBase32(secretBase32.replace(/\s+/g, "")), algorithm: "SHA1", digits: 6, period: 30 }).generate({
+    timestamp: Date.now() + steps * 30_000,
+  });
+}
+
+/** A plain (stored) .zip of a folder, as a card reader's "compress" would make: for the .zip upload path. */
+export function zipFolder(dir: string, out: string): void {
+  const files: string[] = [];
+  const walk = (d: string) => {
+    for (const name of readdirSync(d).sort()) {
+      const p = join(d, name);
+      if (statSync(p).isDirectory()) walk(p);
+      else files.push(p);
+    }
+  };
+  walk(dir);
+  const parts: Buffer[] = [];
+  const central: Buffer[] = [];
+  let offset = 0;
+  for (const f of files) {
+    const name = Buffer.from(relative(dir, f).split("\\").join("/"), "utf8");
+    const data = readFileSync(f);
+    const crc = crc32(data);
+    const local = Buffer.alloc(30);
+    local.writeUInt32LE(0x04034b50, 0);
+    local.writeUInt16LE(20, 4);
+    local.writeUInt16LE(0x0800, 6); // UTF-8 names
+    local.writeUInt16LE(0, 8); // stored
+    local.writeUInt32LE(0, 10); // DOS time and date: 1980-01-01 is fine for a test
+    local.writeUInt32LE(crc, 14);
+    local.writeUInt32LE(data.length, 18);
+    local.writeUInt32LE(data.length, 22);
+    local.writeUInt16LE(name.length, 26);
+    local.writeUInt16LE(0, 28);
+    const head = Buffer.alloc(46);
+    head.writeUInt32LE(0x02014b50, 0);
+    head.writeUInt16LE(20, 4);
+    head.writeUInt16LE(20, 6);
+    head.writeUInt16LE(0x0800, 8);
+    head.writeUInt16LE(0, 10);
+    head.writeUInt32LE(0, 12);
+    head.writeUInt32LE(crc, 16);
+    head.writeUInt32LE(data.length, 20);
+    head.writeUInt32LE(data.length, 24);
+    head.writeUInt16LE(name.length, 28);
+    head.writeUInt32LE(offset, 42);
+    central.push(head, name);
+    parts.push(local, name, data);
+    offset += local.length + name.length + data.length;
+  }
+  const cd = Buffer.concat(central);
+  const end = Buffer.alloc(22);
+  end.writeUInt32LE(0x06054b50, 0);
+  end.writeUInt16LE(files.length, 8);
+  end.writeUInt16LE(files.length, 10);
+  end.writeUInt32LE(cd.length, 12);
+  end.writeUInt32LE(offset, 16);
+  writeFileSync(out, Buffer.concat([...parts, cd, end]));
+}

@@ -1,0 +1,103 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
+import ts from "typescript";
+import { ROLES } from "../../src/core/actor.ts";
+
+/**
+ * Every string the web app shows is translated: Arabic and English have the same keys, every key the code
+ * asks for exists in both, nothing is left empty or untranslated, every role, custody event type and proof
+ * failure has its words, and no screen writes English text straight into its markup.
+ */
+const WEB = join(import.meta.dirname, "..", "..", "web", "src");
+type Tree = { [k: string]: string | Tree };
+const ar = JSON.parse(readFileSync(join(WEB, "i18n", "ar.json"), "utf8")) as Tree;
+const en = JSON.parse(readFileSync(join(WEB, "i18n", "en.json"), "utf8")) as Tree;
+
+function leaves(t: Tree, prefix = ""): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const [k, v] of Object.entries(t)) {
+    if (typeof v === "string") out.set(prefix + k, v);
+    else for (const [kk, vv] of leaves(v, `${prefix}${k}.`)) out.set(kk, vv);
+  }
+  return out;
+}
+
+function sources(dir: string): string[] {
+  const out: string[] = [];
+  for (const name of readdirSync(dir)) {
+    const p = join(dir, name);
+    if (statSync(p).isDirectory()) out.push(...sources(p));
+    else if (/\.tsx?$/.test(name)) out.push(p);
+  }
+  return out;
+}
+
+const AR = leaves(ar);
+const EN = leaves(en);
+const code = sources(WEB).map((f) => ({ f, text: readFileSync(f, "utf8") }));
+
+test("Arabic and English have the same keys, none empty, and the Arabic is Arabic", () => {
+  assert.deepEqual([...AR.keys()].sort(), [...EN.keys()].sort());
+  for (const [k, v] of [...AR, ...EN]) assert.ok(v.trim().length > 0, `${k} is empty`);
+  // Interpolations match: a {{n}} in one language is a {{n}} in the other.
+  for (const [k, v] of EN) {
+    const vars = (s: string) => [...s.matchAll(/\{\{(\w+)\}\}/g)].map((m) => m[1]).sort();
+    assert.deepEqual(vars(AR.get(k)!), vars(v), `${k}: the same placeholders in both languages`);
+  }
+  // The one Arabic string in Latin letters is the switch to English, written in English on purpose.
+  const notArabic = [...AR].filter(([k, v]) => !/[\u0600-\u06ff]/.test(v) && k !== "app.switchTo");
+  assert.deepEqual(notArabic.map(([k]) => k), [], "Arabic strings without Arabic letters");
+  assert.ok(/[\u0600-\u06ff]/.test(EN.get("app.switchTo")!), "the English page offers Arabic in Arabic");
+});
+
+test("every key the code asks for exists; every role, event type and proof failure has words", () => {
+  const missing: string[] = [];
+  for (const { f, text } of code) {
+    for (const m of text.matchAll(/\bt\(\s*"([a-zA-Z0-9_.-]+)"/g)) if (!EN.has(m[1]!)) missing.push(`${f}: ${m[1]}`);
+    for (const m of text.matchAll(/\btitle:\s*"([a-z]+\.[a-zA-Z.]+)"/g)) if (!EN.has(m[1]!)) missing.push(`${f}: ${m[1]}`);
+    // Keys built from a prefix (`roles.${role}`): the prefix must be a group in the files.
+    for (const m of text.matchAll(/\bt\(\s*`([a-zA-Z0-9_.]+)\.\$\{/g)) if (typeof en[m[1]!.split(".")[0]!] !== "object") missing.push(`${f}: ${m[1]}.*`);
+  }
+  assert.deepEqual(missing, []);
+
+  for (const r of ROLES) assert.ok(EN.has(`roles.${r}`) && AR.has(`roles.${r}`), `role ${r}`);
+  const events = readFileSync(join(import.meta.dirname, "..", "..", "src", "ledger", "events.ts"), "utf8");
+  const union = events.slice(events.indexOf("export type EventType"), events.indexOf("export type Outcome"));
+  const types = [...union.matchAll(/\|\s*"([a-z ]+)"/g)].map((m) => m[1]!);
+  assert.ok(types.length >= 15);
+  for (const ty of types) assert.ok(EN.has(`events.types.${ty.replace(/ /g, "_")}`), `event type "${ty}"`);
+  const verify = readFileSync(join(WEB, "proof", "verify.ts"), "utf8");
+  const reasons = [...verify.slice(verify.indexOf("export type ProofFailure"), verify.indexOf("export type ProofCheck")).matchAll(/\|\s*"([a-z0-9-]+)"/g)].map((m) => m[1]!);
+  assert.ok(reasons.length >= 8);
+  for (const r of reasons) assert.ok(EN.has(`proof.reasons.${r}`) && AR.has(`proof.reasons.${r}`), `proof failure ${r}`);
+});
+
+test("no screen writes words straight into its markup", () => {
+  // Text between tags, and the texts people read in attributes, must come from the translations. Commands
+  // and code shown in <pre> or <code> are not words to translate, nor the name of the archive.
+  const allowed = new Set(["dalil", "دليل"]);
+  const READ = new Set(["alt", "title", "aria-label", "placeholder", "label"]);
+  const found: string[] = [];
+  for (const { f, text } of code.filter((c) => c.f.endsWith(".tsx"))) {
+    const sf = ts.createSourceFile(f, text, ts.ScriptTarget.Latest, true, ts.ScriptKind.TSX);
+    const inCode = (n: ts.Node): boolean => {
+      for (let p = n.parent; p; p = p.parent) {
+        if (ts.isJsxElement(p) && ["pre", "code"].includes(p.openingElement.tagName.getText(sf))) return true;
+      }
+      return false;
+    };
+    const visit = (n: ts.Node) => {
+      if (ts.isJsxText(n)) {
+        const words = n.text.trim();
+        if (/[A-Za-z\u0600-\u06ff]{2,}/.test(words) && !allowed.has(words) && !inCode(n)) found.push(`${f}: ${JSON.stringify(words)}`);
+      } else if (ts.isJsxAttribute(n) && READ.has(n.name.getText(sf)) && n.initializer && ts.isStringLiteral(n.initializer)) {
+        if (/[A-Za-z\u0600-\u06ff]{2,}/.test(n.initializer.text)) found.push(`${f}: ${n.name.getText(sf)}=${JSON.stringify(n.initializer.text)}`);
+      }
+      ts.forEachChild(n, visit);
+    };
+    visit(sf);
+  }
+  assert.deepEqual(found, []);
+});

@@ -1,0 +1,48 @@
+import type { ComponentType } from "react";
+import { Gallery } from "../screens/Gallery.tsx";
+import { Viewer } from "../screens/Viewer.tsx";
+import { Intake } from "../screens/Intake.tsx";
+import { LogScreen } from "../screens/Log.tsx";
+import { Admin } from "../screens/Admin.tsx";
+import { Account } from "../screens/Account.tsx";
+
+/**
+ * The app's screens. To add one (catalogue, review, search, families …): write web/src/screens/<Name>.tsx,
+ * add its strings under "<id>." in both web/src/i18n/en.json and ar.json, and add an entry here. The shell
+ * gives it a URL, a place in the menu, the document title, focus on arrival, and sign-in when needed.
+ */
+export interface ScreenProps {
+  params: Record<string, string>;
+}
+
+export interface ScreenDef {
+  id: string;
+  /** "/gallery", "/photo/:sha256" */
+  path: string;
+  /** i18n key of the screen's name (menu entry and document title). */
+  title: string;
+  /** Shown in the main menu, in this order. */
+  menu?: number;
+  /** Actions (GET /api/permissions) the screen needs; without them it is not offered and shows a refusal. */
+  requires?: readonly string[];
+  /** Usable without signing in (the custody log is for anyone to check). */
+  public?: boolean;
+  component: ComponentType<ScreenProps>;
+}
+
+export const SCREENS: ScreenDef[] = [
+  { id: "gallery", path: "/gallery", title: "gallery.title", menu: 10, requires: ["archive.read"], component: Gallery },
+  { id: "viewer", path: "/photo/:sha256", title: "viewer.title", requires: ["archive.read"], component: Viewer },
+  { id: "intake", path: "/intake", title: "intake.title", menu: 20, requires: ["archive.ingest"], component: Intake },
+  { id: "log", path: "/log", title: "log.title", menu: 80, public: true, component: LogScreen },
+  { id: "admin", path: "/admin/users", title: "admin.title", menu: 90, requires: ["users.manage"], component: Admin },
+  { id: "account", path: "/account", title: "account.title", requires: ["account.self"], component: Account },
+];
+
+export function findScreen(path: string, match: (pattern: string, path: string) => Record<string, string> | null): { screen: ScreenDef; params: Record<string, string> } | null {
+  for (const screen of SCREENS) {
+    const params = match(screen.path, path);
+    if (params) return { screen, params };
+  }
+  return null;
+}

@@ -1,0 +1,48 @@
+import { useTranslation } from "react-i18next";
+import { useFormat } from "../app/prefs.tsx";
+
+/** "revealed graphic image" → "events.types.revealed_graphic_image" */
+export function eventTypeKey(type: string): string {
+  return `events.types.${type.replace(/[^a-z0-9]+/gi, "_").toLowerCase()}`;
+}
+
+/** "thumbnail c617ddc1…, preview 64d7dc83…": the kinds made and the start of each hash. */
+function describeRenditions(list: unknown[], t: (k: string, o?: Record<string, unknown>) => string): string {
+  return list
+    .map((r) => {
+      const x = r as { kind?: string; sha256?: string };
+      return `${t(`viewer.renditionKinds.${x.kind ?? ""}`, { defaultValue: x.kind ?? "?" })} ${(x.sha256 ?? "").slice(0, 12)}…`;
+    })
+    .join(" · ");
+}
+
+const SHOWN = ["reason", "source", "entry", "format", "size", "path", "warning", "checked", "failed", "bytes"];
+
+/** What an event says beyond its type: the reason of a reveal first; ids and hashes left to right. */
+export function EventDetail({ detail }: { detail: Record<string, unknown> }) {
+  const { t } = useTranslation();
+  const fmt = useFormat();
+  const keys = Object.keys(detail).sort((a, b) => {
+    const ia = SHOWN.indexOf(a);
+    const ib = SHOWN.indexOf(b);
+    return (ia < 0 ? 99 : ia) - (ib < 0 ? 99 : ib) || a.localeCompare(b);
+  });
+  if (keys.length === 0) return null;
+  return (
+    <dl className="inline-pairs">
+      {keys.map((k) => {
+        const v = detail[k];
+        const text =
+          typeof v === "string" ? v : typeof v === "number" ? fmt.num(v) : k === "renditions" && Array.isArray(v) ? describeRenditions(v, t) : JSON.stringify(v);
+        return (
+          <div key={k}>
+            <dt>{t(`events.details.${k}`, { defaultValue: k })}</dt>
+            <dd dir="auto" className={k === "reason" ? "reason" : undefined}>
+              {text}
+            </dd>
+          </div>
+        );
+      })}
+    </dl>
+  );
+}

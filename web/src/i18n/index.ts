@@ -1,0 +1,74 @@
+import i18next from "i18next";
+import { initReactI18next } from "react-i18next";
+import ar from "./ar.json";
+import en from "./en.json";
+
+/**
+ * Languages: Arabic (right to left) and English. The first language the browser prefers that we have decides,
+ * unless the person chose one (kept in localStorage); English when the browser prefers neither. Digits follow
+ * the language (Arabic-Indic in Arabic) unless the person switches them; identifiers and hashes are always
+ * written in Latin digits, left to right.
+ */
+export type Lang = "ar" | "en";
+export type Digits = "arab" | "latn";
+export const LANGS: readonly Lang[] = ["ar", "en"];
+
+const LANG_KEY = "dalil.lang";
+const DIGITS_KEY = "dalil.digits";
+
+export function preferredLanguage(stored: string | null, browser: readonly string[]): Lang {
+  if (stored === "ar" || stored === "en") return stored;
+  for (const l of browser) {
+    const base = l.toLowerCase().split("-")[0];
+    if (base === "ar" || base === "en") return base;
+  }
+  return "en";
+}
+
+export function preferredDigits(stored: string | null, lang: Lang): Digits {
+  if (stored === "arab" || stored === "latn") return stored;
+  return lang === "ar" ? "arab" : "latn";
+}
+
+function storage(): Storage | null {
+  try {
+    return window.localStorage;
+  } catch {
+    return null;
+  }
+}
+
+export function initialPrefs(): { lang: Lang; digits: Digits; digitsChosen: boolean } {
+  const s = storage();
+  const lang = preferredLanguage(s?.getItem(LANG_KEY) ?? null, navigator.languages ?? [navigator.language]);
+  const storedDigits = s?.getItem(DIGITS_KEY) ?? null;
+  return { lang, digits: preferredDigits(storedDigits, lang), digitsChosen: storedDigits !== null };
+}
+
+export function saveLang(lang: Lang): void {
+  storage()?.setItem(LANG_KEY, lang);
+}
+
+export function saveDigits(digits: Digits): void {
+  storage()?.setItem(DIGITS_KEY, digits);
+}
+
+export function applyDocumentLanguage(lang: Lang): void {
+  document.documentElement.lang = lang;
+  document.documentElement.dir = lang === "ar" ? "rtl" : "ltr";
+}
+
+export const resources = { ar: { translation: ar }, en: { translation: en } } as const;
+
+export async function initI18n(lang: Lang): Promise<typeof i18next> {
+  await i18next.use(initReactI18next).init({
+    resources,
+    lng: lang,
+    fallbackLng: false,
+    // React escapes what it renders; escaping here too would show "&amp;".
+    interpolation: { escapeValue: false },
+    returnNull: false,
+  });
+  applyDocumentLanguage(lang);
+  return i18next;
+}
