@@ -10,6 +10,7 @@ import { openBlobStore, type BlobStore } from "../archive/blobs/index.ts";
 import { loadOrCreateBlobKeys } from "../archive/blobs/keys.ts";
 import { registerArchiveJobs } from "../archive/jobs.ts";
 import { registerCatalogueJobs } from "../catalogue/index.ts";
+import { registerFamiliesJobs } from "../families/matching.ts";
 import { LogTree, loadOrCreateLogKey, newOrigin } from "../ledger/tree.ts";
 import { getSetting, setSetting } from "../db/settings.ts";
 
@@ -77,5 +78,6 @@ export async function openArchive(config: Config, opts: { clock?: Clock; logger?
   };
   registerArchiveJobs(ctx);
   registerCatalogueJobs(ctx);
+  registerFamiliesJobs(ctx);
   return ctx;
 }

@@ -177,7 +177,6 @@ async function startOrResumeSource(
           kind: medium.kind,
           size: medium.size ?? null,
           fsType: medium.fsType ?? null,
-          volumeSerial: medium.volumeSerial ?? null,
           containerNewlyStored: containerStored,
         },
       ),
@@ -222,7 +221,7 @@ async function ingestEntry(
           actor,
           now(),
           [{ id: sourceId, role: "source" }, ...(medium.sha256 ? [{ sha256: medium.sha256, role: "medium" }] : [])],
-          { source: sourceId, path: entry.path, entry: entryNo, reason, bytesKeptIn: medium.sha256 ?? null },
+          { source: sourceId, entry: entryNo, reason, bytesKeptIn: medium.sha256 ?? null },
         ),
       );
     });
@@ -279,9 +278,10 @@ async function ingestEntry(
       { sha256: ex.sha256, role: "original" },
       { id: sourceId, role: "source" },
     ];
+    // The path on the medium stays in the sightings table (sensitive metadata); the public log names the
+    // sighting by source and entry number only, so a proof handed to anyone reveals no folder or file names.
     const detail = {
       source: sourceId,
-      path: entry.path,
       entry: entryNo,
       size: ex.size,
       format: ex.format,

@@ -7,6 +7,7 @@ import { backends } from "../support/backends.ts";
 import { codeAt, freshAccessArchive, fullSession, readyUser, seedOriginal, type TestArchive, type TestUser } from "../access/fixtures.ts";
 import { CATALOGUE_MATRIX } from "../catalogue/matrix-rows.ts";
 import { REVIEW_MATRIX } from "../review/matrix-rows.ts";
+import { WEB_MATRIX } from "../web/matrix-rows.ts";
 
 /**
  * The authorization matrix: every route the server has × every role and an anonymous visitor. The expected
@@ -102,6 +103,7 @@ const MATRIX: Record<string, Row> = {
   },
   ...CATALOGUE_MATRIX,
   ...REVIEW_MATRIX,
+  ...WEB_MATRIX,
 };
 
 function keyOf(r: Pick<RouteSpec, "method" | "url">): string {
