@@ -236,17 +236,20 @@ export async function originalHistory(ctx: Ctx, actor: Actor, sha256: string): P
   if (!exists) throw new NotFound(`No original with SHA-256 ${sha256}.`);
   const sensitive = ctx.policy.allows(actor, "metadata.sensitive");
   const events = await ctx.log.eventsFor(sha256);
+  // Events name a sighting by source and entry number; its path on the medium lives only in sightings and is
+  // joined here for the roles that may see it.
+  const paths = new Map<string, string>();
+  if (sensitive) {
+    const rows = await ctx.db.db.selectFrom("sightings").select(["source_id", "entry_no", "path"]).where("original_sha256", "=", sha256).execute();
+    for (const r of rows) paths.set(`${r.source_id}#${r.entry_no}`, r.path);
+  }
   return {
     sha256,
-    events: events.map(({ seq, event: e }) => ({
-      seq,
-      id: e.id,
-      type: e.type,
-      at: e.at,
-      actor: e.actor,
-      outcome: e.outcome,
-      detail: sensitive ? e.detail : withoutSensitiveFields(e.detail),
-    })),
+    events: events.map(({ seq, event: e }) => {
+      const key = `${String(e.detail.source)}#${String(e.detail.entry)}`;
+      const detail = sensitive ? { ...e.detail, ...(paths.has(key) ? { path: paths.get(key) } : {}) } : withoutSensitiveFields(e.detail);
+      return { seq, id: e.id, type: e.type, at: e.at, actor: e.actor, outcome: e.outcome, detail };
+    }),
   };
 }
 
