@@ -25,7 +25,10 @@ export interface CardQuad {
   cy: number;
   width: number;
   height: number;
-  /** Degrees, clockwise, in (-45, 45]: how far the card's long side is turned from the horizontal. */
+  /**
+   * Degrees, clockwise: how far the card's long side is turned from the horizontal; within ±45° for a
+   * landscape card, near ±90° for one standing on its short side (then read sideways: not handled).
+   */
   angle: number;
   /** How rectangular and how card-shaped the region is, 0..1. */
   score: number;
@@ -543,8 +546,6 @@ function shapeDistance(a: GlyphShape, b: GlyphShape): number {
   const ds = Math.log(a.size / b.size);
   return d / a.cells.length + 0.25 * da * da + 0.5 * ds * ds;
 }
-
-export type GlyphClass = "/" | `${number}` | "٠" | "١" | "٢" | "٣" | "٤" | "٥" | "٦" | "٧" | "٨" | "٩";
 
 interface Template {
   cls: string;
