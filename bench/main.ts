@@ -3,6 +3,7 @@ import { benchLedger } from "./ledger.ts";
 import { runNamesBench } from "./names.ts";
 import { benchPackages } from "./packages.ts";
 import { benchFamilies } from "./families.ts";
+import { benchGrouping } from "./grouping.ts";
 import { runLedgerMerkleBench } from "./ledger-merkle.ts";
 import { benchSearch } from "./search.ts";
 
@@ -13,6 +14,9 @@ import { benchSearch } from "./search.ts";
 const parts: Record<string, () => Promise<void>> = {
   ingest: () => benchIngest(Number(process.env.BENCH_BODIES ?? 420), process.env.BENCH_DOUBLE !== "0"),
   packages: () => benchPackages(),
+  grouping: async () => {
+    await benchGrouping(Number(process.env.BENCH_GROUPING_BODIES ?? 500));
+  },
   families: async () => {
     await benchFamilies();
   },
