@@ -1,9 +1,10 @@
-import { sql, type RawBuilder } from "kysely";
+import { sql } from "kysely";
 import type { Ctx } from "../app/context.ts";
 import type { Actor } from "../core/actor.ts";
 import { searchTokens } from "../core/arabic.ts";
 import { Invalid } from "../core/errors.ts";
 import { cdb } from "./tables.ts";
+import { facetIndex, SCALAR_FACETS, type FacetIndex, type OrderName } from "./facet-index.ts";
 import { Vocabularies } from "./vocabularies.ts";
 import { visibleSensitivities } from "./bodies.ts";
 import { normaliseNumber } from "./numbers.ts";
@@ -12,10 +13,13 @@ import { IDENTIFICATION_STATUSES, REVIEW_STATUSES, SEXES } from "./records.ts";
 /**
  * Search over body records: full text (reference, numbers, names in Arabic and Latin script, notes, marks,
  * clothing, hospital, branch and finding labels, photo metadata) with Arabic normalisation, facets with counts,
- * and keyset paging. The query text goes through the same `searchTokens` as the stored text; SQLite matches
- * with FTS5, PostgreSQL with a tsvector and GIN index, over identical tokens, so both return the same bodies
- * in the same order with the same counts. Relevance ranking is deliberately not offered: BM25 and ts_rank
- * differ, and an archive's answer should not depend on its database.
+ * and keyset paging.
+ *
+ * The text goes through the same `searchTokens` as the stored documents; SQLite matches with FTS5, PostgreSQL
+ * with a tsvector and GIN index, over identical tokens, so both find the same bodies. Everything else (facet
+ * filters, counts, sort, pages) runs over the in-memory facet index (facet-index.ts) by one piece of code, so
+ * both databases give the same order, totals and counts. Relevance ranking is deliberately not offered: BM25
+ * and ts_rank differ, and an archive's answer should not depend on its database.
  *
  * Query syntax: words are ANDed; a trailing `*` makes the last word a prefix ("محم*"). Facet filters: several
  * values of one facet are ORed, facets are ANDed; the value "unknown" selects records where the field is empty.
@@ -90,35 +94,9 @@ const MAX_TOKENS = 16;
 const MAX_VALUES = 50;
 const UNKNOWN = "unknown";
 
-type Cond = RawBuilder<unknown>;
-
-interface SortSpec {
-  key: RawBuilder<unknown> | null;
-  desc: boolean;
-}
-
-function sortSpec(sort: SortKey, pg: boolean): SortSpec {
-  // Keys are fixed-format ASCII; on PostgreSQL the "C" collation makes them compare byte for byte, as SQLite does.
-  const c = (col: string, missing: string) => (pg ? sql`(coalesce(b.${sql.ref(col)}, ${sql.lit(missing)}) collate "C")` : sql`coalesce(b.${sql.ref(col)}, ${sql.lit(missing)})`);
-  switch (sort) {
-    case "ref":
-      return { key: null, desc: false };
-    case "-ref":
-      return { key: null, desc: true };
-    case "photo_date":
-      return { key: c("photo_date", "~"), desc: false }; // unknown dates last
-    case "-photo_date":
-      return { key: c("photo_date", ""), desc: true }; // unknown dates last
-    case "updated":
-      return { key: c("updated_at", ""), desc: false };
-    case "-updated":
-      return { key: c("updated_at", ""), desc: true };
-  }
-}
-
 interface Cursor {
   sort: SortKey;
-  key: string | null;
+  key: string;
   refNo: number;
 }
 
@@ -129,8 +107,8 @@ function encodeCursor(c: Cursor): string {
 function decodeCursor(s: string, sort: SortKey): Cursor {
   try {
     const v = JSON.parse(Buffer.from(s, "base64url").toString("utf8")) as unknown;
-    if (Array.isArray(v) && v.length === 3 && v[0] === sort && (v[1] === null || typeof v[1] === "string") && Number.isInteger(v[2])) {
-      return { sort, key: v[1] as string | null, refNo: v[2] as number };
+    if (Array.isArray(v) && v.length === 3 && v[0] === sort && typeof v[1] === "string" && Number.isInteger(v[2])) {
+      return { sort, key: v[1] as string, refNo: v[2] as number };
     }
   } catch {
     // fall through to the sentence below
@@ -154,56 +132,41 @@ function textQuery(tokens: string[], prefix: boolean, pg: boolean): string {
     .join(pg ? " & " : " ");
 }
 
-/** Whether a body carries a finding: a case-sensitive substring test over " a b c " (same answer on both). */
-function hasFinding(code: string, pg: boolean): Cond {
-  const needle = ` ${code} `;
-  return pg ? sql`strpos(b.finding_codes, ${needle}) > 0` : sql`instr(b.finding_codes, ${needle}) > 0`;
+/** A facet filter: which values pass (unknown = the field is empty). */
+interface ValueFilter {
+  accepts: (v: string) => boolean;
+  unknown: boolean;
 }
 
 interface Plan {
-  base: Cond[];
-  byFacet: Partial<Record<FacetName, Cond>>;
   tokens: string[];
+  prefix: boolean;
+  filters: Partial<Record<FacetName, ValueFilter>>;
 }
 
-function inOrUnknown(col: Cond, values: string[]): Cond {
-  const known = values.filter((v) => v !== UNKNOWN);
-  const parts: Cond[] = [];
-  if (known.length) parts.push(sql`${col} in (${sql.join(known)})`);
-  if (values.includes(UNKNOWN)) parts.push(sql`${col} is null`);
-  return parts.length === 1 ? parts[0]! : sql`(${sql.join(parts, sql` or `)})`;
+function valueFilter(values: string[], accepts?: (v: string) => boolean): ValueFilter {
+  const set = new Set(values.filter((v) => v !== UNKNOWN));
+  return { accepts: accepts ?? ((v) => set.has(v)), unknown: values.includes(UNKNOWN) };
 }
 
-function plan(q: SearchQuery, vocab: Vocabularies, pg: boolean, sensitivities: string[]): Plan {
-  const base: Cond[] = [sql`b.merged_into is null`, sql`b.sensitivity in (${sql.join(sensitivities)})`];
+function plan(q: SearchQuery, vocab: Vocabularies): Plan {
   const raw = (q.q ?? "").slice(0, 1000);
   const prefix = /\*\s*$/.test(raw);
   const tokens = searchTokens(raw.replace(/\*/g, " ")).slice(0, MAX_TOKENS);
-  if (tokens.length) {
-    if (prefix && tokens[tokens.length - 1]!.length < 2) throw new Invalid("A prefix search (word*) needs at least two letters or digits before the *.", "q");
-    const text = textQuery(tokens, prefix, pg);
-    base.push(
-      pg
-        ? sql`b.ref_no in (select s.ref_no from body_search s where s.search_vector @@ ${text}::tsquery)`
-        : sql`b.ref_no in (select rowid from bodies_fts where bodies_fts match ${text})`,
-    );
+  if (prefix && tokens.length && tokens[tokens.length - 1]!.length < 2) {
+    throw new Invalid("A prefix search (word*) needs at least two letters or digits before the *.", "q");
   }
-  const byFacet: Partial<Record<FacetName, Cond>> = {};
+  const filters: Partial<Record<FacetName, ValueFilter>> = {};
   const branch = list(q.branch, "branch").map((v) => (v === UNKNOWN ? v : normaliseNumber(v)));
-  if (branch.length) byFacet.branch = inOrUnknown(sql`b.branch_no_norm`, branch);
+  if (branch.length) filters.branch = valueFilter(branch);
   const hospital = list(q.hospital, "hospital").map((v) => (v === UNKNOWN ? v : vocab.require("hospital", v, "hospital").code));
-  if (hospital.length) byFacet.hospital = inOrUnknown(sql`b.hospital`, hospital);
+  if (hospital.length) filters.hospital = valueFilter(hospital);
   const period = list(q.period, "period");
   if (period.length) {
-    const parts: Cond[] = [];
-    const months = period.filter((p) => /^\d{4}-\d{2}$/.test(p));
-    const years = period.filter((p) => /^\d{4}$/.test(p));
-    const bad = period.find((p) => p !== UNKNOWN && !months.includes(p) && !years.includes(p));
+    const bad = period.find((x) => x !== UNKNOWN && !/^\d{4}(-\d{2})?$/.test(x));
     if (bad) throw new Invalid(`"${bad}" is not a period: write a month as YYYY-MM or a year as YYYY.`, "period");
-    if (months.length) parts.push(sql`b.photo_month in (${sql.join(months)})`);
-    for (const y of years) parts.push(sql`b.photo_month like ${`${y}-%`}`);
-    if (period.includes(UNKNOWN)) parts.push(sql`b.photo_month is null`);
-    byFacet.period = parts.length === 1 ? parts[0]! : sql`(${sql.join(parts, sql` or `)})`;
+    const set = new Set(period);
+    filters.period = valueFilter(period, (m) => set.has(m) || set.has(m.slice(0, 4)));
   }
   const finding = list(q.finding, "finding");
   if (finding.length) {
@@ -214,39 +177,35 @@ function plan(q: SearchQuery, vocab: Vocabularies, pg: boolean, sensitivities: s
       codes.add(t.code);
       for (const child of vocab.terms("finding", true)) if (child.parent === t.code) codes.add(child.code);
     }
-    const parts: Cond[] = [...codes].map((c) => hasFinding(c, pg));
-    if (finding.includes(UNKNOWN)) parts.push(sql`b.finding_codes = ''`);
-    byFacet.finding = parts.length === 1 ? parts[0]! : sql`(${sql.join(parts, sql` or `)})`;
+    filters.finding = valueFilter(finding, (c) => codes.has(c));
   }
-  const closed = (name: "review" | "identification" | "sex", values: readonly string[], col: string, what: string) => {
+  const closed = (name: "review" | "identification" | "sex", values: readonly string[], what: string) => {
     const v = list(q[name], name);
     const bad = v.find((x) => x !== UNKNOWN && !values.includes(x));
     if (bad) throw new Invalid(`"${bad}" is not a ${what}; use one of ${values.join(", ")}.`, name);
-    if (v.length) byFacet[name] = inOrUnknown(sql`b.${sql.ref(col)}`, v);
+    if (v.length) filters[name] = valueFilter(v);
   };
-  closed("review", REVIEW_STATUSES, "review_status", "review status");
-  closed("identification", IDENTIFICATION_STATUSES, "identification_status", "identification status");
-  closed("sex", SEXES, "sex", "sex");
-  return { base, byFacet, tokens };
+  closed("review", REVIEW_STATUSES, "review status");
+  closed("identification", IDENTIFICATION_STATUSES, "identification status");
+  closed("sex", SEXES, "sex");
+  return { tokens, prefix, filters };
 }
 
-function whereOf(p: Plan, except?: FacetName): Cond {
-  const conds = [...p.base, ...Object.entries(p.byFacet).filter(([k]) => k !== except).map(([, c]) => c as Cond)];
-  return sql.join(conds, sql` and `);
+/** A filter as a test on a position of the index: a lookup in a table of the column's value ids. */
+function compile(index: FacetIndex, f: FacetName, filter: ValueFilter): (pos: number) => boolean {
+  if (f === "finding") {
+    const ok = Uint8Array.from(index.findingDict.values, (v) => (v !== null && filter.accepts(v) ? 1 : 0));
+    return (pos) => {
+      const codes = index.findings[pos]!;
+      if (codes.length === 0) return filter.unknown;
+      for (const c of codes) if (ok[c] === 1) return true;
+      return false;
+    };
+  }
+  const { ids, dict } = index.columns[f];
+  const ok = Uint8Array.from(dict.values, (v) => ((v === null ? filter.unknown : filter.accepts(v)) ? 1 : 0));
+  return (pos) => ok[ids[pos]!] === 1;
 }
-
-const FACET_COLUMN: Record<FacetName, "branch_no_norm" | "hospital" | "photo_month" | "review_status" | "identification_status" | "sex" | "finding_codes"> = {
-  branch: "branch_no_norm",
-  hospital: "hospital",
-  period: "photo_month",
-  finding: "finding_codes",
-  review: "review_status",
-  identification: "identification_status",
-  sex: "sex",
-};
-
-/** Unfiltered facets counted together: their value combinations stay few (tens), so one scan serves them all. */
-const SHARED_SCANS: FacetName[][] = [["branch", "hospital"], ["review", "identification", "sex"], ["period"], ["finding"]];
 
 function orderBuckets(b: FacetBucket[]): FacetBucket[] {
   return b.sort((x, y) => {
@@ -257,56 +216,117 @@ function orderBuckets(b: FacetBucket[]): FacetBucket[] {
   });
 }
 
+/** The ref_no of every active body the text matches (null: no text, every body). */
+async function textMatches(ctx: Ctx, p: Plan): Promise<number[] | null> {
+  if (p.tokens.length === 0) return null;
+  const pg = ctx.db.dialect === "postgres";
+  const text = textQuery(p.tokens, p.prefix, pg);
+  const rows = pg
+    ? await sql<{ n: number }>`select ref_no as n from body_search where search_vector @@ ${text}::tsquery`.execute(ctx.db.db)
+    : await sql<{ n: number }>`select rowid as n from bodies_fts where bodies_fts match ${text}`.execute(ctx.db.db);
+  return rows.rows.map((r) => Number(r.n));
+}
+
+const SORT_ORDER: Record<SortKey, { name: OrderName; desc: boolean }> = {
+  ref: { name: "ref", desc: false },
+  "-ref": { name: "ref", desc: true },
+  photo_date: { name: "photo_date", desc: false },
+  "-photo_date": { name: "photo_date", desc: true },
+  updated: { name: "updated", desc: false },
+  "-updated": { name: "updated", desc: true },
+};
+
 export async function searchBodies(ctx: Ctx, actor: Actor, query: SearchQuery): Promise<SearchResult> {
   ctx.policy.require(actor, "catalogue.read");
   const db = cdb(ctx.db.db);
-  const pg = ctx.db.dialect === "postgres";
   const sort: SortKey = query.sort ?? "ref";
   if (!(SORTS as readonly string[]).includes(sort)) throw new Invalid(`Sort by one of ${SORTS.join(", ")}.`, "sort");
   const limit = Math.min(Math.max(Math.trunc(query.limit ?? 50), 1), MAX_LIMIT);
-  const vocab = await Vocabularies.cached(ctx.db.db);
-  const p = plan(query, vocab, pg, visibleSensitivities(ctx, actor));
-  const spec = sortSpec(sort, pg);
   const cursor = query.after ? decodeCursor(query.after, sort) : null;
+  const [vocab, index] = await Promise.all([Vocabularies.cached(ctx.db.db), facetIndex(ctx.db.db)]);
+  const p = plan(query, vocab);
+  const matched = await textMatches(ctx, p);
+  const visibleNames = new Set<string>(visibleSensitivities(ctx, actor));
+  const visible = Uint8Array.from(index.sensitivities.values, (v) => (v !== null && visibleNames.has(v) ? 1 : 0));
 
-  const all = whereOf(p);
-  let page: Cond = all;
-  if (cursor) {
-    const cmp = spec.desc ? sql`<` : sql`>`;
-    page = spec.key
-      ? sql`${all} and (${spec.key}, b.ref_no) ${cmp} (${cursor.key ?? ""}, ${cursor.refNo})`
-      : sql`${all} and b.ref_no ${cmp} ${cursor.refNo}`;
-  }
-  const dir = spec.desc ? sql`desc` : sql`asc`;
-  const order = spec.key ? sql`${spec.key} ${dir}, b.ref_no ${dir}` : sql`b.ref_no ${dir}`;
-  const keyCol = spec.key ?? sql`null`;
-
-  // The page's keys come from the facet index alone; the rows are read for those keys only.
-  const keysQuery = sql<{ ref_no: number; sort_key: string | null }>`select b.ref_no, ${keyCol} as sort_key from bodies b
-    where ${page} order by ${order} limit ${limit + 1}`;
+  // One pass: a body fails some of the facet filters. Failing none, it is a result and counts in every facet;
+  // failing exactly one, it counts in that facet only (the choices next to the one made).
+  const active = FACETS.filter((f) => p.filters[f]);
+  const tests = active.map((f) => compile(index, f, p.filters[f]!));
   const wantFacets = query.facets ?? true;
-  // A facet with its own filter is counted under every other filter (its own scan); facets without one share
-  // the full filter, and are counted in a few joint scans of their value combinations (few, so cheap).
-  const scans: { facets: FacetName[]; where: Cond; shared: boolean }[] = [];
-  if (wantFacets) {
-    for (const f of FACETS) if (p.byFacet[f]) scans.push({ facets: [f], where: whereOf(p, f), shared: false });
-    for (const group of SHARED_SCANS) {
-      const members = group.filter((f) => !p.byFacet[f]);
-      if (members.length) scans.push({ facets: members, where: all, shared: true });
+  const scalarCounts = SCALAR_FACETS.map((f) => new Int32Array(index.columns[f].dict.values.length));
+  const findingCounts = new Int32Array(index.findingDict.values.length);
+  const bump = (f: FacetName, pos: number) => {
+    if (f === "finding") {
+      for (const c of index.findings[pos]!) findingCounts[c]!++;
+    } else {
+      const k = SCALAR_FACETS.indexOf(f);
+      scalarCounts[k]![index.columns[f].ids[pos]!]!++;
     }
+  };
+  const hit = new Uint8Array(index.size);
+  let total = 0;
+  const consider = (pos: number) => {
+    if (index.active[pos] !== 1 || visible[index.sensitivity[pos]!] !== 1) return;
+    let failed = -1;
+    let failures = 0;
+    for (let t = 0; t < tests.length && failures < 2; t++) {
+      if (!tests[t]!(pos)) {
+        failures++;
+        failed = t;
+      }
+    }
+    if (failures === 0) {
+      hit[pos] = 1;
+      total++;
+      if (wantFacets) {
+        for (let k = 0; k < SCALAR_FACETS.length; k++) scalarCounts[k]![index.columns[SCALAR_FACETS[k]!].ids[pos]!]!++;
+        for (const c of index.findings[pos]!) findingCounts[c]!++;
+      }
+    } else if (failures === 1 && wantFacets) {
+      bump(active[failed]!, pos);
+    }
+  };
+  if (matched) {
+    // A body is in the text's matches once; one that left the index since (merged) has no position.
+    for (const n of matched) {
+      const pos = index.positionOf(n);
+      if (pos !== undefined) consider(pos);
+    }
+  } else {
+    for (let pos = 0; pos < index.size; pos++) consider(pos);
   }
-  const scanQueries = scans.map((sc) => {
-    const cols = sc.facets.map((f, i) => sql`b.${sql.ref(FACET_COLUMN[f])} as ${sql.ref(`f${i}`)}`);
-    const group = sc.facets.map((f) => sql`b.${sql.ref(FACET_COLUMN[f])}`);
-    return sql<Record<string, string | number | null>>`select ${sql.join(cols)}, count(*) as n from bodies b where ${sc.where} group by ${sql.join(group)}`.execute(db);
-  });
-  const countQuery = scans.some((sc) => sc.shared) ? null : sql<{ n: number }>`select count(*) as n from bodies b where ${all}`.execute(db);
 
-  const [keys, scanRows, count] = await Promise.all([keysQuery.execute(db), Promise.all(scanQueries), countQuery]);
-  const pageKeys = keys.rows.slice(0, limit);
-  const more = keys.rows.length > limit;
-  const last = pageKeys[pageKeys.length - 1];
-  const refNos = pageKeys.map((k) => Number(k.ref_no));
+  // The page: walk the sort order from the cursor, keep the hits.
+  const { name, desc } = SORT_ORDER[sort];
+  const { order, key } = index.order(name, desc);
+  let start = 0;
+  if (cursor) {
+    // First position strictly after the cursor in this order (binary search on (key, ref_no)).
+    let lo = 0;
+    let hi = order.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      const pos = order[mid]!;
+      const k = key(pos);
+      const c = k < cursor.key ? -1 : k > cursor.key ? 1 : index.refNo[pos]! - cursor.refNo;
+      if ((desc ? -c : c) <= 0) lo = mid + 1;
+      else hi = mid;
+    }
+    start = lo;
+  }
+  const page: number[] = [];
+  let more = false;
+  for (let i = start; i < order.length; i++) {
+    const pos = order[i]!;
+    if (hit[pos] !== 1) continue;
+    if (page.length === limit) {
+      more = true;
+      break;
+    }
+    page.push(pos);
+  }
+  const last = page[page.length - 1];
 
   type Row = {
     id: string;
@@ -327,6 +347,7 @@ export async function searchBodies(ctx: Ctx, actor: Actor, query: SearchQuery): 
     identification_status: string;
     review_status: string;
   };
+  const refNos = page.map((pos) => index.refNo[pos]!);
   const rows: Row[] = refNos.length
     ? await db
         .selectFrom("bodies")
@@ -336,7 +357,6 @@ export async function searchBodies(ctx: Ctx, actor: Actor, query: SearchQuery): 
     : [];
   const byRef = new Map(rows.map((r) => [Number(r.ref_no), r]));
   const items = refNos.map((n) => byRef.get(n)).filter((r): r is Row => r !== undefined);
-
   const photos = items.length
     ? await db
         .selectFrom("body_photos")
@@ -353,33 +373,23 @@ export async function searchBodies(ctx: Ctx, actor: Actor, query: SearchQuery): 
     l.push(ph.original_sha256);
   }
 
-  const counts = new Map<FacetName, Map<string | null, number>>();
-  let total = count ? Number(count.rows[0]?.n ?? 0) : -1;
-  scans.forEach((sc, s) => {
-    let sum = 0;
-    for (const r of scanRows[s]!.rows) {
-      const n = Number(r.n);
-      sum += n;
-      sc.facets.forEach((f, i) => {
-        let m = counts.get(f);
-        if (!m) counts.set(f, (m = new Map()));
-        const v = r[`f${i}`] ?? null;
-        // finding_codes holds " a b ": each code counts the body once; a body without findings adds nothing.
-        const values = f === "finding" ? String(v ?? "").split(" ").filter(Boolean) : [v === null ? null : String(v)];
-        for (const x of values) m.set(x, (m.get(x) ?? 0) + n);
-      });
-    }
-    if (sc.shared) total = sum;
-  });
   const facets: Partial<Record<FacetName, FacetBucket[]>> = {};
   if (wantFacets) {
+    const bucket = (vocabName: "branch" | "hospital" | "finding" | null, value: string | null, n: number): FacetBucket => {
+      const t = vocabName && value ? vocab.get(vocabName, value) : undefined;
+      return { value, count: n, ...(t ? { labelAr: t.labelAr, labelEn: t.labelEn } : {}) };
+    };
     for (const f of FACETS) {
-      const vocabName = f === "branch" ? "branch" : f === "hospital" ? "hospital" : f === "finding" ? "finding" : null;
+      if (f === "finding") {
+        facets.finding = orderBuckets(
+          index.findingDict.values.flatMap((v, id) => (findingCounts[id]! > 0 ? [bucket("finding", v, findingCounts[id]!)] : [])),
+        );
+        continue;
+      }
+      const k = SCALAR_FACETS.indexOf(f);
+      const vocabName = f === "branch" ? "branch" : f === "hospital" ? "hospital" : null;
       facets[f] = orderBuckets(
-        [...(counts.get(f) ?? new Map<string | null, number>())].map(([value, n]) => {
-          const t = vocabName && value ? vocab.get(vocabName, value) : undefined;
-          return { value, count: n, ...(t ? { labelAr: t.labelAr, labelEn: t.labelEn } : {}) };
-        }),
+        index.columns[f].dict.values.flatMap((v, id) => (scalarCounts[k]![id]! > 0 ? [bucket(vocabName, v, scalarCounts[k]![id]!)] : [])),
       );
     }
   }
@@ -406,7 +416,7 @@ export async function searchBodies(ctx: Ctx, actor: Actor, query: SearchQuery): 
       photos: byBody.get(r.id)?.length ?? 0,
       coverPhoto: byBody.get(r.id)?.[0] ?? null,
     })),
-    next: more && last ? encodeCursor({ sort, key: last.sort_key === null ? null : String(last.sort_key), refNo: Number(last.ref_no) }) : null,
+    next: more && last !== undefined ? encodeCursor({ sort, key: key(last), refNo: index.refNo[last]! }) : null,
     facets,
     tokens: p.tokens,
   };

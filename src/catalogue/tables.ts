@@ -48,6 +48,25 @@ export interface BodiesTable {
   updated_at: string;
 }
 
+/** Per body, what search filters, counts and sorts by: a copy of bodies' columns kept by triggers. */
+export interface BodyFacetsTable {
+  ref_no: number;
+  body_id: string;
+  active: number; // 0 once merged into another body
+  stamp: number; // the "facets" stamp of the row's last change
+
+  sensitivity: string;
+  branch_no_norm: string | null;
+  hospital: string | null;
+  photo_month: string | null;
+  photo_date: string | null;
+  review_status: string;
+  identification_status: string;
+  sex: string | null;
+  finding_codes: string;
+  updated_at: string;
+}
+
 /** One row per active body: its search document (searchTokens of everything searchable, space-separated). */
 export interface BodySearchTable {
   ref_no: number;
@@ -196,6 +215,7 @@ export interface RefCountersTable {
 export type CatalogueTables = {
   bodies: BodiesTable;
   body_search: BodySearchTable;
+  body_facets: BodyFacetsTable;
   body_findings: BodyFindingsTable;
   body_photos: BodyPhotosTable;
   body_numbers: BodyNumbersTable;

@@ -2,7 +2,9 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { backends } from "../support/backends.ts";
 import { freshArchive } from "../support/archive.ts";
-import { searchBodies, type NewBody, type SearchQuery, type SearchResult } from "../../src/catalogue/index.ts";
+import { editBody, mergeBodies, searchBodies, type NewBody, type SearchQuery, type SearchResult } from "../../src/catalogue/index.ts";
+import { openArchive } from "../../src/app/context.ts";
+import { loadConfig } from "../../src/core/config.ts";
 import { buildHttpApp } from "../../src/http/app.ts";
 import { Forbidden, Invalid } from "../../src/core/errors.ts";
 import type { Archive } from "../../src/app/context.ts";
@@ -218,6 +220,34 @@ for (const { backend, skip } of await backends()) {
       assert.deepEqual(refs(await searchBodies(t.archive, as("admin"), { q: "فاطمه" })), ["3"]);
       assert.equal((await searchBodies(t.archive, investigator, {})).total, 6);
     } finally {
+      await t.close();
+    }
+  });
+
+  test(`the in-memory facet index follows every change, made by this process or another (${backend.name})`, { skip }, async () => {
+    const t = await freshArchive(backend);
+    const other = await openArchive(loadConfig({ data: t.dataDir }, t.env));
+    try {
+      await seeded(backend.name, t.archive);
+      const counts = (r: SearchResult, f: keyof SearchResult["facets"]) => Object.fromEntries((r.facets[f] ?? []).map((b) => [b.value ?? "unknown", b.count]));
+      const before = await searchBodies(t.archive, investigator, {});
+      assert.equal(before.total, 7);
+      assert.equal((await searchBodies(other, investigator, {})).total, 7, "the second process builds its own index");
+      const [b1, b2, b3] = (await searchBodies(t.archive, investigator, { limit: 3 })).items;
+      // This process: an edit and a merge. The other process: a new body.
+      await editBody(t.archive, investigator, { id: b1!.id, hospital: "harasta" });
+      await mergeBodies(t.archive, investigator, { keep: b2!.id, absorb: b3!.id });
+      await seedBodies(other, investigator, [{ numbers: [typed("branch", "251")], photoDate: "2013-06-01" }]);
+      for (const [who, a] of [["this", t.archive], ["the other", other]] as const) {
+        const r = await searchBodies(a, investigator, {});
+        assert.equal(r.total, 7, `${who} process: 7 - 1 merged + 1 new`);
+        assert.deepEqual(counts(r, "hospital"), { tishreen: 1, harasta: 2, unknown: 4 }, `${who} process: B-000003 (601) merged away, B-000001 now Harasta`);
+        assert.equal(counts(r, "branch")["251"], 1, `${who} process`);
+        assert.ok(!refs(r).includes("3"), `${who} process: the merged body is gone`);
+        assert.deepEqual(refs(await searchBodies(a, investigator, { sort: "-photo_date", limit: 1 })), ["8"], `${who} process: new sort order`);
+      }
+    } finally {
+      await other.close();
       await t.close();
     }
   });

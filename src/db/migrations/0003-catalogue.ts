@@ -50,26 +50,70 @@ export async function up(db: Kysely<unknown>, m: MigrationContext): Promise<void
     .addColumn("created_by", "text", (c) => c.notNull())
     .addColumn("updated_at", "text", (c) => c.notNull())
     .execute();
-  // Every column search filters, counts or sorts by, in one index: facet counts and page keys are read from
-  // the index alone (SQLite covering index; PostgreSQL index-only scans), never from the wide rows.
+  // What search filters, counts and sorts by, one row per body, in a narrow table kept in step with bodies by
+  // triggers (whatever code writes a body). Each change takes the next value of the "facets" stamp and writes
+  // it on the row; a merged body stays, inactive. Search holds the active rows in memory per process and, when
+  // the stamp has moved, reads only the rows changed since (src/catalogue/facet-index.ts).
   await db.schema
-    .createIndex("bodies_facets")
-    .on("bodies")
-    .columns([
-      "merged_into",
-      "sensitivity",
-      "branch_no_norm",
-      "hospital",
-      "photo_month",
-      "review_status",
-      "identification_status",
-      "sex",
-      "photo_date",
-      "updated_at",
-      "finding_codes",
-      "ref_no",
-    ])
+    .createTable("body_facets")
+    .addColumn("ref_no", m.dialect === "postgres" ? bigint : "integer", (c) => c.primaryKey())
+    .addColumn("body_id", "text", (c) => c.notNull())
+    .addColumn("active", "integer", (c) => c.notNull())
+    .addColumn("stamp", bigint, (c) => c.notNull())
+    .addColumn("sensitivity", "text", (c) => c.notNull())
+    .addColumn("branch_no_norm", "text")
+    .addColumn("hospital", "text")
+    .addColumn("photo_month", "text")
+    .addColumn("photo_date", "text")
+    .addColumn("review_status", "text", (c) => c.notNull())
+    .addColumn("identification_status", "text", (c) => c.notNull())
+    .addColumn("sex", "text")
+    .addColumn("finding_codes", "text", (c) => c.notNull())
+    .addColumn("updated_at", "text", (c) => c.notNull())
     .execute();
+  await db.schema.createIndex("body_facets_stamp").on("body_facets").column("stamp").execute();
+  const facetCols =
+    "ref_no, body_id, active, stamp, sensitivity, branch_no_norm, hospital, photo_month, photo_date, review_status, identification_status, sex, finding_codes, updated_at";
+  const newCols = facetCols
+    .split(", ")
+    .map((c) =>
+      c === "body_id"
+        ? "new.id"
+        : c === "active"
+          ? "case when new.merged_into is null then 1 else 0 end"
+          : c === "stamp"
+            ? "(select next from ref_counters where name = 'facets')"
+            : `new.${c}`,
+    )
+    .join(", ");
+  if (m.dialect === "postgres") {
+    await sql
+      .raw(
+        `create function dalil_body_facets() returns trigger language plpgsql as $$
+        begin
+          update ref_counters set next = next + 1 where name = 'facets';
+          delete from body_facets where ref_no = new.ref_no;
+          insert into body_facets (${facetCols}) values (${newCols});
+          return null;
+        end $$`,
+      )
+      .execute(db);
+    await sql`create trigger bodies_facets after insert or update on bodies for each row execute function dalil_body_facets()`.execute(db);
+  } else {
+    for (const [name, event] of [
+      ["bodies_facets_insert", "insert"],
+      ["bodies_facets_update", "update"],
+    ]) {
+      await sql
+        .raw(
+          `create trigger ${name} after ${event} on bodies begin
+            update ref_counters set next = next + 1 where name = 'facets';
+            delete from body_facets where ref_no = new.ref_no;
+            insert into body_facets (${facetCols}) values (${newCols}); end`,
+        )
+        .execute(db);
+    }
+  }
   await db.schema.createIndex("bodies_detainee_no").on("bodies").column("detainee_no_norm").execute();
   await db.schema.createIndex("bodies_examiner_no").on("bodies").column("examiner_no_norm").execute();
   await db.schema.createIndex("bodies_source").on("bodies").column("source_id").execute();
@@ -241,7 +285,7 @@ export async function up(db: Kysely<unknown>, m: MigrationContext): Promise<void
     .addColumn("name", "text", (c) => c.primaryKey())
     .addColumn("next", bigint, (c) => c.notNull())
     .execute();
-  await db.insertInto("ref_counters" as never).values([{ name: "body", next: 1 }, { name: "number", next: 1 }, { name: "vocabulary", next: 1 }] as never).execute();
+  await db.insertInto("ref_counters" as never).values([{ name: "body", next: 1 }, { name: "number", next: 1 }, { name: "vocabulary", next: 1 }, { name: "facets", next: 1 }] as never).execute();
 
   // History is evidence of who changed what: like custody events, never edited or deleted.
   if (m.dialect === "postgres") {
