@@ -82,6 +82,7 @@ export { searchBodies, FACETS, SORTS, type SearchQuery, type SearchResult, type 
 export { importBodiesCsv, exportBodiesCsv, IMPORT_COLUMNS, EXPORT_COLUMNS, type ImportReport, type RejectedRow } from "./csv-import.ts";
 export { parseFuzzyDate, monthOf, type FuzzyDate } from "./dates.ts";
 export { parseMarks, formatMarks, type Mark } from "./marks.ts";
+export { parseCsv, writeCsv, type CsvTable } from "./csv.ts";
 export {
   SEXES,
   IDENTIFICATION_STATUSES,
