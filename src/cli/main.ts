@@ -10,6 +10,7 @@ import { registerCatalogueCommands } from "./catalogue.ts";
 import { registerFamiliesCommands } from "./families.ts";
 import { registerReviewCommands } from "./review.ts";
 import { registerPackageCommands } from "./package.ts";
+import { registerDossierCommands } from "./dossier.ts";
 import { reportError } from "./shell.ts";
 
 const program = new Command("dalil")
@@ -30,6 +31,7 @@ registerCatalogueCommands(program);
 registerFamiliesCommands(program);
 registerReviewCommands(program);
 registerPackageCommands(program);
+registerDossierCommands(program);
 
 try {
   await program.parseAsync(process.argv);

@@ -4,6 +4,8 @@ import * as m0002 from "./migrations/0002-access.ts";
 import * as m0003 from "./migrations/0003-catalogue.ts";
 import * as m0004 from "./migrations/0004-review.ts";
 import * as m0005 from "./migrations/0005-families.ts";
+import * as m0006 from "./migrations/0006-dossiers.ts";
+import * as m0007 from "./migrations/0007-families-casework.ts";
 
 export type Dialect = "sqlite" | "postgres";
 
@@ -25,6 +27,8 @@ const MIGRATIONS: Record<string, MigrationModule> = {
   "0003-catalogue": m0003,
   "0004-review": m0004,
   "0005-families": m0005,
+  "0006-dossiers": m0006,
+  "0007-families-casework": m0007,
 };
 
 export function registerMigration(name: string, mod: MigrationModule): void {

@@ -12,6 +12,9 @@ import { registerArchiveRoutes } from "../archive/routes.ts";
 import { registerLogRoutes } from "../ledger/routes.ts";
 import { registerCatalogueRoutes } from "../catalogue/index.ts";
 import { registerReviewRoutes } from "../review/index.ts";
+import { registerFamiliesRoutes } from "../families/routes.ts";
+import { registerDossierRoutes } from "../dossiers/routes.ts";
+import { registerStatisticsRoutes } from "../catalogue/statistics-routes.ts";
 import { registerWebApp } from "./web.ts";
 
 /**
@@ -126,6 +129,9 @@ export async function buildHttpApp(ctx: Ctx, opts: HttpOptions = {}): Promise<Ht
   registerAccessRoutes(register);
   registerCatalogueRoutes(register);
   registerReviewRoutes(register);
+  registerFamiliesRoutes(register);
+  registerDossierRoutes(register);
+  registerStatisticsRoutes(register);
   registerWebApp(app, register);
 
   register({

@@ -8,6 +8,9 @@ import { codeAt, freshAccessArchive, fullSession, readyUser, seedOriginal, type 
 import { CATALOGUE_MATRIX } from "../catalogue/matrix-rows.ts";
 import { REVIEW_MATRIX } from "../review/matrix-rows.ts";
 import { WEB_MATRIX } from "../web/matrix-rows.ts";
+import { FAMILIES_MATRIX } from "../families/matrix-rows.ts";
+import { DOSSIERS_MATRIX } from "../dossiers/matrix-rows.ts";
+import { STATISTICS_MATRIX } from "../catalogue/statistics-matrix-rows.ts";
 
 /**
  * The authorization matrix: every route the server has × every role and an anonymous visitor. The expected
@@ -104,6 +107,9 @@ const MATRIX: Record<string, Row> = {
   ...CATALOGUE_MATRIX,
   ...REVIEW_MATRIX,
   ...WEB_MATRIX,
+  ...FAMILIES_MATRIX,
+  ...DOSSIERS_MATRIX,
+  ...STATISTICS_MATRIX,
 };
 
 function keyOf(r: Pick<RouteSpec, "method" | "url">): string {

@@ -12,8 +12,21 @@ import { ROLES } from "../../src/core/actor.ts";
  */
 const WEB = join(import.meta.dirname, "..", "..", "web", "src");
 type Tree = { [k: string]: string | Tree };
-const ar = JSON.parse(readFileSync(join(WEB, "i18n", "ar.json"), "utf8")) as Tree;
-const en = JSON.parse(readFileSync(join(WEB, "i18n", "en.json"), "utf8")) as Tree;
+/** The common files and each area's pair (web/src/i18n/areas/<area>.<lang>.json), merged as the app merges them. */
+function load(lang: "ar" | "en"): Tree {
+  const out = JSON.parse(readFileSync(join(WEB, "i18n", `${lang}.json`), "utf8")) as Tree;
+  const areas = join(WEB, "i18n", "areas");
+  for (const name of readdirSync(areas).sort()) {
+    if (!name.endsWith(`.${lang}.json`)) continue;
+    for (const [k, v] of Object.entries(JSON.parse(readFileSync(join(areas, name), "utf8")) as Tree)) {
+      assert.ok(!(k in out), `${name}: the group "${k}" is already defined`);
+      out[k] = v;
+    }
+  }
+  return out;
+}
+const ar = load("ar");
+const en = load("en");
 
 function leaves(t: Tree, prefix = ""): Map<string, string> {
   const out = new Map<string, string>();

@@ -1,3 +1,10 @@
+import { CATALOGUE_ENDPOINTS } from "./endpoints/catalogue.ts";
+import { REVIEW_ENDPOINTS } from "./endpoints/review.ts";
+import { SEARCH_ENDPOINTS } from "./endpoints/search.ts";
+import { STATISTICS_ENDPOINTS } from "./endpoints/statistics.ts";
+import { FAMILIES_ENDPOINTS } from "./endpoints/families.ts";
+import { DOSSIERS_ENDPOINTS } from "./endpoints/dossiers.ts";
+
 /**
  * Every server route the web app calls, in one table. A test (test/web/endpoints.test.ts) checks each entry
  * against the server's route table (GET /api/routes), so a renamed or removed route fails the build's tests,
@@ -40,6 +47,14 @@ export const ENDPOINTS = {
   logCheckpoint: { method: "GET", url: "/log/checkpoint" },
   logKey: { method: "GET", url: "/log/key" },
   logProof: { method: "GET", url: "/log/proof/:sha256" },
+
+  // Each area keeps its own table (web/src/api/endpoints/<area>.ts) so areas built side by side do not collide.
+  ...CATALOGUE_ENDPOINTS,
+  ...REVIEW_ENDPOINTS,
+  ...SEARCH_ENDPOINTS,
+  ...STATISTICS_ENDPOINTS,
+  ...FAMILIES_ENDPOINTS,
+  ...DOSSIERS_ENDPOINTS,
 } as const satisfies Record<string, { method: "GET" | "POST" | "PUT" | "DELETE"; url: string }>;
 
 export type EndpointName = keyof typeof ENDPOINTS;

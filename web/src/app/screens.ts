@@ -7,8 +7,10 @@ import { Admin } from "../screens/Admin.tsx";
 import { Account } from "../screens/Account.tsx";
 
 /**
- * The app's screens. To add one (catalogue, review, search, families …): write web/src/screens/<Name>.tsx,
- * add its strings under "<id>." in both web/src/i18n/en.json and ar.json, and add an entry here. The shell
+ * The app's screens. To add an area (catalogue, review, search, families …): write its screens under
+ * web/src/screens/<area>/, export `screens: ScreenDef[]` from web/src/screens/<area>/screen.ts (found by the
+ * glob below, so areas built side by side never edit this file), and put its strings in
+ * web/src/i18n/areas/<area>.en.json and .ar.json. The shell
  * gives it a URL, a place in the menu, the document title, focus on arrival, and sign-in when needed.
  */
 export interface ScreenProps {
@@ -37,6 +39,7 @@ export const SCREENS: ScreenDef[] = [
   { id: "log", path: "/log", title: "log.title", menu: 80, public: true, component: LogScreen },
   { id: "admin", path: "/admin/users", title: "admin.title", menu: 90, requires: ["users.manage"], component: Admin },
   { id: "account", path: "/account", title: "account.title", requires: ["account.self"], component: Account },
+  ...Object.values(import.meta.glob<readonly ScreenDef[]>("../screens/*/screen.ts", { eager: true, import: "screens" })).flat(),
 ];
 
 export function findScreen(path: string, match: (pattern: string, path: string) => Record<string, string> | null): { screen: ScreenDef; params: Record<string, string> } | null {

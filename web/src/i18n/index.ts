@@ -58,7 +58,28 @@ export function applyDocumentLanguage(lang: Lang): void {
   document.documentElement.dir = lang === "ar" ? "rtl" : "ltr";
 }
 
-export const resources = { ar: { translation: ar }, en: { translation: en } } as const;
+type Tree = { [k: string]: string | Tree };
+
+/**
+ * Each area of the app (catalogue, review, families …) may keep its strings in its own pair of files,
+ * web/src/i18n/areas/<area>.en.json and <area>.ar.json, each holding one top-level group; they are merged into
+ * the common files here, so areas built side by side do not edit the same file.
+ */
+const areaFiles = import.meta.glob<Tree>("./areas/*.json", { eager: true, import: "default" });
+
+function withAreas(base: Tree, lang: Lang): Tree {
+  const out: Tree = { ...base };
+  for (const [path, tree] of Object.entries(areaFiles)) {
+    if (!path.endsWith(`.${lang}.json`)) continue;
+    for (const [k, v] of Object.entries(tree)) {
+      if (k in out) throw new Error(`${path}: the group "${k}" is already defined`);
+      out[k] = v;
+    }
+  }
+  return out;
+}
+
+export const resources = { ar: { translation: withAreas(ar as Tree, "ar") }, en: { translation: withAreas(en as Tree, "en") } } as const;
 
 export async function initI18n(lang: Lang): Promise<typeof i18next> {
   await i18next.use(initReactI18next).init({

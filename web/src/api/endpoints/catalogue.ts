@@ -1,0 +1,2 @@
+/** The catalogue area's server routes the web app calls (merged into ENDPOINTS in ../endpoints.ts). */
+export const CATALOGUE_ENDPOINTS = {} as const satisfies Record<string, { method: "GET" | "POST" | "PUT" | "DELETE"; url: string }>;

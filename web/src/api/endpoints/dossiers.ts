@@ -1,0 +1,2 @@
+/** The dossiers area's server routes the web app calls (merged into ENDPOINTS in ../endpoints.ts). */
+export const DOSSIERS_ENDPOINTS = {} as const satisfies Record<string, { method: "GET" | "POST" | "PUT" | "DELETE"; url: string }>;
