@@ -55,7 +55,11 @@ export type Action =
   | "review.submit" // one's own assignments: record and sign findings (the reviewer must be the one assigned)
   | "review.read" // submitted reviews (another reviewer's blind review stays hidden until both have submitted)
   | "review.resolve" // settle a disagreement between double reviews (third reviewer or consensus)
-  | "review.stats"; // agreement statistics (Cohen's kappa)
+  | "review.stats" // agreement statistics (Cohen's kappa)
+  // Dossiers (src/dossiers): cases, exhibits, frozen versions; redaction regions of photos.
+  | "dossier.read" // dossiers, their exhibits with the reasoning, versions
+  | "dossier.edit" // create a dossier, add or withdraw exhibits, freeze a version
+  | "redaction.mark"; // record the regions (faces, identifying details) a redacted copy of a photo hides
 
 /** How far a record may travel. Ordered: a role cleared for one level sees every level below it. */
 export type Sensitivity = "public" | "internal" | "restricted" | "confidential";
@@ -153,6 +157,11 @@ export const RULES: Record<Action, Rule> = {
   "review.read": { roles: ["admin", "investigator", "forensic_reviewer", "prosecutor"], signedIn: true },
   "review.resolve": { roles: ["admin", "forensic_reviewer"], signedIn: true },
   "review.stats": { roles: ["admin", "investigator", "forensic_reviewer", "prosecutor"], signedIn: true },
+  // A dossier is the investigators' case file; prosecutors read it (and receive packages of it, built by custodians).
+  "dossier.read": { roles: ["admin", "investigator", "prosecutor"], signedIn: true },
+  "dossier.edit": { roles: ["admin", "investigator"], signedIn: true },
+  // Marking regions means looking at the unblurred original.
+  "redaction.mark": { roles: ["admin", "archivist", "investigator"], exposes: "originals", signedIn: true },
 };
 
 /** Roles granted each action outright (kept for callers that read the first table). */
