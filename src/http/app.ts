@@ -16,6 +16,7 @@ import { registerFamiliesRoutes } from "../families/routes.ts";
 import { registerDossierRoutes } from "../dossiers/routes.ts";
 import { registerStatisticsRoutes } from "../catalogue/statistics-routes.ts";
 import { registerWebApp } from "./web.ts";
+import { openApiDocument } from "./openapi.ts";
 
 /**
  * The HTTP shell over the use cases. Every route declares the action it needs (`action`, or "public" for the
@@ -140,6 +141,13 @@ export async function buildHttpApp(ctx: Ctx, opts: HttpOptions = {}): Promise<Ht
     action: "public",
     summary: "every route with the action it needs",
     handler: async () => routes.map((r) => ({ method: r.method, url: r.url, action: r.action, summary: r.summary })),
+  });
+  register({
+    method: "GET",
+    url: "/api/openapi.json",
+    action: "public",
+    summary: "the OpenAPI 3.1 document of every route, built from the same table the server uses",
+    handler: async () => openApiDocument(routes),
   });
   return { app, routes };
 }

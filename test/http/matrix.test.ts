@@ -54,6 +54,7 @@ const signedIn = (ok: Outcome = 200) => only(SIGNED_IN, ok);
 const MATRIX: Record<string, Row> = {
   "GET /api/health": { expect: everyone() },
   "GET /api/routes": { expect: everyone() },
+  "GET /api/openapi.json": { expect: everyone() },
   "GET /api/originals": { expect: only(STAFF) },
   "GET /api/originals/:sha256": { request: (e) => ({ url: `/api/originals/${e.sha256}` }), expect: only(STAFF) },
   "GET /api/sources": { expect: only(STAFF) },
