@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState, type KeyboardEvent, type PointerEvent } from "react";
+import { useCallback, useEffect, useRef, useState, type KeyboardEvent, type PointerEvent, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { useFormat } from "../app/prefs.tsx";
 
@@ -12,7 +12,11 @@ const MAX = 8;
 const STEP = 1.25;
 const PAN = 40;
 
-export function ZoomPan({ src, alt, label, width, height }: { src: string; alt: string; label: string; width: number | null; height: number | null }) {
+/**
+ * `overlay` (regions a reviewer draws, src/screens/review) is laid exactly over the image's box and moves and
+ * zooms with it; its own pointer handlers may stop propagation to draw instead of pan.
+ */
+export function ZoomPan({ src, alt, label, width, height, overlay }: { src: string; alt: string; label: string; width: number | null; height: number | null; overlay?: ReactNode }) {
   const { t } = useTranslation();
   const fmt = useFormat();
   const [scale, setScale] = useState(1);
@@ -20,6 +24,20 @@ export function ZoomPan({ src, alt, label, width, height }: { src: string; alt: 
   const [y, setY] = useState(0);
   const drag = useRef<{ id: number; x: number; y: number } | null>(null);
   const box = useRef<HTMLDivElement>(null);
+  const img = useRef<HTMLImageElement>(null);
+  const [imgBox, setImgBox] = useState<{ left: number; top: number; width: number; height: number } | null>(null);
+  // The image's untransformed box (offset* ignore transforms), so the overlay takes the same transform.
+  const measure = useCallback(() => {
+    const el = img.current;
+    if (el) setImgBox({ left: el.offsetLeft, top: el.offsetTop, width: el.offsetWidth, height: el.offsetHeight });
+  }, []);
+  const hasOverlay = overlay !== undefined;
+  useEffect(() => {
+    if (!hasOverlay || !box.current) return;
+    const ro = new ResizeObserver(measure);
+    ro.observe(box.current);
+    return () => ro.disconnect();
+  }, [hasOverlay, measure]);
 
   const zoomTo = useCallback((next: number, cx = 0, cy = 0) => {
     setScale((s) => {
@@ -113,6 +131,8 @@ export function ZoomPan({ src, alt, label, width, height }: { src: string; alt: 
         onKeyDown={onKeyDown}
       >
         <img
+          ref={img}
+          onLoad={hasOverlay ? measure : undefined}
           src={src}
           alt={alt}
           draggable={false}
@@ -120,6 +140,14 @@ export function ZoomPan({ src, alt, label, width, height }: { src: string; alt: 
           height={height ?? undefined}
           style={{ transform: `translate(${x}px, ${y}px) scale(${scale})` }}
         />
+        {hasOverlay && imgBox && (
+          <div
+            className="zoom-overlay"
+            style={{ position: "absolute", left: imgBox.left, top: imgBox.top, width: imgBox.width, height: imgBox.height, transform: `translate(${x}px, ${y}px) scale(${scale})`, transformOrigin: "center" }}
+          >
+            {overlay}
+          </div>
+        )}
       </div>
       <p id="zoom-help" className="muted small">
         {t("viewer.zoomHelp")}
