@@ -1,0 +1,172 @@
+/**
+ * Redacted copies of photos. An authorised person marks regions (faces, tattoos, documents, anything that
+ * identifies someone who must not be identified) on a photo; each marking is a custody event. A redacted copy is
+ * the original, turned upright by its EXIF orientation, with every region filled opaque; a photo with no region
+ * marked is given a strongly blurred copy instead, so nothing identifying leaves by default. Copies are derived
+ * on demand and never stored: the original is never changed, and a copy names the SHA-256 it was derived from.
+ * Copies carry no EXIF (sharp writes none unless asked), so serial numbers and GPS positions do not travel.
+ */
+import sharp from "sharp";
+import type { Readable } from "node:stream";
+import type { Ctx } from "../app/context.ts";
+import type { Actor } from "../core/actor.ts";
+import { Invalid, NotFound } from "../core/errors.ts";
+import { newId } from "../core/ids.ts";
+import { custody } from "../ledger/events.ts";
+import { ddb, type RedactionRegionsTable } from "./tables.ts";
+
+export interface Region {
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+}
+
+export interface RedactedImage {
+  bytes: Buffer;
+  mediaType: string;
+  /** The regions filled; empty when the copy is blurred whole. */
+  regions: Region[];
+  /** The SHA-256 of the original the copy was made from. */
+  derivedFrom: string;
+}
+
+export const REGION_LABELS = ["face", "tattoo", "document", "text", "other"] as const;
+export type RegionLabel = (typeof REGION_LABELS)[number];
+
+export interface RegionView extends Region {
+  id: string;
+  sha256: string;
+  label: string;
+  markedBy: string;
+  markedAt: string;
+  eventSeq: number;
+}
+
+/** How a redacted copy was made: written into package manifests so a recipient knows what they hold. */
+export const REDACTION_METHOD = { filled: "regions filled opaque (black)", blurred: "whole image blurred (Gaussian, sigma = longer side / 25)" } as const;
+const JPEG_QUALITY = 90;
+
+function toView(r: RedactionRegionsTable): RegionView {
+  return { id: r.id, sha256: r.original_sha256, x: r.x, y: r.y, w: r.w, h: r.h, label: r.label, markedBy: r.marked_by, markedAt: r.marked_at, eventSeq: Number(r.event_seq) };
+}
+
+async function activeRegions(ctx: Ctx, sha256: string): Promise<RedactionRegionsTable[]> {
+  return ddb(ctx.db.db)
+    .selectFrom("redaction_regions")
+    .selectAll()
+    .where("original_sha256", "=", sha256)
+    .where("withdrawn_at", "is", null)
+    .orderBy("marked_at")
+    .orderBy("id")
+    .execute();
+}
+
+export async function regionsOf(ctx: Ctx, actor: Actor, sha256: string): Promise<RegionView[]> {
+  ctx.policy.require(actor, "original.view");
+  return (await activeRegions(ctx, sha256)).map(toView);
+}
+
+export interface MarkRegion extends Region {
+  sha256: string;
+  label?: string;
+}
+
+/** Records a region to hide on a photo; a custody event names the photo, the region and who marked it. */
+export async function markRegion(ctx: Ctx, actor: Actor, input: MarkRegion): Promise<RegionView> {
+  ctx.policy.require(actor, "redaction.mark");
+  const label = input.label ?? "face";
+  if (!(REGION_LABELS as readonly string[]).includes(label)) throw new Invalid(`A region is one of ${REGION_LABELS.join(", ")}, not ${JSON.stringify(label)}.`, "label");
+  for (const k of ["x", "y", "w", "h"] as const) {
+    if (!Number.isInteger(input[k]) || input[k] < 0) throw new Invalid(`The region's ${k} must be a whole number of pixels, 0 or more.`, k);
+  }
+  if (input.w < 1 || input.h < 1) throw new Invalid("A region is at least one pixel wide and high.", "w");
+  const orig = await ctx.db.db.selectFrom("originals").select(["sha256", "width", "height", "media_kind"]).where("sha256", "=", input.sha256).executeTakeFirst();
+  if (!orig) throw new NotFound(`No original with SHA-256 ${input.sha256}.`);
+  const size = await uprightSize(ctx, input.sha256);
+  if (input.x >= size.width || input.y >= size.height) {
+    throw new Invalid(`The region starts outside the photo (${size.width}×${size.height} upright).`, "x");
+  }
+  const region = { x: input.x, y: input.y, w: Math.min(input.w, size.width - input.x), h: Math.min(input.h, size.height - input.y) };
+  return ctx.db.transaction(async (tx) => {
+    const id = newId("rdr");
+    const now = ctx.clock.now();
+    const ev = await ctx.log.append(
+      tx,
+      custody("metadata modification", actor, now, [{ sha256: input.sha256, role: "original" }, { id, role: "redaction region" }], { action: "redaction.mark", region: id, label, ...region }),
+    );
+    const row: RedactionRegionsTable = {
+      id,
+      original_sha256: input.sha256,
+      ...region,
+      label,
+      marked_by: actor.id,
+      marked_at: now.toISOString(),
+      event_seq: ev.seq,
+      withdrawn_by: null,
+      withdrawn_at: null,
+    };
+    await ddb(tx).insertInto("redaction_regions").values(row).execute();
+    return toView(row);
+  });
+}
+
+/** Withdraws a region marked in error; it stays on record, and the withdrawal is a custody event. */
+export async function withdrawRegion(ctx: Ctx, actor: Actor, id: string): Promise<RegionView> {
+  ctx.policy.require(actor, "redaction.mark");
+  return ctx.db.transaction(async (tx) => {
+    const r = await ddb(tx).selectFrom("redaction_regions").selectAll().where("id", "=", id).executeTakeFirst();
+    if (!r) throw new NotFound(`No redaction region ${id}.`);
+    if (r.withdrawn_at) throw new Invalid(`Region ${id} was already withdrawn.`, "id");
+    const now = ctx.clock.now();
+    await ctx.log.append(tx, custody("metadata modification", actor, now, [{ sha256: r.original_sha256, role: "original" }, { id, role: "redaction region" }], { action: "redaction.withdraw", region: id }));
+    await ddb(tx).updateTable("redaction_regions").set({ withdrawn_at: now.toISOString(), withdrawn_by: actor.id }).where("id", "=", id).execute();
+    return toView(r);
+  });
+}
+
+async function originalBytes(ctx: Ctx, sha256: string): Promise<Buffer> {
+  const row = await ctx.db.db.selectFrom("originals").select(["sha256", "status"]).where("sha256", "=", sha256).executeTakeFirst();
+  if (!row) throw new NotFound(`No original with SHA-256 ${sha256}.`);
+  const stream: Readable = await ctx.blobs.get(sha256);
+  const chunks: Buffer[] = [];
+  for await (const c of stream) chunks.push(c as Buffer);
+  return Buffer.concat(chunks);
+}
+
+async function uprightSize(ctx: Ctx, sha256: string): Promise<{ width: number; height: number }> {
+  const meta = await sharp(await originalBytes(ctx, sha256)).metadata();
+  const swap = (meta.orientation ?? 1) >= 5;
+  const width = meta.width ?? 0;
+  const height = meta.height ?? 0;
+  return swap ? { width: height, height: width } : { width, height };
+}
+
+/**
+ * The redacted copy of a photo: its marked regions filled opaque, or, with none marked, the whole photo strongly
+ * blurred. Callers check the policy (a report or a package decides what its reader may see); this only derives.
+ */
+export async function redactedImage(ctx: Ctx, sha256: string): Promise<RedactedImage> {
+  const original = await originalBytes(ctx, sha256);
+  const rows = await activeRegions(ctx, sha256);
+  const upright = await sharp(original).rotate().toBuffer({ resolveWithObject: true });
+  const { width, height } = upright.info;
+  let img = sharp(upright.data);
+  const regions: Region[] = [];
+  if (rows.length === 0) {
+    img = img.blur(Math.max(8, Math.round(Math.max(width, height) / 25)));
+  } else {
+    const overlays = [];
+    for (const r of rows) {
+      const x = Math.min(r.x, width - 1);
+      const y = Math.min(r.y, height - 1);
+      const w = Math.max(1, Math.min(r.w, width - x));
+      const h = Math.max(1, Math.min(r.h, height - y));
+      regions.push({ x, y, w, h });
+      overlays.push({ input: { create: { width: w, height: h, channels: 3 as const, background: { r: 0, g: 0, b: 0 } } }, left: x, top: y });
+    }
+    img = img.composite(overlays);
+  }
+  const bytes = await img.jpeg({ quality: JPEG_QUALITY }).toBuffer();
+  return { bytes, mediaType: "image/jpeg", regions, derivedFrom: sha256 };
+}
