@@ -376,8 +376,15 @@ let rerankHook: ((ctx: Ctx, p: { reportId?: string }) => Promise<void>) | null =
 export function setRerankHook(h: typeof rerankHook): void {
   rerankHook = h;
 }
-async function enqueueRerank(ctx: Ctx, p: { reportId?: string }): Promise<void> {
+/** Asks for a re-rank of one report (or all): the job is registered by matching.ts. */
+export async function enqueueRerank(ctx: Ctx, p: { reportId?: string }): Promise<void> {
   if (rerankHook) await rerankHook(ctx, p);
+  if (afterRerankRequest) await afterRerankRequest(ctx);
+}
+/** Set by watch.ts: the first re-rank request starts the watcher that re-ranks when bodies change. */
+let afterRerankRequest: ((ctx: Ctx) => Promise<void>) | null = null;
+export function setAfterRerankRequest(h: typeof afterRerankRequest): void {
+  afterRerankRequest = h;
 }
 
 // --- CSV import -------------------------------------------------------------------------------------------------

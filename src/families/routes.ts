@@ -1,6 +1,301 @@
+import type { Readable } from "node:stream";
+import type { FastifyReply } from "fastify";
+import { z } from "zod";
 import type { RegisterRoute } from "../http/app.ts";
+import { CONSENT_TIERS, createReport, getReport, importReportsCsv, listReports, updateReport, BRANCH_CERTAINTIES } from "./reports.ts";
+import { listCandidates } from "./matching.ts";
+import { acceptDuplicate, listDuplicates, proposeDuplicates, rejectDuplicate } from "./duplicates.ts";
+import { approveRequest, caseOf, clearFlag, declineRequest, decide, disclose, disclosureImage, listFlags, recordConsent, DECISION_STATUSES } from "./disclosure.ts";
+import { endMember, linkMember } from "./members.ts";
+import { portalConsent, portalImage, portalReport, portalReports, requestMore } from "./portal.ts";
 
-/** Families over HTTP: reports, candidates, duplicates and staged disclosure. Thin shells over the use cases. */
+/**
+ * Families over HTTP: thin shells over the use cases, which ask the policy themselves. Types named here are
+ * exported by the modules in brackets. Errors: { error, message, field? } with 400/401/403/404/409/422.
+ *
+ * Caseworkers (roles admin, family_caseworker; a family member may use the report routes on their own report):
+ *   GET  /api/families/reports?after=REF&limit=N         → ReportView[]                              [reports.ts]
+ *   POST /api/families/reports            ReportInput    → ReportView (a family member files their own)
+ *   GET  /api/families/reports/:id        (id or ref)    → ReportView
+ *   PUT  /api/families/reports/:id        ReportInput & { expectedVersion? } → ReportView
+ *   POST /api/families/reports/import     { csv, dryRun? } → ReportImportReport
+ *   GET  /api/families/reports/:id/candidates?top=K      → { report: ref, candidates: CandidateView[] } [matching.ts]
+ *   GET  /api/families/reports/:id/case                  → CaseView { report, members, decisions (current per body,
+ *                                                           with history), disclosures, requests, flags } [disclosure.ts]
+ *   POST /api/families/reports/:id/members { userId, relationship? } → { reportId, userId, members }  [members.ts]
+ *   POST /api/families/reports/:id/members/:userId/end   → { reportId, userId, members }
+ *   POST /api/families/reports/:id/consent { tier, given, note? } → ReportView
+ *   POST /api/families/reports/:id/decisions { bodyId, status, reason } → DecisionView
+ *   POST /api/families/reports/:id/disclosures { bodyId, stage: text|blurred_face, text, consentNote, reason,
+ *                                                recipientId?, photo? } → DisclosureView
+ *   GET  /api/families/disclosures/:id/image             → image/jpeg (what the family was shown)
+ *   POST /api/families/requests/:id/approve { reason, photos?, text? } → DisclosureView[] (stage "more")
+ *   POST /api/families/requests/:id/decline { reason }   → RequestView
+ *   GET  /api/families/flags?all=true                    → FlagView[] (reopened cases, view requests)
+ *   POST /api/families/flags/:id/clear { note }          → FlagView
+ *   GET  /api/families/duplicates?status=proposed|accepted|rejected|superseded → DuplicateView[] [duplicates.ts]
+ *   POST /api/families/duplicates/scan                   → { proposed, proposals: DuplicateView[] }
+ *   POST /api/families/duplicates/:id/accept { survivor?, reason? } → { survivor: ReportView, merged: ReportView }
+ *   POST /api/families/duplicates/:id/reject { reason? } → DuplicateView
+ *
+ * Family members (role family_member; anything not theirs is 404):
+ *   GET  /api/portal/reports                             → [{ id, ref, nameAr, nameLat, status, mergedInto, matches }]
+ *   GET  /api/portal/reports/:id                         → PortalReport { report, mergedInto, matches: PortalMatch[] } [portal.ts]
+ *   POST /api/portal/reports/:id/consent { tier, given } → PortalReport["report"]
+ *   POST /api/portal/reports/:id/requests { matchId, unblurred, note? } → { id, unblurred, note, status, createdAt }
+ *   GET  /api/portal/images/:id                          → image/jpeg (an image disclosed to this member)
+ */
+const Id = z.object({ id: z.string().min(1).max(80) });
+const Sha = z.string().regex(/^[0-9a-f]{64}$/, "must be a SHA-256 in lowercase hex");
+const Text = (max = 300) => z.string().max(max).nullable().optional();
+const Reason = z.string().min(1).max(4000);
+
+const ReportBody = z
+  .object({
+    ref: z.string().max(60).optional(),
+    nameAr: Text(),
+    nameLat: Text(),
+    fatherName: Text(),
+    motherName: Text(),
+    aliases: z.array(z.string().max(300)).max(50).optional(),
+    sex: z.enum(["male", "female"]).nullable().optional(),
+    birthDate: Text(40),
+    birthPlace: Text(),
+    arrestDate: Text(40),
+    arrestPlace: Text(),
+    arrestGovernorate: Text(100),
+    branch: Text(40),
+    branchCertainty: z.enum(BRANCH_CERTAINTIES).nullable().optional(),
+    seenInDetention: z.array(z.object({ place: z.string().max(300), when: z.string().max(40).optional(), witness: z.string().max(300).optional() }).strict()).max(50).optional(),
+    marks: z.array(z.object({ type: z.string().max(100), region: z.string().max(100).nullable(), description: z.string().max(500) }).strict()).max(50).optional(),
+    numbers: z.array(z.object({ role: z.enum(["detainee", "branch", "examiner"]), value: z.string().max(40) }).strict()).max(20).optional(),
+    consent: z.record(z.enum(CONSENT_TIERS), z.boolean()).optional(),
+    reporterName: Text(),
+    reporterRelationship: Text(80),
+    reporterContact: Text(),
+  })
+  .strict();
+const EditBody = ReportBody.omit({ ref: true }).extend({ expectedVersion: z.number().int().min(1).optional() }).strict();
+const ImportBody = z.object({ csv: z.string().min(1).max(20_000_000), dryRun: z.boolean().optional() }).strict();
+const ConsentBody = z.object({ tier: z.enum(CONSENT_TIERS), given: z.boolean(), note: z.string().max(500).optional() }).strict();
+const MemberBody = z.object({ userId: z.string().min(1).max(320), relationship: z.string().max(80).optional() }).strict();
+const DecisionBody = z.object({ bodyId: z.string().min(1).max(80), status: z.enum(DECISION_STATUSES), reason: Reason }).strict();
+const DiscloseBody = z
+  .object({
+    bodyId: z.string().min(1).max(80),
+    stage: z.enum(["text", "blurred_face"]),
+    text: z.string().min(1).max(4000),
+    consentNote: z.string().min(1).max(500),
+    reason: Reason,
+    recipientId: z.string().min(1).max(80).optional(),
+    photo: Sha.optional(),
+  })
+  .strict();
+const ApproveBody = z.object({ reason: Reason, photos: z.array(Sha).max(100).optional(), text: z.string().max(4000).optional() }).strict();
+const ReasonBody = z.object({ reason: Reason }).strict();
+const OptionalReason = z.object({ reason: z.string().max(2000).optional() }).strict();
+const AcceptBody = OptionalReason.extend({ survivor: z.string().min(1).max(80).optional() }).strict();
+const NoteBody = z.object({ note: z.string().min(1).max(2000) }).strict();
+const RequestBody = z.object({ matchId: z.string().min(1).max(80), unblurred: z.boolean(), note: z.string().max(2000).optional() }).strict();
+const PortalConsentBody = z.object({ tier: z.enum(CONSENT_TIERS), given: z.boolean() }).strict();
+
+/** A family image: never cached by a browser or proxy (consent can be withdrawn, a tie ended). */
+function sendImage(reply: FastifyReply, r: { stream: Readable; size: number; mime: string }): FastifyReply {
+  reply.header("content-type", r.mime).header("content-length", String(r.size)).header("cache-control", "private, no-store");
+  return reply.send(r.stream);
+}
+
 export function registerFamiliesRoutes(route: RegisterRoute): void {
-  void route;
+  route({
+    method: "GET",
+    url: "/api/families/reports",
+    action: "report.read",
+    query: z.object({ after: z.string().max(60).optional(), limit: z.coerce.number().int().min(1).max(1000).optional() }).strict(),
+    summary: "missing-person reports in ref order (a family member: their own); a recorded read",
+    handler: (_req, ctx, actor, q) => listReports(ctx, actor, q),
+  });
+  route({
+    method: "POST",
+    url: "/api/families/reports",
+    action: "report.file",
+    summary: "enter a missing-person report (a family member files their own and becomes its filer)",
+    handler: (req, ctx, actor) => createReport(ctx, actor, ReportBody.parse(req.body)),
+  });
+  route({
+    method: "POST",
+    url: "/api/families/reports/import",
+    action: "report.import",
+    summary: "import reports from CSV text (all or nothing; every rejected row reported)",
+    bodyLimit: 21 * 1024 * 1024,
+    handler: (req, ctx, actor) => importReportsCsv(ctx, actor, ImportBody.parse(req.body)),
+  });
+  route({
+    method: "GET",
+    url: "/api/families/reports/:id",
+    action: "report.read",
+    summary: "one report by id or ref (a recorded read)",
+    handler: (req, ctx, actor) => getReport(ctx, actor, Id.parse(req.params).id),
+  });
+  route({
+    method: "PUT",
+    url: "/api/families/reports/:id",
+    action: "report.edit",
+    summary: "change a report (fields given replace the stored ones; expectedVersion guards against a concurrent edit)",
+    handler: (req, ctx, actor) => updateReport(ctx, actor, Id.parse(req.params).id, EditBody.parse(req.body)),
+  });
+  route({
+    method: "GET",
+    url: "/api/families/reports/:id/candidates",
+    action: "family.candidates",
+    query: z.object({ top: z.coerce.number().int().min(1).max(50).optional() }).strict(),
+    summary: "a report's ranked candidate bodies with score, band and evidence in words",
+    handler: (req, ctx, actor, q) => listCandidates(ctx, actor, Id.parse(req.params).id, q),
+  });
+  route({
+    method: "GET",
+    url: "/api/families/reports/:id/case",
+    action: "disclosure.make",
+    summary: "a report's casework: tied family members, decisions with history, disclosures, requests, flags",
+    handler: (req, ctx, actor) => caseOf(ctx, actor, Id.parse(req.params).id),
+  });
+  route({
+    method: "POST",
+    url: "/api/families/reports/:id/members",
+    action: "disclosure.make",
+    summary: "tie a family member's account to a report",
+    handler: (req, ctx, actor) => linkMember(ctx, actor, { report: Id.parse(req.params).id, ...MemberBody.parse(req.body) }),
+  });
+  route({
+    method: "POST",
+    url: "/api/families/reports/:id/members/:userId/end",
+    action: "disclosure.make",
+    summary: "end a family member's tie to a report",
+    handler: (req, ctx, actor) => {
+      const p = z.object({ id: z.string().min(1).max(80), userId: z.string().min(1).max(80) }).parse(req.params);
+      return endMember(ctx, actor, { report: p.id, userId: p.userId });
+    },
+  });
+  route({
+    method: "POST",
+    url: "/api/families/reports/:id/consent",
+    action: "disclosure.make",
+    summary: "record the family's consent to one tier, given or withdrawn, with how it was given",
+    handler: (req, ctx, actor) => recordConsent(ctx, actor, { report: Id.parse(req.params).id, ...ConsentBody.parse(req.body) }),
+  });
+  route({
+    method: "POST",
+    url: "/api/families/reports/:id/decisions",
+    action: "disclosure.make",
+    summary: "decide what a candidate body is to the report: presumptive, probable, confirmed or excluded, and why",
+    handler: (req, ctx, actor) => decide(ctx, actor, { report: Id.parse(req.params).id, ...DecisionBody.parse(req.body) }),
+  });
+  route({
+    method: "POST",
+    url: "/api/families/reports/:id/disclosures",
+    action: "disclosure.make",
+    summary: "disclose stage 1 (text) or stage 2 (a blurred face crop) of a decided candidate to a family member",
+    handler: (req, ctx, actor) => disclose(ctx, actor, { report: Id.parse(req.params).id, ...DiscloseBody.parse(req.body) }),
+  });
+  route({
+    method: "GET",
+    url: "/api/families/disclosures/:id/image",
+    action: "disclosure.make",
+    summary: "the image a disclosure showed the family, as they see it (JPEG)",
+    handler: async (req, ctx, actor, _q, reply) => sendImage(reply, await disclosureImage(ctx, actor, Id.parse(req.params).id)),
+  });
+  route({
+    method: "POST",
+    url: "/api/families/requests/:id/approve",
+    action: "disclosure.make",
+    summary: "approve a family's request to see more (stage 3): the photos chosen, blurred unless they asked otherwise",
+    handler: (req, ctx, actor) => approveRequest(ctx, actor, { id: Id.parse(req.params).id, ...ApproveBody.parse(req.body) }),
+  });
+  route({
+    method: "POST",
+    url: "/api/families/requests/:id/decline",
+    action: "disclosure.make",
+    summary: "decline a family's request to see more, with the reason",
+    handler: (req, ctx, actor) => declineRequest(ctx, actor, { id: Id.parse(req.params).id, ...ReasonBody.parse(req.body) }),
+  });
+  route({
+    method: "GET",
+    url: "/api/families/flags",
+    action: "disclosure.make",
+    query: z.object({ all: z.enum(["true", "false"]).optional() }).strict(),
+    summary: "the caseworker's flags: reopened cases and families' requests (open ones unless all=true)",
+    handler: (_req, ctx, actor, q) => listFlags(ctx, actor, { all: q.all === "true" }),
+  });
+  route({
+    method: "POST",
+    url: "/api/families/flags/:id/clear",
+    action: "disclosure.make",
+    summary: "clear a flag with a note of what was done",
+    handler: (req, ctx, actor) => clearFlag(ctx, actor, { id: Id.parse(req.params).id, ...NoteBody.parse(req.body) }),
+  });
+  route({
+    method: "GET",
+    url: "/api/families/duplicates",
+    action: "family.match",
+    query: z.object({ status: z.enum(["proposed", "accepted", "rejected", "superseded"]).optional() }).strict(),
+    summary: "duplicate-report proposals, best first (a recorded read)",
+    handler: (_req, ctx, actor, q) => listDuplicates(ctx, actor, q),
+  });
+  route({
+    method: "POST",
+    url: "/api/families/duplicates/scan",
+    action: "family.match",
+    summary: "look for new pairs of reports that are likely the same person and propose them",
+    handler: (_req, ctx, actor) => proposeDuplicates(ctx, actor),
+  });
+  route({
+    method: "POST",
+    url: "/api/families/duplicates/:id/accept",
+    action: "report.edit",
+    summary: "merge a proposed pair: the survivor keeps both reporters and all data; the other points to it",
+    handler: (req, ctx, actor) => acceptDuplicate(ctx, actor, { id: Id.parse(req.params).id, ...AcceptBody.parse(req.body ?? {}) }),
+  });
+  route({
+    method: "POST",
+    url: "/api/families/duplicates/:id/reject",
+    action: "report.edit",
+    summary: "reject a proposed pair: it is never proposed again",
+    handler: (req, ctx, actor) => rejectDuplicate(ctx, actor, { id: Id.parse(req.params).id, ...OptionalReason.parse(req.body ?? {}) }),
+  });
+
+  // --- the family members' portal ---------------------------------------------------------------------------
+  route({
+    method: "GET",
+    url: "/api/portal/reports",
+    action: "disclosure.read",
+    summary: "the family member's own reports, with how many matches were disclosed to them",
+    handler: (_req, ctx, actor) => portalReports(ctx, actor),
+  });
+  route({
+    method: "GET",
+    url: "/api/portal/reports/:id",
+    action: "disclosure.read",
+    summary: "one of the family member's reports and what was disclosed to them, stage by stage",
+    handler: (req, ctx, actor) => portalReport(ctx, actor, Id.parse(req.params).id),
+  });
+  route({
+    method: "POST",
+    url: "/api/portal/reports/:id/consent",
+    action: "disclosure.read",
+    summary: "give or withdraw one tier of consent on one's own report",
+    handler: (req, ctx, actor) => portalConsent(ctx, actor, { report: Id.parse(req.params).id, ...PortalConsentBody.parse(req.body) }),
+  });
+  route({
+    method: "POST",
+    url: "/api/portal/reports/:id/requests",
+    action: "disclosure.read",
+    summary: "ask the caseworker to see more of a match (blurred, or unblurred if asked)",
+    handler: (req, ctx, actor) => requestMore(ctx, actor, { report: Id.parse(req.params).id, ...RequestBody.parse(req.body) }),
+  });
+  route({
+    method: "GET",
+    url: "/api/portal/images/:id",
+    action: "disclosure.read",
+    summary: "an image disclosed to this family member (JPEG), while their consent to view photos stands",
+    handler: async (req, ctx, actor, _q, reply) => sendImage(reply, await portalImage(ctx, actor, Id.parse(req.params).id)),
+  });
 }

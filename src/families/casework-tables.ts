@@ -1,0 +1,93 @@
+import type { Tx } from "../db/database.ts";
+import type { FamilyCandidatesTable, FamilyDisclosuresTable, FamilyReportsTable } from "./tables.ts";
+
+/** The casework tables (migration 0007-families-casework) and the columns it adds to 0005's. */
+export interface CaseReportsTable extends FamilyReportsTable {
+  merged_into: string | null; // the report this one was merged into (status "merged")
+  other_reporters: string; // JSON Reporter[] of the reports merged into this one
+}
+
+export interface ReportMembersTable {
+  report_id: string;
+  user_id: string; // a family_member account
+  relationship: string | null;
+  linked_by: string;
+  linked_at: string;
+  ended_by: string | null;
+  ended_at: string | null;
+}
+
+export interface DuplicatesTable {
+  id: string; // dup_…
+  report_a: string; // the smaller id of the pair
+  report_b: string;
+  score: number;
+  reasons: string; // JSON string[]: why the pair was proposed, in words (no names)
+  status: string; // proposed | accepted | rejected
+  survivor_id: string | null;
+  decided_by: string | null;
+  decided_at: string | null;
+  reason: string | null;
+  created_at: string;
+}
+
+export interface DecisionsTable {
+  id: string; // dec_…
+  report_id: string;
+  body_id: string;
+  status: string; // presumptive | probable | confirmed | excluded
+  score: number | null; // the candidate's score when decided
+  decided_by: string;
+  reason: string;
+  created_at: string;
+}
+
+export interface ViewRequestsTable {
+  id: string; // vrq_…
+  report_id: string;
+  body_id: string;
+  requested_by: string;
+  unblurred: number; // 0 | 1: the family asked to see photos unblurred
+  note: string;
+  status: string; // requested | approved | declined
+  decided_by: string | null;
+  decided_at: string | null;
+  reason: string | null;
+  created_at: string;
+}
+
+export interface CaseDisclosuresTable extends FamilyDisclosuresTable {
+  photo_sha256: string | null; // the original an image was made from
+  image_sha256: string | null; // the bytes served to the family (a blob)
+  blurred: number; // 0 | 1
+  request_id: string | null;
+  withdrawn_at: string | null;
+}
+
+export interface FlagsTable {
+  id: string; // flg_…
+  report_id: string;
+  body_id: string;
+  caseworker_id: string | null;
+  kind: string; // status-changed | outranked
+  detail: string; // in words, for the caseworker
+  created_at: string;
+  cleared_by: string | null;
+  cleared_at: string | null;
+  clear_note: string | null;
+}
+
+export type CaseworkTables = {
+  family_reports: CaseReportsTable;
+  family_candidates: FamilyCandidatesTable;
+  family_disclosures: CaseDisclosuresTable;
+  family_report_members: ReportMembersTable;
+  family_duplicates: DuplicatesTable;
+  family_decisions: DecisionsTable;
+  family_view_requests: ViewRequestsTable;
+  family_flags: FlagsTable;
+};
+
+export function cwdb(tx: Tx) {
+  return tx.withTables<CaseworkTables>();
+}

@@ -1,0 +1,77 @@
+import type { Ctx } from "../app/context.ts";
+import type { Actor } from "../core/actor.ts";
+import { Conflict, Invalid, NotFound } from "../core/errors.ts";
+import type { Tx } from "../db/database.ts";
+import { custody } from "../ledger/events.ts";
+import { findUser } from "../access/users.ts";
+import { cwdb, type CaseReportsTable } from "./casework-tables.ts";
+
+/**
+ * Which family members' accounts are tied to which reports. The filer of a report is tied to it; a caseworker
+ * ties others (a report entered by a caseworker or imported, a relative of a merged report). A tie is ended,
+ * never deleted. A family member sees only reports they are tied to, and only what was disclosed to them.
+ */
+
+export async function loadCaseReport(tx: Tx, idOrRef: string): Promise<CaseReportsTable> {
+  const row = await cwdb(tx)
+    .selectFrom("family_reports")
+    .selectAll()
+    .where((eb) => eb.or([eb("id", "=", idOrRef), eb("ref", "=", idOrRef)]))
+    .executeTakeFirst();
+  if (!row) throw new NotFound(`No missing-person report ${idOrRef}.`);
+  return row;
+}
+
+/** The accounts tied to a report now: its filer and every member whose tie has not ended. */
+export async function tiedUsers(tx: Tx, report: Pick<CaseReportsTable, "id" | "filed_by">): Promise<string[]> {
+  const rows = await cwdb(tx).selectFrom("family_report_members").select("user_id").where("report_id", "=", report.id).where("ended_at", "is", null).execute();
+  return [...new Set([...(report.filed_by ? [report.filed_by] : []), ...rows.map((r) => r.user_id)])];
+}
+
+/** Report ids a user is tied to now. */
+export async function reportsOfUser(tx: Tx, userId: string): Promise<string[]> {
+  const filed = await cwdb(tx).selectFrom("family_reports").select("id").where("filed_by", "=", userId).execute();
+  const linked = await cwdb(tx).selectFrom("family_report_members").select("report_id").where("user_id", "=", userId).where("ended_at", "is", null).execute();
+  return [...new Set([...filed.map((r) => r.id), ...linked.map((r) => r.report_id)])];
+}
+
+/** Ties a family member's account to a report (a caseworker's act, a custody event). */
+export async function linkMember(ctx: Ctx, actor: Actor, input: { report: string; userId: string; relationship?: string }): Promise<{ reportId: string; userId: string; members: string[] }> {
+  ctx.policy.require(actor, "disclosure.make");
+  return ctx.db.transaction(async (tx) => {
+    const r = await loadCaseReport(tx, input.report);
+    const user = await findUser(tx, input.userId).catch(() => null);
+    if (!user) throw new NotFound(`No account ${input.userId}.`);
+    if (user.role !== "family_member") throw new Invalid(`Only a family member's account can be tied to a report; ${input.userId} is a ${user.role}.`, "userId");
+    const now = ctx.clock.now().toISOString();
+    const existing = await cwdb(tx).selectFrom("family_report_members").selectAll().where("report_id", "=", r.id).where("user_id", "=", user.id).executeTakeFirst();
+    if (existing && !existing.ended_at) throw new Conflict(`That account is already tied to report ${r.ref}.`);
+    const rel = input.relationship?.trim().slice(0, 80) || null;
+    if (existing) {
+      await cwdb(tx).updateTable("family_report_members").set({ relationship: rel, linked_by: actor.id, linked_at: now, ended_by: null, ended_at: null }).where("report_id", "=", r.id).where("user_id", "=", user.id).execute();
+    } else {
+      await cwdb(tx).insertInto("family_report_members").values({ report_id: r.id, user_id: user.id, relationship: rel, linked_by: actor.id, linked_at: now, ended_by: null, ended_at: null }).execute();
+    }
+    await ctx.log.append(tx, custody("metadata modification", actor, ctx.clock.now(), [{ id: r.id, role: "report" }], { action: "report.member-linked", user: user.id }));
+    return { reportId: r.id, userId: user.id, members: await tiedUsers(tx, r) };
+  });
+}
+
+/** Ends a tie: the account no longer sees the report or anything disclosed about it. */
+export async function endMember(ctx: Ctx, actor: Actor, input: { report: string; userId: string }): Promise<{ reportId: string; userId: string; members: string[] }> {
+  ctx.policy.require(actor, "disclosure.make");
+  return ctx.db.transaction(async (tx) => {
+    const r = await loadCaseReport(tx, input.report);
+    const now = ctx.clock.now().toISOString();
+    const res = await cwdb(tx)
+      .updateTable("family_report_members")
+      .set({ ended_by: actor.id, ended_at: now })
+      .where("report_id", "=", r.id)
+      .where("user_id", "=", input.userId)
+      .where("ended_at", "is", null)
+      .executeTakeFirst();
+    if (Number(res.numUpdatedRows) !== 1) throw new NotFound(`That account is not tied to report ${r.ref}${r.filed_by === input.userId ? " by a link (it filed the report)" : ""}.`);
+    await ctx.log.append(tx, custody("metadata modification", actor, ctx.clock.now(), [{ id: r.id, role: "report" }], { action: "report.member-ended", user: input.userId }));
+    return { reportId: r.id, userId: input.userId, members: await tiedUsers(tx, r) };
+  });
+}

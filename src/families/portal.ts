@@ -1,0 +1,167 @@
+import type { Readable } from "node:stream";
+import type { Ctx } from "../app/context.ts";
+import type { Actor } from "../core/actor.ts";
+import { Conflict, Forbidden, Invalid, NotFound } from "../core/errors.ts";
+import { newId } from "../core/ids.ts";
+import type { Tx } from "../db/database.ts";
+import { custody } from "../ledger/events.ts";
+import { recordPersonalDataRead } from "../access/reads.ts";
+import { CONSENT_TIERS, toReportView, type ConsentTier, type ReportView } from "./reports.ts";
+import { cwdb, type CaseDisclosuresTable, type CaseReportsTable } from "./casework-tables.ts";
+import { loadCaseReport, reportsOfUser, tiedUsers } from "./members.ts";
+import { consents, raiseFlag, recordConsentInTx, requestView, type DecisionStatus, type RequestView, type Stage } from "./disclosure.ts";
+
+/**
+ * The family member's portal. A family member sees the reports they are tied to (filed, or tied by a
+ * caseworker) and, of the casework, only what was disclosed to them: never a candidate, a score, a body's
+ * reference, another family's report, or an image they were not given. Everything they are not allowed is
+ * "not found", so a guessed id tells them nothing. Images are served only while their consent to view photos
+ * stands; an unblurred one exists only if they asked for it and a caseworker approved.
+ */
+
+/** What a family is shown about one possible match: named by the first disclosure's id, never the body's. */
+export interface PortalMatch {
+  matchId: string;
+  status: DecisionStatus;
+  /** The furthest stage reached: text, blurred_face or more. */
+  stage: Stage;
+  messages: { at: string; stage: Stage; text: string }[];
+  images: { id: string; stage: Stage; blurred: boolean; at: string }[];
+  requests: Pick<RequestView, "id" | "unblurred" | "note" | "status" | "createdAt">[];
+  /** Whether the family may ask to see more now (stage 2 reached, consent given, nothing pending). */
+  mayRequestMore: boolean;
+}
+
+export interface PortalReport {
+  report: Omit<ReportView, "caseworkerId" | "filedBy">;
+  /** When this report was merged into another (the same person reported twice), the one to look at. */
+  mergedInto: string | null;
+  matches: PortalMatch[];
+}
+
+function familyOnly(actor: Actor): void {
+  if (actor.role !== "family_member") throw new Forbidden("This is the family members' portal; caseworkers use /api/families.");
+}
+
+const STAGE_ORDER: Record<string, number> = { text: 1, blurred_face: 2, more: 3 };
+
+/** The report, if the actor is tied to it; "not found" otherwise (whatever exists). */
+async function ownReport(tx: Tx, actor: Actor, idOrRef: string): Promise<CaseReportsTable> {
+  const r = await loadCaseReport(tx, idOrRef).catch(() => null);
+  if (!r || !(await tiedUsers(tx, r)).includes(actor.id)) throw new NotFound(`No missing-person report ${idOrRef}.`);
+  return r;
+}
+
+function publicView(r: CaseReportsTable): PortalReport["report"] {
+  const { caseworkerId, filedBy, ...rest } = toReportView(r);
+  void caseworkerId;
+  void filedBy;
+  return rest;
+}
+
+async function matchesFor(tx: Tx, actor: Actor, r: CaseReportsTable): Promise<PortalMatch[]> {
+  const rows = await cwdb(tx)
+    .selectFrom("family_disclosures")
+    .selectAll()
+    .where("report_id", "=", r.id)
+    .where("recipient_id", "=", actor.id)
+    .where("withdrawn_at", "is", null)
+    .orderBy("created_at")
+    .orderBy("id")
+    .execute();
+  const byBody = new Map<string, CaseDisclosuresTable[]>();
+  for (const d of rows) byBody.set(d.body_id, [...(byBody.get(d.body_id) ?? []), d]);
+  const requests = await cwdb(tx).selectFrom("family_view_requests").selectAll().where("report_id", "=", r.id).where("requested_by", "=", actor.id).orderBy("created_at").execute();
+  const photosOk = consents(r, "viewingPhotos");
+  return [...byBody.entries()].map(([body, ds]) => {
+    const stage = ds.reduce((s, d) => (STAGE_ORDER[d.stage]! > STAGE_ORDER[s]! ? (d.stage as Stage) : s), "text" as Stage);
+    const mine = requests.filter((q) => q.body_id === body).map(requestView);
+    return {
+      matchId: ds[0]!.id,
+      status: ds[ds.length - 1]!.status as DecisionStatus,
+      stage,
+      messages: ds.filter((d) => d.text).map((d) => ({ at: d.created_at, stage: d.stage as Stage, text: d.text })),
+      // images are listed only while the consent to view photos stands
+      images: photosOk ? ds.filter((d) => d.image_sha256).map((d) => ({ id: d.id, stage: d.stage as Stage, blurred: d.blurred === 1, at: d.created_at })) : [],
+      requests: mine.map((q) => ({ id: q.id, unblurred: q.unblurred, note: q.note, status: q.status, createdAt: q.createdAt })),
+      mayRequestMore: photosOk && STAGE_ORDER[stage]! >= 2 && !mine.some((q) => q.status === "requested") && ds[ds.length - 1]!.status !== "excluded",
+    };
+  });
+}
+
+/** The family member's own reports (a recorded read of their own data). */
+export async function portalReports(ctx: Ctx, actor: Actor): Promise<{ id: string; ref: string; nameAr: string | null; nameLat: string | null; status: string; mergedInto: string | null; matches: number }[]> {
+  familyOnly(actor);
+  return ctx.db.transaction(async (tx) => {
+    const ids = await reportsOfUser(tx, actor.id);
+    if (ids.length === 0) return [];
+    const rows = await cwdb(tx).selectFrom("family_reports").selectAll().where("id", "in", ids).orderBy("ref").execute();
+    await recordPersonalDataRead(ctx, tx, actor, rows.map((r) => ({ id: r.id, role: "report" })), { read: "portal reports" });
+    const counts = await cwdb(tx).selectFrom("family_disclosures").select(["report_id", "body_id"]).where("recipient_id", "=", actor.id).where("withdrawn_at", "is", null).where("report_id", "in", ids).distinct().execute();
+    return rows.map((r) => ({ id: r.id, ref: r.ref, nameAr: r.name_ar, nameLat: r.name_lat, status: r.status, mergedInto: r.merged_into, matches: counts.filter((c) => c.report_id === r.id).length }));
+  });
+}
+
+/** One of the family member's reports with what was disclosed to them about it. */
+export async function portalReport(ctx: Ctx, actor: Actor, idOrRef: string): Promise<PortalReport> {
+  familyOnly(actor);
+  return ctx.db.transaction(async (tx) => {
+    const r = await ownReport(tx, actor, idOrRef);
+    await recordPersonalDataRead(ctx, tx, actor, [{ id: r.id, role: "report" }], { read: "portal report" });
+    return { report: publicView(r), mergedInto: r.merged_into, matches: await matchesFor(tx, actor, r) };
+  });
+}
+
+/** The family gives or withdraws one tier of consent for their own report. */
+export async function portalConsent(ctx: Ctx, actor: Actor, input: { report: string; tier: ConsentTier; given: boolean }): Promise<PortalReport["report"]> {
+  familyOnly(actor);
+  if (!(CONSENT_TIERS as readonly string[]).includes(input.tier)) throw new Invalid(`Consent tiers are ${CONSENT_TIERS.join(", ")}.`, "tier");
+  return ctx.db.transaction(async (tx) => {
+    const r = await ownReport(tx, actor, input.report);
+    await recordConsentInTx(ctx, tx, actor, r, input.tier, input.given, "in the portal");
+    return publicView(await loadCaseReport(tx, r.id));
+  });
+}
+
+/**
+ * The family asks to see more of one match (stage 3): more photos, blurred, or unblurred if they say so. The
+ * request waits for a caseworker (a flag on their list); nothing is shown until they approve it.
+ */
+export async function requestMore(ctx: Ctx, actor: Actor, input: { report: string; matchId: string; unblurred: boolean; note?: string }): Promise<PortalMatch["requests"][number]> {
+  familyOnly(actor);
+  const note = (input.note ?? "").trim();
+  if (note.length > 2000) throw new Invalid("Keep the note under 2000 characters.", "note");
+  return ctx.db.transaction(async (tx) => {
+    const r = await ownReport(tx, actor, input.report);
+    const first = await cwdb(tx).selectFrom("family_disclosures").selectAll().where("id", "=", input.matchId).where("report_id", "=", r.id).where("recipient_id", "=", actor.id).where("withdrawn_at", "is", null).executeTakeFirst();
+    if (!first) throw new NotFound(`No match ${input.matchId} on this report.`);
+    const match = (await matchesFor(tx, actor, r)).find((m) => m.matchId === first.id)!;
+    if (!consents(r, "viewingPhotos")) throw new Conflict("Viewing photos needs your consent; give it first (you can withdraw it at any time).");
+    if (!match.mayRequestMore) throw new Conflict(match.requests.some((q) => q.status === "requested") ? "You already asked; your caseworker will answer." : "Your caseworker has not shown you a first image of this match yet.");
+    const now = ctx.clock.now().toISOString();
+    const row = { id: newId("vrq"), report_id: r.id, body_id: first.body_id, requested_by: actor.id, unblurred: input.unblurred ? 1 : 0, note, status: "requested", decided_by: null, decided_at: null, reason: null, created_at: now };
+    await cwdb(tx).insertInto("family_view_requests").values(row).execute();
+    await ctx.log.append(tx, custody("disclosure", actor, ctx.clock.now(), [{ id: r.id, role: "report" }, { id: first.body_id, role: "body" }], { action: "disclosure.requested", request: row.id, unblurred: input.unblurred }));
+    await raiseFlag(ctx, tx, actor, r, first.body_id, "view-request", `The family asks to see more${input.unblurred ? ", unblurred" : " (blurred)"}; approve or decline request ${row.id}.`);
+    const v = requestView(row);
+    return { id: v.id, unblurred: v.unblurred, note: v.note, status: v.status, createdAt: v.createdAt };
+  });
+}
+
+/**
+ * One image disclosed to this family member: served only to them, only while they are tied to the report and
+ * their consent to view photos stands. Each viewing is a custody event.
+ */
+export async function portalImage(ctx: Ctx, actor: Actor, id: string): Promise<{ stream: Readable; size: number; mime: string; blurred: boolean }> {
+  familyOnly(actor);
+  const d = await ctx.db.transaction(async (tx) => {
+    const d = await cwdb(tx).selectFrom("family_disclosures").selectAll().where("id", "=", id).where("recipient_id", "=", actor.id).where("withdrawn_at", "is", null).executeTakeFirst();
+    if (!d || !d.image_sha256) throw new NotFound(`No image ${id}.`);
+    const r = await ownReport(tx, actor, d.report_id);
+    if (!consents(r, "viewingPhotos")) throw new Forbidden("You withdrew your consent to viewing photos; give it again to see this image.");
+    await ctx.log.append(tx, custody("disclosure", actor, ctx.clock.now(), [{ id: r.id, role: "report" }, { id: d.body_id, role: "body" }, { id: d.id, role: "disclosure" }], { action: "disclosure.image-viewed", blurred: d.blurred === 1 }));
+    return d;
+  });
+  const stat = await ctx.blobs.stat(d.image_sha256!);
+  return { stream: await ctx.blobs.get(d.image_sha256!), size: stat?.size ?? 0, mime: "image/jpeg", blurred: d.blurred === 1 };
+}
