@@ -13,6 +13,7 @@ import { ingestCard } from "../../src/archive/intake.ts";
 import { writeDemoCard, type DemoCardTruth } from "../../src/archive/demo-card/index.ts";
 import { runProposals, type CatalogueEngine, type CardReading } from "../../src/catalogue/index.ts";
 import { ensureWebBuilt } from "../../web/ensure-built.mjs";
+import { CATALOGUE_ENDPOINTS } from "../../web/src/api/endpoints/catalogue.ts";
 import { axeViolations, browserSkip, openBrowser, shot, startDalil, waitForExpression, type DalilServer } from "../support/browser.ts";
 
 /**
@@ -84,7 +85,7 @@ async function imagesLoaded(page: Page, selector: string): Promise<void> {
   await waitForExpression(page, `[...document.querySelectorAll(${JSON.stringify(selector)})].length > 0 && [...document.querySelectorAll(${JSON.stringify(selector)})].every((i) => i.complete && i.naturalWidth > 0)`);
 }
 
-test("the catalogue's screens in Chromium: group a body, edit it, see its history; in English and in Arabic", { skip, timeout: 240_000 }, async (t) => {
+test("the catalogue's screens in Chromium: group a body, edit it, see its history; in English and in Arabic", { skip, timeout: 480_000 }, async (t) => {
   ensureWebBuilt({ quiet: true });
   const work = mkdtempSync(join(tmpdir(), "dalil-e2e-catalogue-"));
   const dataDir = join(work, "data");
@@ -114,6 +115,17 @@ test("the catalogue's screens in Chromium: group a body, edit it, see its histor
     }
     server = await startDalil(dataDir);
     const base = server.url;
+
+    await t.test("every catalogue route the web app calls exists in the server's route table", async () => {
+      const routes = (await (await fetch(`${base}/api/routes`)).json()) as { method: string; url: string }[];
+      const have = new Set(routes.map((r) => `${r.method} ${r.url}`));
+      assert.deepEqual(
+        Object.entries(CATALOGUE_ENDPOINTS)
+          .filter(([, e]) => !have.has(`${e.method} ${e.url}`))
+          .map(([name]) => name),
+        [],
+      );
+    });
 
     for (const l of LANGS) {
       await t.test(`${l.code}: proposals → accept → body → check a number → edit → history; a unit`, async () => {
