@@ -2,6 +2,9 @@ import { readFileSync } from "node:fs";
 import type { Command } from "commander";
 import { operatorActor } from "../core/actor.ts";
 import { getReport, importReportsCsv, listCandidates, matchAll, type ReportImportReport } from "../families/index.ts";
+import { acceptDuplicate, listDuplicates, proposeDuplicates, rejectDuplicate, type DuplicateView } from "../families/duplicates.ts";
+import { decide, DECISION_STATUSES, listFlags, type DecisionStatus } from "../families/disclosure.ts";
+import { rerankIfBodiesChanged } from "../families/watch.ts";
 import { globalOptions, positiveIntOption, print, withArchive } from "./shell.ts";
 
 /**
@@ -65,4 +68,76 @@ export function registerFamiliesCommands(program: Command): void {
         print(opts, { report, candidates: c.candidates }, lines.join("\n"));
       });
     });
+  fam
+    .command("duplicates")
+    .description("look for reports that are likely the same person (proposals for a caseworker) and list those waiting")
+    .option("--no-scan", "only list the proposals already made")
+    .action(async (o: { scan: boolean }, cmd: Command) => {
+      const opts = globalOptions(cmd);
+      await withArchive(opts, async (a) => {
+        const actor = operatorActor();
+        if (o.scan) await proposeDuplicates(a, actor);
+        const list = await listDuplicates(a, actor);
+        print(opts, list, list.map(duplicateText).join("\n") || "no duplicate proposals waiting");
+      });
+    });
+  fam
+    .command("merge <proposal>")
+    .description("accept a duplicate proposal: the survivor keeps both reporters and all data; the other points to it")
+    .option("--survivor <report>", "the report to keep (id or ref; default the earlier one)")
+    .requiredOption("--reason <text>", "why they are the same person")
+    .action(async (id: string, o: { survivor?: string; reason: string }, cmd: Command) => {
+      const opts = globalOptions(cmd);
+      await withArchive(opts, async (a) => {
+        const r = await acceptDuplicate(a, operatorActor(), { id, reason: o.reason, ...(o.survivor ? { survivor: o.survivor } : {}) });
+        print(opts, r, `${r.merged.ref} merged into ${r.survivor.ref}`);
+      });
+    });
+  fam
+    .command("not-duplicate <proposal>")
+    .description("reject a duplicate proposal: the pair is never proposed again")
+    .requiredOption("--reason <text>", "why they are different people")
+    .action(async (id: string, o: { reason: string }, cmd: Command) => {
+      const opts = globalOptions(cmd);
+      await withArchive(opts, async (a) => {
+        const r = await rejectDuplicate(a, operatorActor(), { id, reason: o.reason });
+        print(opts, r, `${r.a.ref} and ${r.b.ref}: not the same person (recorded)`);
+      });
+    });
+  fam
+    .command("decide <report> <body> <status>")
+    .description(`record a caseworker's decision on a candidate body: ${DECISION_STATUSES.join(", ")}`)
+    .requiredOption("--reason <text>", "why (kept with the decision; not written to the public log)")
+    .action(async (report: string, body: string, status: string, o: { reason: string }, cmd: Command) => {
+      const opts = globalOptions(cmd);
+      await withArchive(opts, async (a) => {
+        const d = await decide(a, operatorActor(), { report, bodyId: body, status: status as DecisionStatus, reason: o.reason });
+        print(opts, d, `${report} × ${body}: ${d.status}`);
+      });
+    });
+  fam
+    .command("flags")
+    .description("reopened cases and families' requests waiting for a caseworker")
+    .option("--all", "cleared ones too")
+    .action(async (o: { all?: boolean }, cmd: Command) => {
+      const opts = globalOptions(cmd);
+      await withArchive(opts, async (a) => {
+        const flags = await listFlags(a, operatorActor(), { all: !!o.all });
+        print(opts, flags, flags.map((f) => `${f.id}  ${f.reportRef}  ${f.kind}${f.clearedAt ? " (cleared)" : ""}  ${f.detail}`).join("\n") || "no open flags");
+      });
+    });
+  fam
+    .command("rerank-if-changed")
+    .description("re-rank every open report if a body changed since the last re-rank (what the watcher job does)")
+    .action(async (_o: unknown, cmd: Command) => {
+      const opts = globalOptions(cmd);
+      await withArchive(opts, async (a) => {
+        const r = await rerankIfBodiesChanged(a);
+        print(opts, r, r.changed ? `re-ranked ${r.rerank?.reports ?? 0} reports against ${r.rerank?.bodies ?? 0} bodies; ${r.flagged} case(s) flagged` : "no body changed since the last re-rank");
+      });
+    });
+}
+
+function duplicateText(d: DuplicateView): string {
+  return [`${d.id}  ${d.a.ref} ~ ${d.b.ref}  ${d.score.toFixed(1)}`, ...d.reasons.map((r) => `    ${r}`)].join("\n");
 }
