@@ -82,7 +82,7 @@ function DisputeCard({ d, terms, onResolved }: { d: Dispute; terms: Term[] | nul
   const titleId = `dispute-${d.itemId}`;
   return (
     <article className="card dispute" aria-labelledby={titleId} data-testid="dispute">
-      <h2 id={titleId}>{t("review.disputeTitle", { body: d.bodyId })}</h2>
+      <h2 id={titleId}>{t("review.disputeTitle", { body: pair[0]?.content.bodyRef ?? d.bodyId })}</h2>
       <p>
         {t("review.differOn")}{" "}
         {[...d.disagreement.codes.map((c) => termLabel(terms, c, lang)), ...d.disagreement.causes.map((c) => t(`review.causeCodes.${c}`, { defaultValue: c }))].join(t("review.sep"))}
@@ -93,12 +93,12 @@ function DisputeCard({ d, terms, onResolved }: { d: Dispute; terms: Term[] | nul
           <section key={r.id} className="card" aria-labelledby={`${titleId}-${i}`}>
             <h3 id={`${titleId}-${i}`}>{t("review.reviewerN", { n: fmt.num(i + 1) })}</h3>
             <p className="small muted">
-              <code dir="ltr">{r.content.reviewer}</code> · {fmt.dateTime(r.content.submittedAt)} · {t("review.versionN", { n: fmt.num(r.content.version) })}
+              <code dir="ltr">{r.content.reviewer}</code>{t("review.sep")}{fmt.dateTime(r.content.submittedAt)}{t("review.sep")}{t("review.versionN", { n: fmt.num(r.content.version) })}
             </p>
             <ul className="plain">
               {r.content.findings.map((f) => (
                 <li key={f.code} className={d.disagreement.codes.includes(f.code) ? "differs" : ""}>
-                  {termLabel(terms, f.code, lang)} · {t(`review.confidences.${f.confidence}`)} · {t("review.regionsOf", { n: fmt.num(f.regions?.length ?? 0) })}
+                  {termLabel(terms, f.code, lang)}{t("review.sep")}{t(`review.confidences.${f.confidence}`)}{t("review.sep")}{t("review.regionsOf", { n: fmt.num(f.regions?.length ?? 0) })}
                   {d.disagreement.codes.includes(f.code) && <span className="badge badge-warn">{t("review.onlyHere")}</span>}
                   {f.note && <p dir="auto">{f.note}</p>}
                 </li>

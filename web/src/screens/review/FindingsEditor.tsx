@@ -77,7 +77,7 @@ export function FindingsEditor({ draft, onDraft, terms, active, onActive, photo,
                   {f.regions.map((r, j) => (
                     <li key={j}>
                       <span>
-                        {t(`review.shapes.${r.shape}`)} · {t("review.onPhoto", { n: fmt.num(photoCount(r.photo)) })} · <span dir="ltr">{describeRegion(r, pct)}</span>
+                        {t(`review.shapes.${r.shape}`)}{t("review.sep")}{t("review.onPhoto", { n: fmt.num(photoCount(r.photo)) })}{t("review.sep")}<span dir="ltr">{describeRegion(r, pct)}</span>
                       </span>
                       <button type="button" onClick={() => set(i, { regions: f.regions.filter((_, k) => k !== j) })} aria-label={t("review.removeRegionN", { n: fmt.num(j + 1), finding: termLabel(terms, f.code, lang) })}>
                         {t("review.remove")}

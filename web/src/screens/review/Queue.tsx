@@ -15,7 +15,13 @@ export function Queue(_props: ScreenProps) {
   const { t } = useTranslation();
   const fmt = useFormat();
   const [all, setAll] = useState(false);
-  const list = useAsync(() => reviewApi.myAssignments(!all), [all]);
+  const list = useAsync(async () => {
+    const rows = await reviewApi.myAssignments(!all);
+    // The bodies' references (B-000123) are what reviewers and reports cite; the first hundred are looked up.
+    const ids = [...new Set(rows.map((r) => r.bodyId))].slice(0, 100);
+    const refs = new Map((await Promise.all(ids.map((id) => reviewApi.body(id).catch(() => null)))).filter((b) => b !== null).map((b) => [b.id, b.ref]));
+    return rows.map((r) => ({ ...r, ref: refs.get(r.bodyId) ?? r.bodyId }));
+  }, [all]);
   const rows = list.data ?? [];
   return (
     <section aria-labelledby="review-queue-title">
@@ -46,7 +52,7 @@ export function Queue(_props: ScreenProps) {
                 <tr key={a.id}>
                   <td>
                     <Link to={`/review/assignment/${encodeURIComponent(a.id)}`} data-testid="open-assignment">
-                      {t("review.openBody", { id: a.bodyId })}
+                      {t("review.openBody", { id: a.ref })}
                     </Link>
                   </td>
                   <td>

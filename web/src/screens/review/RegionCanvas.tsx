@@ -56,11 +56,11 @@ export function RegionCanvas({ tool, regions, points, onPoints, onRect, onClose 
       e.currentTarget.setPointerCapture(e.pointerId);
       const p = at(e);
       setDrag({ id: e.pointerId, from: p, to: p });
-    } else if (e.detail >= 2) {
-      onClose();
     } else {
-      const p = at(e);
-      onPoints([...points, [round(p[0]), round(p[1])]]);
+      // The second press of a double click lands where the first did: one corner, not two.
+      const p: [number, number] = [round(at(e)[0]), round(at(e)[1])];
+      const last = points[points.length - 1];
+      if (!last || Math.abs(last[0] - p[0]) > 0.003 || Math.abs(last[1] - p[1]) > 0.003) onPoints([...points, p]);
     }
   };
   const onMove = (e: PointerEvent<SVGSVGElement>) => {
@@ -90,6 +90,11 @@ export function RegionCanvas({ tool, regions, points, onPoints, onRect, onClose 
       onPointerMove={onMove}
       onPointerUp={onUp}
       onPointerCancel={() => setDrag(null)}
+      onDoubleClick={(e) => {
+        if (tool !== "polygon") return;
+        e.stopPropagation();
+        onClose();
+      }}
     >
       {regions.map((s, i) =>
         s.region.shape === "rect" ? (

@@ -204,7 +204,8 @@ function Submitted({ review, terms, photoNo }: { review: ReviewView; terms: Term
       <ul className="plain recorded-findings">
         {c.findings.map((f) => (
           <li key={f.code} data-code={f.code}>
-            <strong>{termLabel(terms, f.code, lang)}</strong> · {t(`review.confidences.${f.confidence}`)} ·{" "}
+            <strong>{termLabel(terms, f.code, lang)}</strong>{t("review.sep")}{t(`review.confidences.${f.confidence}`)}
+            {t("review.sep")}
             {t("review.regionsSummary", { n: fmt.num(f.regions?.length ?? 0), photos: [...new Set((f.regions ?? []).map((r) => fmt.num(photoNo(r.photo))))].join(t("review.sep")) || "—" })}
             {f.note && <p dir="auto">{f.note}</p>}
           </li>

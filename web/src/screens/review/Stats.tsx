@@ -112,15 +112,16 @@ export function Stats(_props: ScreenProps) {
   );
 }
 
-const W = 720;
+const W = 760;
 const LABEL = 220;
-const VALUE = 90;
+const VALUE = 150;
 const ROW = 34;
 const TOP = 28;
 
 /** Kappa (−1 to 1) and observed agreement (0 to 1) per row, on one axis with zero in the middle; mirrored in Arabic. */
 function KappaChart({ rows, format, pct, rtl }: { rows: Row[]; format: (v: number | null) => string; pct: (v: number) => string; rtl: boolean }) {
   const { t } = useTranslation();
+  const sep = t("review.sep");
   const plotStart = LABEL + 10;
   const plotEnd = W - VALUE;
   const mid = (plotStart + plotEnd) / 2;
@@ -134,7 +135,7 @@ function KappaChart({ rows, format, pct, rtl }: { rows: Row[]; format: (v: numbe
   const anchorEnd = rtl ? "start" : "end";
   return (
     <figure className="kappa-chart">
-      <svg viewBox={`0 0 ${W} ${height}`} role="img" aria-labelledby="kappa-chart-title" data-testid="kappa-chart">
+      <svg viewBox={`0 0 ${W} ${height}`} direction="ltr" role="img" aria-labelledby="kappa-chart-title" data-testid="kappa-chart">
         <title id="kappa-chart-title">{t("review.chartTitle")}</title>
         {[-1, -0.5, 0, 0.5, 1].map((v) => (
           <g key={v}>
@@ -156,7 +157,7 @@ function KappaChart({ rows, format, pct, rtl }: { rows: Row[]; format: (v: numbe
               {kb ? <rect className="bar kappa" x={kb.x} y={y + 2} width={Math.max(kb.width, 1)} height={12} /> : <text x={at(0)} y={y + 13} className="tick" textAnchor={anchorStart} dx={rtl ? -4 : 4}>{format(null)}</text>}
               <rect className="bar observed" x={ob.x} y={y + 17} width={Math.max(ob.width, 1)} height={7} />
               <text x={x(plotEnd + 6)} y={y + 14} textAnchor={anchorStart} className="value">
-                {format(r.kappa)} · {pct(r.observed)}
+                {format(r.kappa)}{sep}{pct(r.observed)}
               </text>
             </g>
           );

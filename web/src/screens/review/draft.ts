@@ -67,5 +67,5 @@ export function termLabel(terms: readonly Term[] | null, code: string, lang: str
 /** A region's coordinates as a person reads them: per cent of the image's width and height. */
 export function describeRegion(r: Region, pct: (v: number) => string): string {
   if (r.shape === "rect") return `${pct(r.x)}, ${pct(r.y)} → ${pct(r.x + r.w)}, ${pct(r.y + r.h)}`;
-  return r.points.map((p) => `${pct(p[0])}, ${pct(p[1])}`).join(" · ");
+  return r.points.map((p) => `${pct(p[0])}, ${pct(p[1])}`).join("; ");
 }
