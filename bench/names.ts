@@ -113,7 +113,7 @@ function bestBaselineThreshold(pairs: Pair[], scores: number[]): number {
   return 1.01;
 }
 
-function decisionsSection(pairs: Pair[]): void {
+export function decisionsSection(pairs: Pair[]): void {
   const prepared = pairs.map((p) => [prep(p.a), prep(p.b)] as const);
   const decisions = prepared.map(([a, b]) => nameSimilarity(a, b).decision);
   console.log(`\nname decisions on ${pairs.length} labelled pairs (thresholds ${JSON.stringify(NAME_THRESHOLDS)})`);

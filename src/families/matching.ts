@@ -48,6 +48,7 @@ export function reportFeatures(r: ReportView): ReportFeatures {
   return {
     sex: r.sex,
     birthYear: by,
+    birthApprox: r.birthPrecision === "approximate",
     arrestEarliest: r.arrestEarliest,
     arrestLatest: r.arrestLatest,
     branch: r.branch,

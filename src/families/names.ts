@@ -859,10 +859,18 @@ function latinToken(text: string): NameToken {
   const fold = latinFold(joined);
   // a joined article ("Alkhatib") is not part of the name
   const art = /^(?:al|el)([^aeiouwy].{3,})$/.exec(fold);
-  const bare = art ? (art[1] as string) : fold;
+  let bare = art ? (art[1] as string) : fold;
   const light = lightFold(joined);
   const lightBare = /^(?:al|el)[^aeiouwy].{3,}$/.test(light) ? light.slice(2) : light;
-  const known = [...(LAT_LIGHT_INDEX.get(light) ?? LAT_LIGHT_INDEX.get(lightBare) ?? LAT_INDEX.get(fold) ?? LAT_INDEX.get(bare) ?? [])];
+  let known = [...(LAT_LIGHT_INDEX.get(light) ?? LAT_LIGHT_INDEX.get(lightBare) ?? LAT_INDEX.get(fold) ?? LAT_INDEX.get(bare) ?? [])];
+  // a joined article before a vowel ("Alomar", "Alahmad") is taken off only when a known name remains, so that
+  // Alaa or Alia stay whole
+  const vowelArt = known.length === 0 ? /^(?:al|el)([aeiou].{3,})$/.exec(light) : null;
+  const rest = vowelArt ? (LAT_LIGHT_INDEX.get(vowelArt[1] as string) ?? LAT_INDEX.get(latinFold(vowelArt[1] as string))) : undefined;
+  if (vowelArt && rest) {
+    known = [...rest];
+    bare = latinFold(vowelArt[1] as string);
+  }
   const keyParts = parts.flatMap(latinKeyParts);
   const sk = latinSkeleton(keyParts, false);
   const near = known.length === 0 ? nearLatin(bare, sk.key) : [];

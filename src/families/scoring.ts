@@ -1,14 +1,29 @@
-import { blockingKeys, nameScore, prepareName, type PreparedName } from "./names.ts";
+import { blockingKeys, prepareName, type PreparedName } from "./names.ts";
+import {
+  DEFAULT_POPULATION,
+  FIELD_RATES,
+  NAME_LLR,
+  NUMBER_CLASH_LLR,
+  ageRange,
+  ageTerm,
+  beforeArrest,
+  branchLlr,
+  dayOf,
+  marksTerm,
+  nameTerm,
+  numberHitLlr,
+  periodTerm,
+  photoMid,
+  sexAgreeLlr,
+  type Population,
+} from "./llr.ts";
+import { buildIndex, rankIndexed, type BodyIndex } from "./ranking.ts";
 
 /**
- * The candidate score: a sum of per-feature log likelihood ratios (natural logs), each the log of how much more
- * likely the observation is if the body is the reported person than if it is someone else. Every term is said
- * in words, so a caseworker sees why a body ranks where it does. A body photographed before the arrest cannot
- * be the person: that is a hard exclusion, whatever the other features say.
- *
- * The ratios are set from what the data can bear, not fitted: families misremember branches, approximate
- * dates, and do not know every mark, so a disagreement costs less than an agreement earns, except where the
- * disagreement is physical (sex, a mark type in a place the family is sure of).
+ * The candidate score: a sum of per-feature log likelihood ratios (natural logs, see llr.ts for where each
+ * number comes from), each said in words so a caseworker sees why a body ranks where it does. Two things are
+ * hard exclusions whatever else agrees: a body photographed before the arrest (more than a month before, since
+ * families' dates can be off by weeks), and a body whose recorded sex is not the reported one.
  */
 
 export type Band = "exclude" | "review" | "strong";
@@ -17,6 +32,8 @@ export interface ReportFeatures {
   sex: "male" | "female" | null;
   /** Birth year (the middle of the range when only approximate). */
   birthYear: number | null;
+  /** The family gave the birth year as approximate ("~1980"). */
+  birthApprox?: boolean;
   /** Earliest and latest day of the arrest, YYYY-MM-DD. */
   arrestEarliest: string | null;
   arrestLatest: string | null;
@@ -61,112 +78,112 @@ export interface Scored {
   evidence: Evidence[];
 }
 
-export const BANDS = Object.freeze({ strong: 9, exclude: -2 });
-
-const DAY = 86_400_000;
-
-function days(iso: string): number {
-  return Date.parse(`${iso}T00:00:00Z`) / DAY;
+/**
+ * "strong": the posterior odds that the body is the person reach 99:1 for a catalogue of 11,000 bodies and 70%
+ * of reports about someone in it (prior odds 0.7 / 11,000): log 99 + log(11,000 / 0.7) = 14.3. "exclude": the
+ * evidence is 99:1 against, or a hard exclusion.
+ */
+export function strongThreshold(bodies: number): number {
+  return Math.round((Math.log(99) + Math.log(bodies / FIELD_RATES.present)) * 10) / 10;
 }
-
-function yearOf(iso: string): number {
-  return Number(iso.slice(0, 4));
-}
+export const BANDS = Object.freeze({ strong: strongThreshold(11_000), exclude: -Math.round(Math.log(99) * 10) / 10 });
 
 function round(x: number): number {
   return Math.round(x * 100) / 100;
 }
 
+const yearOf = (iso: string): number => Number(iso.slice(0, 4));
+
+export function sharesNameKey(r: ReportFeatures, b: BodyFeatures): boolean {
+  if (!r.nameKeys || !b.nameKeys) return true;
+  return b.nameKeys.some((k) => r.nameKeys!.has(k));
+}
+
+const CERTAINTY_WORDS = { certain: "sure", probable: "fairly sure", rumoured: "repeating what they heard" } as const;
+
 /** The features of every term, in the order they are shown. */
-export function scoreBody(r: ReportFeatures, b: BodyFeatures, explain = true): Scored {
+export function scoreBody(
+  r: ReportFeatures,
+  b: BodyFeatures,
+  explain = true,
+  pop: Population = DEFAULT_POPULATION,
+  names?: Map<string, { points: number; score: number; decision: string }>,
+): Scored {
   // the words are built only for the candidates that are kept: ranking thousands of bodies needs the numbers alone
   const say = explain ? (f: () => string): string => f() : (): string => "";
   const ev: Evidence[] = [];
   let excluded = false;
 
   if (r.sex && b.sex) {
-    if (r.sex === b.sex) ev.push({ feature: "sex", points: 0.69, text: say(() => `Sex agrees (${r.sex}).`) });
-    else ev.push({ feature: "sex", points: -8, text: say(() => `Sex differs: the report says ${r.sex}, the body was recorded as ${b.sex}.`) });
-  }
-
-  if (r.birthYear !== null && b.photoEarliest && (b.ageMin !== null || b.ageMax !== null)) {
-    const age = (yearOf(b.photoEarliest) + yearOf(b.photoLatest ?? b.photoEarliest)) / 2 - r.birthYear;
-    const lo = b.ageMin ?? 0;
-    const hi = b.ageMax ?? 120;
-    const off = age < lo ? lo - age : age > hi ? age - hi : 0;
-    const span = `${Math.round(age)} at the time of the photograph; the body was estimated ${lo}–${hi}`;
-    if (off <= 1) ev.push({ feature: "age", points: 1.1, text: say(() => `Age fits: born ${r.birthYear}, about ${span}.`) });
-    else if (off <= 5) ev.push({ feature: "age", points: -0.3 * (off - 1), text: say(() => `Age is a little outside: born ${r.birthYear}, about ${span}.`) });
-    else ev.push({ feature: "age", points: Math.max(-6, -1.2 - 0.5 * (off - 5)), text: say(() => `Age does not fit: born ${r.birthYear}, about ${span}.`) });
-  }
-
-  if (r.arrestEarliest && b.photoLatest) {
-    if (b.photoLatest < r.arrestEarliest) {
+    if (r.sex === b.sex) {
+      const p = sexAgreeLlr(pop, r.sex);
+      ev.push({ feature: "sex", points: round(p), text: say(() => `Sex agrees (${r.sex}); ${Math.round(Math.exp(-p) * 100)}% of the bodies are ${r.sex}.`) });
+    } else {
       excluded = true;
-      ev.push({ feature: "dates", points: 0, text: say(() => `Excluded: the body was photographed by ${b.photoLatest}, before the arrest (not before ${r.arrestEarliest}).`) });
-    } else if (b.photoEarliest) {
-      const gap = Math.max(0, days(b.photoEarliest) - days(r.arrestLatest ?? r.arrestEarliest)) / 30.44;
-      let p: number;
-      if (gap <= 6) p = 1.2;
-      else if (gap <= 18) p = 0.6;
-      else if (gap <= 36) p = -0.2;
-      else p = -1;
-      ev.push({ feature: "period", points: p, text: say(() => `Photographed about ${Math.round(gap)} months after the arrest${p > 0 ? ", a usual interval for deaths in detention" : p < 0 ? ", a long interval" : ""}.`) });
+      ev.push({ feature: "sex", points: 0, text: say(() => `Excluded: the report says ${r.sex}, the body was recorded as ${b.sex}.`) });
+    }
+  }
+
+  const range = ageRange(b);
+  if (r.birthYear !== null && b.photoEarliest && range) {
+    const photoYear = (yearOf(b.photoEarliest) + yearOf(b.photoLatest ?? b.photoEarliest)) / 2;
+    const p = ageTerm(pop, r.birthYear, r.birthApprox ?? false, photoYear, range.centre, range.half);
+    const age = Math.round(photoYear - r.birthYear);
+    const span = `${age} at the time of the photograph; the body was estimated ${range.centre - range.half}–${range.centre + range.half}`;
+    const how = p > 0 ? "Age fits" : p > -2 ? "Age is a little outside" : "Age does not fit";
+    ev.push({ feature: "age", points: round(p), text: say(() => `${how}: born ${r.birthApprox ? "about " : ""}${r.birthYear}, about ${span}.`) });
+  }
+
+  const mid = photoMid(b);
+  if (r.arrestEarliest && b.photoLatest && mid !== null) {
+    const e = dayOf(r.arrestEarliest);
+    const l = dayOf(r.arrestLatest ?? r.arrestEarliest);
+    if (beforeArrest(dayOf(b.photoLatest), e)) {
+      excluded = true;
+      ev.push({ feature: "dates", points: 0, text: say(() => `Excluded: the body was photographed by ${b.photoLatest}, more than a month before the arrest (not before ${r.arrestEarliest}).`) });
+    } else {
+      const p = periodTerm(pop, mid, e, l);
+      const months = Math.round((mid - l) / 30.44);
+      ev.push({
+        feature: "period",
+        points: round(p),
+        text: say(() =>
+          months < 0
+            ? `Photographed about ${-months} month${months === -1 ? "" : "s"} before the reported arrest: possible only if the family's date is a little off.`
+            : `Photographed about ${months} month${months === 1 ? "" : "s"} after the arrest${p > 0 ? ", a usual interval for deaths in detention" : ", a long interval"}.`,
+        ),
+      });
     }
   }
 
   if (r.branch && b.branch) {
-    const weight = r.branchCertainty === "certain" ? 1 : r.branchCertainty === "rumoured" ? 0.4 : 0.7;
-    if (r.branch === b.branch) ev.push({ feature: "branch", points: round(1.8 * weight), text: say(() => `Branch agrees: ${b.branch}${r.branchCertainty ? ` (the family is ${r.branchCertainty === "certain" ? "sure" : r.branchCertainty === "probable" ? "fairly sure" : "repeating what they heard"})` : ""}.`) });
-    else ev.push({ feature: "branch", points: round(-0.6 * weight), text: say(() => `Branch differs: the family named ${r.branch}, the body's card says ${b.branch}; families are often told the wrong branch.`) });
+    const p = branchLlr(pop, r.branch, r.branchCertainty, b.branch);
+    const sure = r.branchCertainty ? ` (the family is ${CERTAINTY_WORDS[r.branchCertainty]})` : "";
+    if (r.branch === b.branch) ev.push({ feature: "branch", points: round(p), text: say(() => `Branch agrees: ${b.branch}${sure}.`) });
+    else ev.push({ feature: "branch", points: round(p), text: say(() => `Branch differs: the family named ${r.branch}${sure}, the body's card says ${b.branch}; families are often told the wrong branch.`) });
   }
 
-  if (r.marks.length > 0 && b.marks.length > 0) {
-    let p = 0;
-    const words: string[] = [];
-    const used = new Set<number>();
-    for (const m of r.marks) {
-      let best = -1;
-      let bestPts = -0.4;
-      let how = "";
-      b.marks.forEach((bm, i) => {
-        if (used.has(i) || bm.type !== m.type) return;
-        const pts = m.region && bm.region ? (m.region === bm.region ? 2.6 : -0.2) : 1;
-        if (pts > bestPts) {
-          bestPts = pts;
-          best = i;
-          how = m.region && bm.region ? (m.region === bm.region ? `${m.type} on the ${m.region} on both` : `${m.type}, but on the ${m.region} in the report and the ${bm.region} on the body`) : `${m.type} on both (place not recorded on one side)`;
-        }
-      });
-      if (best >= 0) used.add(best);
-      p += bestPts;
-      words.push(best >= 0 ? how : `the reported ${m.type}${m.region ? ` on the ${m.region}` : ""} was not recorded on the body`);
-    }
-    ev.push({ feature: "marks", points: round(p), text: say(() => `Marks: ${words.join("; ")}.`) });
-  } else if (r.marks.length > 0) {
-    ev.push({ feature: "marks", points: -0.2, text: say(() => "The family reported marks; none were recorded on the body (they may not be visible in the photographs).") });
+  if (r.marks.length > 0) {
+    const m = marksTerm(pop, r.marks, b.marks);
+    const none = b.marks.length === 0 ? " (none recorded on the body; they may not be visible in the photographs)" : "";
+    ev.push({ feature: "marks", points: round(m.points), text: say(() => `Marks: ${m.words.join("; ")}${none}.`) });
   }
 
-  if (r.numbers.length > 0 && b.numbers.length > 0) {
-    for (const n of r.numbers) {
-      const hit = b.numbers.find((x) => x.role === n.role && x.value === n.value);
-      const clash = b.numbers.find((x) => x.role === n.role && x.value !== n.value);
-      if (hit) ev.push({ feature: "numbers", points: 7, text: say(() => `The ${n.role} number ${n.value} in the family's documents is on the body's card.`) });
-      else if (clash) ev.push({ feature: "numbers", points: -2, text: say(() => `The ${n.role} number ${n.value} in the family's documents differs from the body's (${clash.value}).`) });
-    }
+  for (const n of r.numbers) {
+    const hit = b.numbers.find((x) => x.role === n.role && x.value === n.value);
+    const clash = b.numbers.find((x) => x.role === n.role && x.value !== n.value);
+    if (hit) ev.push({ feature: "numbers", points: round(numberHitLlr(pop, n.role, n.value)), text: say(() => `The ${n.role} number ${n.value} in the family's documents is on the body's card.`) });
+    else if (clash) ev.push({ feature: "numbers", points: round(NUMBER_CLASH_LLR), text: say(() => `The ${n.role} number ${n.value} in the family's documents differs from the body's (${clash.value}).`) });
   }
 
-  if (r.names.length > 0 && b.name && r.nameKeys && b.nameKeys && !b.nameKeys.some((k) => r.nameKeys!.has(k))) {
-    ev.push({ feature: "name", points: -3, text: say(() => "A document names the body; the given name and the other names do not agree with the report's.") });
-  } else if (r.names.length > 0 && b.name) {
-    let s = nameScore(r.names[0]!, b.name);
-    for (const n of r.names.slice(1)) {
-      const t = nameScore(n, b.name);
-      if (t.points > s.points) s = t;
+  if (r.names.length > 0 && b.name) {
+    if (!sharesNameKey(r, b)) {
+      ev.push({ feature: "name", points: round(NAME_LLR.noKey), text: say(() => "A document names the body; its given name and the other names do not agree with the report's.") });
+    } else {
+      const s = names?.get(b.id) ?? nameTerm(r, b.name);
+      const d = s.decision === "same" ? "the same person" : s.points > 0 ? "partly the same (not enough to say one person)" : "different people";
+      ev.push({ feature: "name", points: round(s.points), text: say(() => `A document names the body; the names read as ${d} (similarity ${s.score.toFixed(2)}).`) });
     }
-    const p = Math.max(-6, Math.min(10, s.points));
-    const d = s.decision === "same" ? "the same person" : s.decision === "different" ? "different people" : "possibly the same person";
-    ev.push({ feature: "name", points: round(p), text: say(() => `A document names the body; the names read as ${d} (similarity ${s.score.toFixed(2)}).`) });
   }
 
   const score = round(ev.reduce((a, e) => a + e.points, 0));
@@ -174,11 +191,30 @@ export function scoreBody(r: ReportFeatures, b: BodyFeatures, explain = true): S
   return { bodyId: b.id, ref: b.ref, score, band, excluded, evidence: ev };
 }
 
-/** Ranks bodies for one report: best first, excluded last, ties broken by the body's ref. */
-export function rankBodies(r: ReportFeatures, bodies: readonly BodyFeatures[], top = bodies.length): Scored[] {
-  const all = bodies.map((b, i) => ({ s: scoreBody(r, b, false), i }));
+const INDEXES = new WeakMap<readonly BodyFeatures[], BodyIndex>();
+
+/** The typed-array index of a list of bodies, built once per list (the list must not change afterwards). */
+export function indexOf(bodies: readonly BodyFeatures[]): BodyIndex {
+  let ix = INDEXES.get(bodies);
+  if (!ix) INDEXES.set(bodies, (ix = buildIndex(bodies)));
+  return ix;
+}
+
+/**
+ * Ranks bodies for one report: best first, excluded last, ties broken by the body's ref; the top are scored
+ * again with their words against the same population.
+ */
+export function rankBodies(r: ReportFeatures, bodies: readonly BodyFeatures[] | BodyIndex, top = "length" in bodies ? bodies.length : bodies.bodies.length): Scored[] {
+  const ix = "length" in bodies ? indexOf(bodies) : bodies;
+  const ranked = rankIndexed(ix, r, top);
+  return ranked.order.map((i) => scoreBody(r, ix.bodies[i]!, true, ix.pop, ranked.names));
+}
+
+/** The reference ranking: every body scored in full, then sorted. Slow; for tests and the benchmark's baseline. */
+export function rankBodiesNaive(r: ReportFeatures, bodies: readonly BodyFeatures[], top = bodies.length, pop: Population = indexOf(bodies).pop): Scored[] {
+  const all = bodies.map((b, i) => ({ s: scoreBody(r, b, false, pop), i }));
   all.sort((a, b) => (a.s.excluded !== b.s.excluded ? (a.s.excluded ? 1 : -1) : b.s.score === a.s.score ? (a.s.ref < b.s.ref ? -1 : 1) : b.s.score - a.s.score));
-  return all.slice(0, top).map((x) => scoreBody(r, bodies[x.i]!, true));
+  return all.slice(0, top).map((x) => scoreBody(r, bodies[x.i]!, true, pop));
 }
 
 export { prepareName };

@@ -2,6 +2,7 @@ import { parseFuzzyDate } from "../catalogue/dates.ts";
 import { blockingKeys, parseNameChain, prepareName } from "./names.ts";
 import { parseBirthDate, type ReportInput } from "./reports.ts";
 import { keysOf, type BodyFeatures, type ReportFeatures } from "./scoring.ts";
+import { FIELD_RATES } from "./llr.ts";
 
 /**
  * Synthetic families' reports against a synthetic catalogue, with the ground truth and the noise real reports
@@ -43,7 +44,7 @@ const MALE: Name[] = [
   { ar: ["عبد الرحمن", "عبدالرحمن"], lat: ["Abdulrahman", "Abd al-Rahman", "Abdelrahman"] },
   { ar: ["مصطفى", "مصطفي"], lat: ["Mustafa", "Moustafa", "Mostafa"] },
   { ar: ["محمود"], lat: ["Mahmoud", "Mahmud"] },
-  { ar: ["سامر"], lat: ["Samer", "Samir"] },
+  { ar: ["سامر"], lat: ["Samer"] }, // not Samir: that is سمير, another name
   { ar: ["فادي"], lat: ["Fadi"] },
   { ar: ["ياسر"], lat: ["Yasser", "Yasir"] },
   { ar: ["رامي"], lat: ["Rami", "Ramy"] },
@@ -111,6 +112,13 @@ const BRANCHES = ["215", "227", "235", "248", "251", "216", "220", "291"];
 const BRANCH_WEIGHTS = [0.3, 0.2, 0.15, 0.1, 0.08, 0.07, 0.05, 0.05];
 const MARK_TYPES = ["scar", "tattoo", "mole", "birthmark", "missing_tooth", "dental_work", "old_fracture"];
 const REGIONS = ["head", "face", "neck", "chest", "abdomen", "back", "arm_left", "arm_right", "hand_left", "hand_right", "leg_left", "leg_right", "foot_left", "foot_right"];
+/** The region a family may give for a mark they remember in the wrong place: the other side, or the hand for the arm. */
+function mirrored(region: string | null): string | null {
+  if (!region) return null;
+  if (region.endsWith("_left")) return region.replace("_left", "_right");
+  if (region.endsWith("_right")) return region.replace("_right", "_left");
+  return ({ head: "face", face: "head", neck: "chest", chest: "abdomen", abdomen: "chest", back: "neck" } as Record<string, string>)[region] ?? region;
+}
 const GOVERNORATES = ["SY-DI", "SY-RD", "SY-HL", "SY-HI", "SY-HM", "SY-DR", "SY-ID"];
 
 /** mulberry32: small, fast, reproducible from a seed. */
@@ -170,7 +178,7 @@ export function generateSynthetic(opts: SyntheticOptions): { bodies: SyntheticBo
   for (let i = 0; i < opts.bodies; i++) {
     const p = person();
     const photo = new Date(start + rnd() * span);
-    const gapDays = Math.min(900, Math.floor(-Math.log(1 - rnd()) * 150));
+    const gapDays = Math.min(900, Math.floor(-Math.log(1 - rnd()) * FIELD_RATES.gapMeanDays));
     const arrest = new Date(photo.getTime() - gapDays * 86_400_000);
     const age = photo.getUTCFullYear() - p.birthYear;
     const centre = age + Math.round((rnd() - 0.5) * 6);
@@ -226,24 +234,25 @@ export function generateSynthetic(opts: SyntheticOptions): { bodies: SyntheticBo
     const by = p.birthYear + (rnd() < 0.7 ? 0 : Math.round((rnd() - 0.5) * 4));
     input.birthDate = rnd() < 0.15 ? `~${by}` : String(by);
     const prec = rnd();
-    const shifted = rnd() < 0.1 ? new Date(arrest.getTime() + (rnd() < 0.5 ? -1 : 1) * 20 * 86_400_000) : arrest;
+    const off = Math.round(FIELD_RATES.arrestOffDays * (0.3 + 0.7 * rnd()));
+    const shifted = rnd() < FIELD_RATES.arrestOffShare ? new Date(arrest.getTime() + (rnd() < 0.5 ? -1 : 1) * off * 86_400_000) : arrest;
     input.arrestDate = prec < 0.4 ? iso(shifted) : prec < 0.85 ? iso(shifted).slice(0, 7) : iso(shifted).slice(0, 4);
     input.arrestGovernorate = pick(GOVERNORATES);
-    const b = rnd();
+    // how sure a family says it is and how often it is right, as FIELD_RATES says (a fifth of named branches wrong)
     const trueBranch = body?.branch ?? weighted(BRANCHES, BRANCH_WEIGHTS);
-    if (b < 0.6) {
-      input.branch = trueBranch;
-      input.branchCertainty = rnd() < 0.5 ? "certain" : "probable";
-    } else if (b < 0.85) input.branch = null;
-    else {
-      input.branch = pick(BRANCHES.filter((x) => x !== trueBranch));
-      input.branchCertainty = rnd() < 0.3 ? "certain" : "rumoured";
-    }
+    if (rnd() < FIELD_RATES.branchGiven) {
+      const sure = FIELD_RATES.certaintyShare;
+      const certainty = weighted(["certain", "probable", "rumoured"] as const, [sure.certain, sure.probable, sure.rumoured]);
+      input.branchCertainty = certainty;
+      input.branch = rnd() < FIELD_RATES.branchRight[certainty] ? trueBranch : pick(BRANCHES.filter((x) => x !== trueBranch));
+    } else input.branch = null;
     const marks: NonNullable<ReportInput["marks"]> = [];
     for (const m of body?.marks ?? []) {
-      if (rnd() < 0.6) marks.push({ type: m.type, region: rnd() < 0.8 ? m.region : null, description: "reported by the family" });
+      if (rnd() >= FIELD_RATES.markReported) continue;
+      const region = rnd() < FIELD_RATES.markRegionKnown ? (rnd() < FIELD_RATES.markMisplaced ? mirrored(m.region) : m.region) : null;
+      marks.push({ type: m.type, region, description: "reported by the family" });
     }
-    if (rnd() < (body ? 0.1 : 0.4)) marks.push({ type: pick(MARK_TYPES), region: pick(REGIONS), description: "reported by the family" });
+    if (rnd() < (body ? FIELD_RATES.markInvented : 0.4)) marks.push({ type: pick(MARK_TYPES), region: pick(REGIONS), description: "reported by the family" });
     input.marks = marks;
     if (body && rnd() < 0.05) input.numbers = [{ role: "detainee", value: body.detaineeNo }];
     input.reporterRelationship = pick(["mother", "father", "wife", "brother", "sister", "son", "daughter"]);
@@ -283,6 +292,7 @@ export function syntheticReportFeatures(input: ReportInput): ReportFeatures {
   return {
     sex: input.sex ?? null,
     birthYear: birth ? Number(birth.date.slice(0, 4)) : null,
+    birthApprox: birth?.precision === "approximate",
     arrestEarliest: arrest?.earliest ?? null,
     arrestLatest: arrest?.latest ?? null,
     branch: input.branch ?? null,
