@@ -1,0 +1,26 @@
+import type { Page } from "playwright-core";
+
+/** What the search end-to-end tests share (not a test file itself). */
+
+/**
+ * Types into the search box key by key and measures, in the page, the time from the last keystroke to the
+ * frame after the results of exactly that text are in place (the pause before asking the server included).
+ */
+export async function typeQuery(page: Page, q: string): Promise<number> {
+  await page.locator("#search-q").fill("");
+  await page.evaluate(`(() => {
+    const box = document.querySelector("#search-q");
+    window.__lastInput = 0;
+    box.addEventListener("input", () => { window.__lastInput = performance.now(); });
+    window.__painted = new Promise((done) => {
+      const check = () => {
+        const r = document.querySelector("[data-testid=search-results]");
+        if (r && r.dataset.q === ${JSON.stringify(q)} && r.getAttribute("aria-busy") === "false") requestAnimationFrame(() => done(performance.now()));
+        else requestAnimationFrame(check);
+      };
+      requestAnimationFrame(check);
+    });
+  })()`);
+  await page.locator("#search-q").pressSequentially(q, { delay: 40 });
+  return Math.round((await page.evaluate("window.__painted.then((t) => t - window.__lastInput)")) as number);
+}

@@ -1,0 +1,7 @@
+import type { ScreenDef } from "../../app/screens.ts";
+import { Statistics } from "./Statistics.tsx";
+
+/** The figures a report quotes, as charts and tables, exportable as CSV, SVG and PNG. */
+export const screens: ScreenDef[] = [
+  { id: "statistics", path: "/statistics", title: "statistics.title", menu: 70, requires: ["catalogue.read"], component: Statistics },
+];
