@@ -6,6 +6,7 @@ import { benchFamilies } from "./families.ts";
 import { benchGrouping } from "./grouping.ts";
 import { runLedgerMerkleBench } from "./ledger-merkle.ts";
 import { benchSearch } from "./search.ts";
+import { benchReport } from "./report.ts";
 
 /**
  * `npm run bench [-- part …]`: every figure is printed beside a baseline measured in the same run on the same
@@ -28,6 +29,7 @@ const parts: Record<string, () => Promise<void>> = {
     await benchLedger(Number(process.env.BENCH_EVENTS ?? 1_000_000));
   },
   search: () => benchSearch(),
+  report: () => benchReport(),
 };
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith("-"));

@@ -1,12 +1,31 @@
+import { mkdir, rm, writeFile } from "node:fs/promises";
+import { join, resolve } from "node:path";
 import type { Ctx } from "../../app/context.ts";
 import type { Actor } from "../../core/actor.ts";
+import { Vocabularies } from "../../catalogue/index.ts";
+import { checkExhibits, Gatherer } from "./gather.ts";
+import { words, type ReportLang } from "./i18n.ts";
+import { printImage, type Clearance, type PrintedImage } from "./images.ts";
+import { computeStats, statRow, type StatRow } from "./stats.ts";
+import { renderExhibit } from "./exhibit-html.ts";
+import { annexes, contents, cover, head, method, statistics, TAIL, type DocumentParts, type HashRow, type PageNumbers, type TocExhibit } from "./document-html.ts";
+import { installFonts } from "./fonts.ts";
+import { stylesheet } from "./style.ts";
+import { launchChromium, printPdf, readPdfIndex } from "./pdf.ts";
 
 /**
- * The dossier report: a PDF and the HTML it is printed from. A first version of the entry point, so callers can
- * be written against it while the report itself is built.
+ * The dossier report: an HTML file (with its images and fonts beside it in outDir) and the PDF Chromium prints from
+ * it. Exhibits stream through one at a time (facts read, images written to files, section rendered as text), so
+ * memory grows with the text of the report, not its pictures. The contents carry page numbers found by a draft
+ * print with empty image boxes of the same size, then the report is printed once more with its images.
+ *
+ * Permissions: the caller's route or job checks the dossier action; here the preparer must be allowed to read the
+ * bodies (catalogue.read, per body), to see photos (original.view) and, for originals, to reveal them
+ * (original.reveal). Reviews are printed only for a preparer who may read them. Building a report records no
+ * custody event here: the caller logs the act (and any handover) with the report's hash.
  */
-export type Clearance = "original" | "redacted" | "blurred";
-export type ReportLang = "ar" | "en";
+export type { Clearance, ReportLang };
+export { readPdfIndex, chromiumPath } from "./pdf.ts";
 
 export interface ReportExhibit {
   number: string;
@@ -33,9 +52,82 @@ export interface ReportResult {
   pages: number;
 }
 
+/** Exhibits prepared at once: image decoding runs on libuv's pool while the next exhibit's records are read. */
+const CONCURRENCY = 2;
+
 export async function buildReport(ctx: Ctx, actor: Actor, input: ReportInput): Promise<ReportResult> {
-  void ctx;
-  void actor;
-  void input;
-  throw new Error("buildReport: not yet implemented");
+  ctx.policy.require(actor, "catalogue.read");
+  ctx.policy.require(actor, "original.view");
+  if (input.clearance === "original") ctx.policy.require(actor, "original.reveal");
+  checkExhibits(input.exhibits);
+  const outDir = resolve(input.outDir);
+  await mkdir(join(outDir, "img"), { recursive: true });
+  const w = words(input.lang);
+  const vocab = await Vocabularies.cached(ctx.db.db);
+  const gatherer = new Gatherer(ctx, actor, vocab, input.lang);
+  const total = input.exhibits.length + 2;
+  const n = input.exhibits.length;
+  const finals: string[] = new Array<string>(n);
+  const drafts: string[] = new Array<string>(n);
+  const toc: TocExhibit[] = new Array<TocExhibit>(n);
+  const rows: StatRow[] = new Array<StatRow>(n);
+  const hashes: HashRow[][] = new Array<HashRow[]>(n);
+  let done = 0;
+  let next = 0;
+  const worker = async () => {
+    for (;;) {
+      const i = next++;
+      if (i >= n) return;
+      const f = await gatherer.exhibit(input.exhibits[i]!);
+      const images: (PrintedImage | null)[] = [];
+      for (const p of f.photos) images.push(await printImage(ctx, p.sha256, input.clearance, outDir).catch(() => null));
+      const r = renderExhibit(i, f, images, { w, vocab, lang: input.lang, showNames: input.clearance === "original" });
+      finals[i] = r.final;
+      drafts[i] = r.draft;
+      toc[i] = { id: r.id, number: f.number, ref: f.body.ref };
+      rows[i] = statRow(f.body);
+      hashes[i] = f.photos.map((p, k) => ({ exhibit: f.number, photo: k + 1, sha256: p.sha256 }));
+      input.onProgress?.(++done, total);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(CONCURRENCY, n) }, worker));
+
+  const cp = await ctx.tree.checkpoint();
+  const parts: DocumentParts = {
+    lang: input.lang,
+    w,
+    title: input.title,
+    subtitle: input.subtitle,
+    dossier: input.dossier,
+    clearance: input.clearance,
+    preparedBy: actor.label ?? actor.id,
+    preparedAt: ctx.clock.now().toISOString().slice(0, 10),
+    photoCount: hashes.reduce((s, h) => s + h.length, 0),
+    log: { origin: ctx.tree.origin, size: cp.size, note: cp.note, timestamped: Boolean(cp.timestampToken) },
+    stats: computeStats(rows, vocab, input.lang, w.unknown),
+    styles: stylesheet(await installFonts(outDir), input.lang),
+  };
+  const document = (sections: string[], pages: PageNumbers) =>
+    [head(parts), cover(parts, n), contents(parts, toc, pages), method(parts), statistics(parts), ...sections, annexes(parts, hashes.flat()), TAIL].join("");
+
+  const html = join(outDir, "report.html");
+  const pdf = join(outDir, "report.pdf");
+  const draftHtml = join(outDir, "draft.html");
+  const draftPdf = join(outDir, "draft.pdf");
+  const browser = await launchChromium();
+  try {
+    await writeFile(draftHtml, document(drafts, null));
+    await printPdf(browser, draftHtml, draftPdf);
+    const draft = await readPdfIndex(draftPdf);
+    input.onProgress?.(++done, total);
+    await writeFile(html, document(finals, draft.dests));
+    await printPdf(browser, html, pdf);
+  } finally {
+    await browser.close();
+    await rm(draftHtml, { force: true });
+    await rm(draftPdf, { force: true });
+  }
+  const { pages } = await readPdfIndex(pdf);
+  input.onProgress?.(++done, total);
+  return { html, pdf, pages };
 }

@@ -1,0 +1,99 @@
+import type { Words } from "./i18n.ts";
+import type { ReportStats } from "./stats.ts";
+import { barChart } from "./charts.ts";
+import { esc } from "./esc.ts";
+
+/**
+ * The parts of the report around the exhibits: cover, contents, method, statistics and annexes. The contents
+ * print page numbers found by a draft print (`pages`); the draft prints "000" in their place, which takes the
+ * same room, so both prints break pages alike.
+ */
+export interface DocumentParts {
+  lang: "ar" | "en";
+  w: Words;
+  title: string;
+  subtitle?: string;
+  dossier?: { id: string; version: number };
+  clearance: "original" | "redacted" | "blurred";
+  preparedBy: string;
+  preparedAt: string;
+  photoCount: number;
+  log: { origin: string; size: number; note: string; timestamped: boolean };
+  stats: ReportStats;
+  styles: string;
+}
+
+export interface TocExhibit {
+  id: string;
+  number: string;
+  ref: string;
+}
+
+export interface HashRow {
+  exhibit: string;
+  photo: number;
+  sha256: string;
+}
+
+export type PageNumbers = Map<string, number> | null;
+
+const PLACEHOLDER = "000";
+
+function pageOf(pages: PageNumbers, id: string): string {
+  if (!pages) return PLACEHOLDER;
+  const n = pages.get(id);
+  return n === undefined ? "" : String(n);
+}
+
+function tocLine(label: string, id: string, pages: PageNumbers, sub = false): string {
+  return `<li${sub ? ` class="sub"` : ""}><a href="#${id}">${label}</a><span class="dots"></span><span>${pageOf(pages, id)}</span></li>`;
+}
+
+export function head(d: DocumentParts): string {
+  return `<!doctype html><html lang="${d.lang}" dir="${d.w.dir}"><head><meta charset="utf-8"><title>${esc(d.title)}</title><style>${d.styles}</style></head><body>`;
+}
+
+export function cover(d: DocumentParts, exhibits: number): string {
+  const { w } = d;
+  const clearance = d.clearance === "original" ? w.clearanceOriginal : d.clearance === "redacted" ? w.clearanceRedacted : w.clearanceBlurred;
+  const rows: [string, string][] = [];
+  if (d.dossier) rows.push([w.dossier, `${d.dossier.id} · ${w.version} ${d.dossier.version}`]);
+  rows.push([w.preparedBy, d.preparedBy], [w.preparedAt, d.preparedAt], [w.clearance, clearance], [w.exhibitCount, String(exhibits)], [w.photoCount, String(d.photoCount)], [w.logOrigin, d.log.origin], [w.logSize, String(d.log.size)]);
+  return `<section class="cover"><h1>${esc(d.title)}</h1>${d.subtitle ? `<p class="subtitle">${esc(d.subtitle)}</p>` : ""}<dl>${rows
+    .map(([k, v]) => `<dt>${esc(k)}</dt><dd>${k === w.logOrigin ? `<span class="hash">${esc(v)}</span>` : esc(v)}</dd>`)
+    .join("")}</dl><p class="warning">${esc(w.warning)}</p></section>`;
+}
+
+export function contents(d: DocumentParts, exhibits: TocExhibit[], pages: PageNumbers): string {
+  const { w } = d;
+  const lines = [
+    tocLine(esc(w.method), "method", pages),
+    tocLine(esc(w.statistics), "statistics", pages),
+    tocLine(esc(w.exhibits), exhibits[0]?.id ?? "x1", pages),
+    ...exhibits.map((e) => tocLine(`${esc(w.exhibit)} ${esc(e.number)} · ${esc(e.ref)}`, e.id, pages, true)),
+    tocLine(esc(w.annexCheckpoint), "annex-a", pages),
+    tocLine(esc(w.annexHashes), "annex-b", pages),
+  ];
+  return `<nav class="toc page" id="contents"><h2>${esc(w.contents)}</h2><ol>${lines.join("")}</ol></nav>`;
+}
+
+export function method(d: DocumentParts): string {
+  const { w } = d;
+  const part = (h: string, t: string) => `<h3>${esc(h)}</h3><p>${esc(t)}</p>`;
+  return `<section class="page" id="method"><h2>${esc(w.method)}</h2>${part(w.methodAcquired, w.methodAcquiredText)}${part(w.methodPreserved, w.methodPreservedText)}${part(w.methodLog, w.methodLogText)}${part(w.methodVerify, w.methodVerifyText)}${part(w.methodReview, w.methodReviewText)}</section>`;
+}
+
+export function statistics(d: DocumentParts): string {
+  const { w, stats } = d;
+  const rtl = d.lang === "ar";
+  const other = d.lang === "ar" ? "أخرى" : "other";
+  return `<section class="page" id="statistics"><h2>${esc(w.statistics)}</h2><p class="muted">${esc(w.statsIntro)}</p>${barChart(w.byBranch, stats.branch, rtl, other)}${barChart(w.byFacility, stats.facility, rtl, other)}${barChart(w.byPeriod, stats.period, rtl, other)}${barChart(w.byFinding, stats.finding, rtl, other)}</section>`;
+}
+
+export function annexes(d: DocumentParts, hashes: HashRow[]): string {
+  const { w } = d;
+  const rows = hashes.map((h) => `<tr><td>${esc(h.exhibit)}</td><td>${h.photo}</td><td class="hash">${h.sha256}</td></tr>`).join("");
+  return `<section class="page" id="annex-a"><h2>${esc(w.annexCheckpoint)}</h2><p>${esc(w.checkpointIntro)}</p><pre class="checkpoint">${esc(d.log.note)}</pre>${d.log.timestamped ? `<p>${esc(w.timestamped)}</p>` : ""}</section><section class="page" id="annex-b"><h2>${esc(w.annexHashes)}</h2><p>${esc(w.hashesIntro)}</p><table class="hashes"><thead><tr><th>${esc(w.exhibit)}</th><th>${esc(w.photoShort)}</th><th>${esc(w.sha256)}</th></tr></thead><tbody>${rows}</tbody></table></section>`;
+}
+
+export const TAIL = "</body></html>";

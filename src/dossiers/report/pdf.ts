@@ -1,0 +1,111 @@
+import { open } from "node:fs/promises";
+import { pathToFileURL } from "node:url";
+import { chromium, type Browser } from "playwright-core";
+import { PAGE } from "./style.ts";
+
+/**
+ * Printing with headless Chromium (it shapes Arabic and lays out bidirectional text as a browser does), and
+ * reading back from the PDF it wrote the page of each named destination, for the contents' page numbers.
+ */
+export const DEFAULT_CHROMIUM = "/usr/bin/chromium";
+
+export function chromiumPath(): string {
+  return process.env.DALIL_CHROMIUM || DEFAULT_CHROMIUM;
+}
+
+export async function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: chromiumPath(),
+    headless: true,
+    args: ["--no-sandbox", "--disable-gpu", "--headless", "--disable-dev-shm-usage", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+  });
+}
+
+const FOOTER = `<div style="width:100%;font-size:8px;text-align:center;color:#555;font-family:sans-serif"><span class="pageNumber"></span> / <span class="totalPages"></span></div>`;
+
+export async function printPdf(browser: Browser, htmlPath: string, pdfPath: string): Promise<void> {
+  const page = await browser.newPage();
+  // A report of hundreds of exhibits takes minutes to print; the job's own limits apply, not Playwright's 30 s.
+  page.setDefaultTimeout(0);
+  try {
+    await page.goto(pathToFileURL(htmlPath).href, { waitUntil: "load", timeout: 0 });
+    await page.evaluate("document.fonts.ready.then(() => true)");
+    await page.pdf({
+      path: pdfPath,
+      format: "A4",
+      printBackground: true,
+      displayHeaderFooter: true,
+      headerTemplate: "<div></div>",
+      footerTemplate: FOOTER,
+      margin: { top: `${PAGE.marginMm}mm`, bottom: "20mm", left: `${PAGE.marginMm}mm`, right: `${PAGE.marginMm}mm` },
+      outline: true,
+      tagged: true,
+    });
+  } finally {
+    await page.close();
+  }
+}
+
+/**
+ * The page count and the 1-based page of each named destination of a PDF as Chromium writes it: a classic
+ * cross-reference table, plain (uncompressed) dictionaries for the catalogue, page tree and destinations. Only
+ * those objects are read, so a PDF of hundreds of megabytes costs a few small reads.
+ */
+export async function readPdfIndex(path: string): Promise<{ pages: number; dests: Map<string, number> }> {
+  const fh = await open(path, "r");
+  try {
+    const { size } = await fh.stat();
+    const read = async (at: number, len: number): Promise<string> => {
+      const buf = Buffer.alloc(Math.min(len, size - at));
+      await fh.read(buf, 0, buf.length, at);
+      return buf.toString("latin1");
+    };
+    const tail = await read(Math.max(0, size - 2048), 2048);
+    const startxref = Number(/startxref\s+(\d+)\s+%%EOF\s*$/.exec(tail)?.[1]);
+    if (!Number.isFinite(startxref)) throw new Error("No startxref in the PDF.");
+    const trailerRoot = Number(/\/Root (\d+) 0 R/.exec(tail)?.[1]);
+    const head = await read(startxref, 64);
+    const m = /^xref\s+(\d+) (\d+)\s+/.exec(head);
+    if (!m) throw new Error("The PDF has no classic cross-reference table.");
+    const first = Number(m[1]);
+    const count = Number(m[2]);
+    const table = await read(startxref + m[0].length, count * 20);
+    const offsetOf = (obj: number): number => Number(table.slice((obj - first) * 20, (obj - first) * 20 + 10));
+    const object = async (obj: number): Promise<string> => {
+      const at = offsetOf(obj);
+      let len = 4096;
+      for (;;) {
+        const s = await read(at, len);
+        const end = s.indexOf("endobj");
+        if (end >= 0 || at + len >= size) return end >= 0 ? s.slice(0, end) : s;
+        len *= 4;
+      }
+    };
+    const catalog = await object(trailerRoot);
+    const pagesRoot = Number(/\/Pages (\d+) 0 R/.exec(catalog)?.[1]);
+    const order: number[] = [];
+    const walk = async (obj: number): Promise<void> => {
+      const node = await object(obj);
+      if (/\/Type \/Pages\b/.test(node)) {
+        const kids = /\/Kids \[([^\]]*)\]/.exec(node)?.[1] ?? "";
+        for (const k of kids.matchAll(/(\d+) 0 R/g)) await walk(Number(k[1]));
+      } else {
+        order.push(obj);
+      }
+    };
+    await walk(pagesRoot);
+    const pageNo = new Map(order.map((o, i) => [o, i + 1]));
+    const dests = new Map<string, number>();
+    const destsRef = /\/Dests (\d+) 0 R/.exec(catalog)?.[1];
+    if (destsRef) {
+      const d = await object(Number(destsRef));
+      for (const e of d.matchAll(/\/([^\s/[\]<>()]+)\s*\[(\d+) 0 R/g)) {
+        const n = pageNo.get(Number(e[2]));
+        if (n !== undefined) dests.set(e[1]!.replace(/#([0-9a-fA-F]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16))), n);
+      }
+    }
+    return { pages: order.length, dests };
+  } finally {
+    await fh.close();
+  }
+}
