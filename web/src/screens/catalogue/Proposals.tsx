@@ -40,6 +40,18 @@ export function Proposals({ params }: ScreenProps) {
   const [job, setJob] = useState<Job | null>(null);
   const { busy, error, act } = useAct();
   const listRef = useRef<HTMLDivElement>(null);
+  // After a decision made by keyboard, focus goes to the proposal now in its place (the next one to decide),
+  // once the list has been reloaded.
+  const refocus = useRef<number | null>(null);
+  useEffect(() => {
+    const at = refocus.current;
+    if (at === null) return;
+    refocus.current = null;
+    const all = listRef.current?.querySelectorAll<HTMLElement>("article.cat-proposal") ?? [];
+    // None left to decide: to the new body's link (or the error) at the top.
+    const next = all.length ? all[Math.min(at, all.length - 1)] : document.querySelector<HTMLElement>("[data-testid=accepted-body]");
+    next?.focus();
+  }, [items]);
 
   const load = async (after?: number) => {
     const page = await catalogue.proposals(sourceId, status, after, PAGE);
@@ -101,8 +113,10 @@ export function Proposals({ params }: ScreenProps) {
     const key = e.key.toLowerCase();
     if (key === "arrowdown" || key === "j") all[i + 1]?.focus();
     else if (key === "arrowup" || key === "k") all[i - 1]?.focus();
-    else if (canGroup && p.status === "proposed" && key === "a") void accept(p);
-    else if (canGroup && p.status === "proposed" && key === "r") void reject(p);
+    else if (canGroup && p.status === "proposed" && (key === "a" || key === "r")) {
+      refocus.current = i;
+      void (key === "a" ? accept(p) : reject(p));
+    }
     else if (canGroup && p.status === "proposed" && key === "m") toggleMerge(p.id);
     else return;
     e.preventDefault();
