@@ -2,12 +2,21 @@
  * BagIt 1.0 (RFC 8493): writing a bag while hashing its payload in one pass, and validating one. Manifests are
  * `<hex>  <path>` (two spaces) so `sha256sum -c manifest-sha256.txt` run in the bag's directory checks them too.
  * Payload bytes are streamed, never held whole: a bag of thousands of photos costs the memory of one chunk.
+ *
+ * Speed (docs/packages.md, "Speed"): a payload file is written first, in writes of about 1 MiB, and then hashed
+ * from what lies on disk by a worker thread that feeds SHA-256 and SHA-512 from one read; so the manifests state
+ * the bytes in the bag, and hashing runs on the other cores while the main thread decrypts and writes the next
+ * file. Files under 64 KiB (events, proofs, metadata) are hashed in place, where a worker's round trip would cost
+ * more than the hash. Nothing is fsynced, as before: a bag is a copy made from the archive, which stays the
+ * durable record; an interrupted bag has no tag files and does not validate.
  */
-import { createHash, type Hash } from "node:crypto";
-import { createReadStream, createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync, lstatSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { constants, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync, lstatSync } from "node:fs";
+import { copyFile, open } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import type { Readable } from "node:stream";
-import { Conflict, Invalid } from "../core/errors.ts";
+import { Conflict, IntegrityError, Invalid } from "../core/errors.ts";
+import { digestFile, hashConcurrency } from "./hash-pool.ts";
 
 export const BAGIT_TXT = "BagIt-Version: 1.0\nTag-File-Character-Encoding: UTF-8\n";
 export const PAYLOAD_ALGORITHMS = ["sha256", "sha512"] as const;
@@ -54,6 +63,76 @@ export interface BagEntry {
   sha512: string;
 }
 
+/** Below this, hashing on the calling thread is cheaper than a worker's round trip. */
+const INLINE_HASH_LIMIT = 64 * 1024;
+/** Stream chunks (64 KiB from the blob store) are gathered into writes of about this much. */
+const WRITE_BATCH = 1 << 20;
+
+function hashHere(path: string, parts: readonly Uint8Array[]): BagEntry {
+  const h256 = createHash("sha256");
+  const h512 = createHash("sha512");
+  let size = 0;
+  for (const p of parts) {
+    h256.update(p);
+    h512.update(p);
+    size += p.length;
+  }
+  return { path, size, sha256: h256.digest("hex"), sha512: h512.digest("hex") };
+}
+
+async function hashWritten(path: string, file: string): Promise<BagEntry> {
+  const { size, digests } = await digestFile(file, PAYLOAD_ALGORITHMS);
+  return { path, size, sha256: digests[0]!, sha512: digests[1]! };
+}
+
+/**
+ * Writes a stream to a new file in batched writes. Returns its size, and its chunks when the whole stream was
+ * small enough to hash in place (those chunks are then still in hand, so the file need not be read back).
+ */
+async function writeStream(target: string, source: Readable | AsyncIterable<Uint8Array>): Promise<{ size: number; small: Uint8Array[] | null }> {
+  const fh = await open(target, "wx");
+  let size = 0;
+  let batch: Uint8Array[] = [];
+  let batched = 0;
+  let flushed = false;
+  const flush = async (): Promise<void> => {
+    let parts = batch;
+    batch = [];
+    batched = 0;
+    flushed = true;
+    while (parts.length) {
+      const { bytesWritten } = await fh.writev(parts);
+      if (bytesWritten === 0) throw new Error(`Writing ${target} made no progress.`);
+      parts = remainder(parts, bytesWritten);
+    }
+  };
+  try {
+    for await (const chunk of source) {
+      const c = chunk as Uint8Array;
+      if (c.length === 0) continue;
+      batch.push(c);
+      batched += c.length;
+      size += c.length;
+      if (batched >= WRITE_BATCH) await flush();
+    }
+    const small = !flushed && size < INLINE_HASH_LIMIT ? batch : null;
+    if (batch.length) await flush();
+    return { size, small };
+  } finally {
+    await fh.close();
+  }
+}
+
+/** What is left of parts after the first n bytes were written (a short write is rare but allowed). */
+function remainder(parts: Uint8Array[], n: number): Uint8Array[] {
+  let skip = n;
+  let i = 0;
+  while (i < parts.length && skip >= parts[i]!.length) skip -= parts[i++]!.length;
+  const rest = parts.slice(i);
+  if (rest.length && skip > 0) rest[0] = rest[0]!.subarray(skip);
+  return rest;
+}
+
 /** Writes a bag into an empty (or new) directory: payload files first, then `finish()` writes the tag files. */
 export class BagWriter {
   private readonly entries = new Map<string, BagEntry>();
@@ -70,6 +149,37 @@ export class BagWriter {
 
   /** Adds a payload file at `data/<relPath>` from bytes or a stream, hashing as it writes. */
   async addPayload(relPath: string, source: Buffer | string | Readable | AsyncIterable<Uint8Array>): Promise<BagEntry> {
+    const { path, target } = this.claim(relPath);
+    let entry: BagEntry;
+    if (typeof source === "string" || Buffer.isBuffer(source)) {
+      const buf = typeof source === "string" ? Buffer.from(source, "utf8") : source;
+      writeFileSync(target, buf, { flag: "wx" });
+      entry = buf.length < INLINE_HASH_LIMIT ? hashHere(path, [buf]) : await hashWritten(path, target);
+    } else {
+      const written = await writeStream(target, source);
+      entry = written.small ? hashHere(path, written.small) : await hashWritten(path, target);
+      if (entry.size !== written.size) {
+        throw new IntegrityError(`${path} read back as ${entry.size} bytes after ${written.size} were written: the disk or another process changed it.`);
+      }
+    }
+    this.entries.set(path, entry);
+    return entry;
+  }
+
+  /**
+   * Adds a payload file at `data/<relPath>` as a copy of a plain file on disk (copy_file_range or a reflink where
+   * the filesystem offers one; the bytes never pass through JS), then hashes the copy.
+   */
+  async addPayloadFile(relPath: string, sourceFile: string): Promise<BagEntry> {
+    const { path, target } = this.claim(relPath);
+    await copyFile(sourceFile, target, constants.COPYFILE_EXCL | constants.COPYFILE_FICLONE);
+    const entry = await hashWritten(path, target);
+    this.entries.set(path, entry);
+    return entry;
+  }
+
+  /** The bag path and file for a new payload file, its directory made. */
+  private claim(relPath: string): { path: string; target: string } {
     if (this.finished) throw new Conflict("The bag is already finished.");
     const path = `data/${relPath}`;
     assertSafePath(path);
@@ -80,32 +190,7 @@ export class BagWriter {
       mkdirSync(parent, { recursive: true });
       this.dirs.add(parent);
     }
-    const h256 = createHash("sha256");
-    const h512 = createHash("sha512");
-    let size = 0;
-    if (typeof source === "string" || Buffer.isBuffer(source)) {
-      const buf = typeof source === "string" ? Buffer.from(source, "utf8") : source;
-      h256.update(buf);
-      h512.update(buf);
-      size = buf.length;
-      writeFileSync(target, buf, { flag: "wx" });
-    } else {
-      const out = createWriteStream(target, { flags: "wx" });
-      try {
-        for await (const chunk of source) {
-          const c = chunk as Uint8Array;
-          h256.update(c);
-          h512.update(c);
-          size += c.length;
-          if (!out.write(c)) await new Promise<void>((resolve) => out.once("drain", resolve));
-        }
-      } finally {
-        await new Promise<void>((resolve, reject) => out.end((err?: Error | null) => (err ? reject(err) : resolve())));
-      }
-    }
-    const entry: BagEntry = { path, size, sha256: h256.digest("hex"), sha512: h512.digest("hex") };
-    this.entries.set(path, entry);
-    return entry;
+    return { path, target };
   }
 
   /** An extra tag file at the bag's top level (e.g. VERIFY.txt); it is listed in the tag manifest. */
@@ -211,12 +296,23 @@ function walk(root: string, rel: string, out: string[], problems: string[]): voi
   }
 }
 
-async function digestFile(path: string, algs: readonly string[]): Promise<Map<string, string>> {
-  const hashes: [string, Hash][] = algs.map((a) => [a, createHash(a)]);
-  for await (const chunk of createReadStream(path, { highWaterMark: 1 << 20 })) {
-    for (const [, h] of hashes) h.update(chunk as Buffer);
-  }
-  return new Map(hashes.map(([a, h]) => [a, h.digest("hex")]));
+async function digestMap(path: string, algs: readonly string[]): Promise<Map<string, string>> {
+  const { digests } = await digestFile(path, algs);
+  return new Map(algs.map((a, i) => [a, digests[i]!]));
+}
+
+/** fn over items, a few at a time (so the hashing pool stays fed), results in the items' order. */
+async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const out: R[] = new Array<R>(items.length);
+  let next = 0;
+  const run = async (): Promise<void> => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, run));
+  return out;
 }
 
 function parseBagInfo(text: string): Map<string, string[]> {
@@ -280,12 +376,15 @@ export async function validateBag(dir: string): Promise<BagValidation> {
   }
 
   let octets = 0;
-  for (const path of files) {
+  const checked = await mapLimit(files, hashConcurrency(), async (path) => {
     const want = known.filter((a) => lists.get(a)!.has(path));
     const full = join(dir, ...path.split("/"));
-    octets += statSync(full).size;
-    if (want.length === 0) continue;
-    const got = await digestFile(full, want);
+    const size = statSync(full).size;
+    return { path, want, size, got: want.length ? await digestMap(full, want) : null };
+  });
+  for (const { path, want, size, got } of checked) {
+    octets += size;
+    if (!got) continue;
     for (const a of want) {
       if (got.get(a) !== lists.get(a)!.get(path)) problems.push(`${path} does not match its ${a} in manifest-${a}.txt: its bytes changed.`);
     }
@@ -312,7 +411,7 @@ export async function validateBag(dir: string): Promise<BagValidation> {
       const full = join(dir, ...path.split("/"));
       if (path.startsWith("data/")) problems.push(`tagmanifest-sha256.txt lists ${path}, a payload file.`);
       else if (!existsSync(full)) problems.push(`${path} is listed in tagmanifest-sha256.txt but missing from the bag.`);
-      else if ((await digestFile(full, ["sha256"])).get("sha256") !== hex) problems.push(`${path} does not match its sha256 in tagmanifest-sha256.txt: it was changed.`);
+      else if ((await digestMap(full, ["sha256"])).get("sha256") !== hex) problems.push(`${path} does not match its sha256 in tagmanifest-sha256.txt: it was changed.`);
     }
     for (const name of top) {
       if (name === "data" || name === "tagmanifest-sha256.txt" || name.startsWith("tagmanifest-")) continue;

@@ -1,6 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
+import { createHash, randomBytes } from "node:crypto";
 import { appendFileSync, readFileSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Readable } from "node:stream";
@@ -84,4 +85,35 @@ test("bag paths: CR, LF and % encoded; climbing out, absolute and home paths ref
   await assert.rejects(w.addPayload("x.txt", "y"), /already has/);
   assert.throws(() => new BagWriter(dir), /not empty/);
   rmSync(dirname2(dir), { recursive: true, force: true });
+});
+
+test("payloads hashed off the main thread (large buffers, streams in many chunks, file copies) match digests taken here, and a changed byte in one is caught", async () => {
+  const root = tempDir("dalil-bag-");
+  const dir = join(root, "bag");
+  try {
+    const big = randomBytes(3 * 1024 * 1024 + 17);
+    const src = join(root, "photo.jpg");
+    writeFileSync(src, big);
+    const want = { sha256: createHash("sha256").update(big).digest("hex"), sha512: createHash("sha512").update(big).digest("hex") };
+    const w = new BagWriter(dir);
+    const chunks = Array.from({ length: Math.ceil(big.length / 65536) }, (_, i) => big.subarray(i * 65536, (i + 1) * 65536));
+    const got = await Promise.all([
+      w.addPayload("a/buffer.jpg", big),
+      w.addPayload("a/stream.jpg", Readable.from(chunks)),
+      w.addPayloadFile("a/copy.jpg", src),
+      w.addPayload("a/empty.bin", Readable.from([])),
+    ]);
+    for (const e of got.slice(0, 3)) assert.deepEqual({ sha256: e.sha256, sha512: e.sha512, size: e.size }, { ...want, size: big.length }, e.path);
+    assert.equal(got[3]!.sha256, createHash("sha256").digest("hex"));
+    assert.ok(readFileSync(join(dir, "data/a/stream.jpg")).equals(big));
+    w.finish({ sourceOrganization: "Org", externalIdentifier: "pkg_2", externalDescription: "big" });
+    assert.deepEqual((await validateBag(dir)).problems, []);
+    const bytes = readFileSync(join(dir, "data/a/copy.jpg"));
+    bytes[2 * 1024 * 1024] ^= 1;
+    writeFileSync(join(dir, "data/a/copy.jpg"), bytes);
+    const v = await validateBag(dir);
+    assert.deepEqual(v.problems.filter((p) => p.includes("copy.jpg")).length, 2, v.problems.join(" | "));
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
 });
