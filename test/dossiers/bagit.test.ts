@@ -109,7 +109,7 @@ test("payloads hashed off the main thread (large buffers, streams in many chunks
     w.finish({ sourceOrganization: "Org", externalIdentifier: "pkg_2", externalDescription: "big" });
     assert.deepEqual((await validateBag(dir)).problems, []);
     const bytes = readFileSync(join(dir, "data/a/copy.jpg"));
-    bytes[2 * 1024 * 1024] ^= 1;
+    bytes[2 * 1024 * 1024] = bytes[2 * 1024 * 1024]! ^ 1;
     writeFileSync(join(dir, "data/a/copy.jpg"), bytes);
     const v = await validateBag(dir);
     assert.deepEqual(v.problems.filter((p) => p.includes("copy.jpg")).length, 2, v.problems.join(" | "));
