@@ -61,13 +61,13 @@ export function BodyPage({ params }: ScreenProps) {
       <div className="cat-sections">
         <div>
           <BodyFields body={b} canEdit={canEdit} onSaved={changed} />
-          <BodyNumbers body={b} canEdit={canEdit} canCheck={session.can("catalogue.check") && !b.mergedInto} onChange={changed} />
         </div>
         <div>
           <LinksSection owner={{ kind: "body", id: b.id }} ownerKind="body" canEdit={canEdit} photos={b.photos.map((p) => p.sha256)} />
           {canGroup && <MergeForm body={b} onMerged={changed} />}
         </div>
       </div>
+      <BodyNumbers body={b} canEdit={canEdit} canCheck={session.can("catalogue.check") && !b.mergedInto} onChange={changed} />
       <BodyHistory entries={history.data} error={history.error} />
     </section>
   );
