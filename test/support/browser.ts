@@ -102,7 +102,8 @@ export async function startDalil(dataDir: string, env: Record<string, string> = 
   child.stderr?.on("data", (d: Buffer) => (out += d.toString()));
   const url = `http://127.0.0.1:${port}`;
   await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`dalil serve did not start in 30 s:\n${out}`)), 30_000);
+    // Generous: on a loaded 2-core machine (CI running several legs) a cold tsx start takes tens of seconds.
+    const timer = setTimeout(() => reject(new Error(`dalil serve did not start in 90 s:\n${out}`)), 90_000);
     const check = () => {
       if (out.includes("serving")) {
         clearTimeout(timer);
