@@ -11,6 +11,7 @@ import { loadOrCreateBlobKeys } from "../archive/blobs/keys.ts";
 import { registerArchiveJobs } from "../archive/jobs.ts";
 import { registerCatalogueJobs } from "../catalogue/index.ts";
 import { registerFamiliesJobs } from "../families/matching.ts";
+import { registerDossierJobs } from "../dossiers/dossier-package.ts";
 import { registerCaseworkJobs } from "../families/watch.ts";
 import { LogTree, loadOrCreateLogKey, newOrigin } from "../ledger/tree.ts";
 import { getSetting, setSetting } from "../db/settings.ts";
@@ -80,6 +81,7 @@ export async function openArchive(config: Config, opts: { clock?: Clock; logger?
   registerArchiveJobs(ctx);
   registerCatalogueJobs(ctx);
   registerFamiliesJobs(ctx);
+  registerDossierJobs(ctx);
   registerCaseworkJobs(ctx);
   return ctx;
 }

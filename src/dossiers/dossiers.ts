@@ -16,6 +16,7 @@ import { Conflict, Invalid, NotFound } from "../core/errors.ts";
 import { newId } from "../core/ids.ts";
 import type { Tx } from "../db/database.ts";
 import { custody, type EventObject } from "../ledger/events.ts";
+import { getBody } from "../catalogue/index.ts";
 import { ddb, type DossierExhibitsTable, type DossiersTable } from "./tables.ts";
 
 export const SNAPSHOT_FORMAT = "dalil.dossier-version/1";
@@ -39,6 +40,8 @@ export interface ExhibitView {
   addedAt: string;
   addedBy: string;
   withdrawn: { at: string; by: string; reason: string } | null;
+  /** A body exhibit's photos (SHA-256, in the body's order) as they were when the version was frozen. */
+  photos?: string[];
 }
 
 export interface DossierSummary {
@@ -195,10 +198,20 @@ export async function listVersions(ctx: Ctx, actor: Actor, id: string): Promise<
 export async function freezeDossier(ctx: Ctx, actor: Actor, input: { id: string; note?: string | null }): Promise<VersionSummary> {
   ctx.policy.require(actor, "dossier.edit");
   const note = text(input.note, "note", 2000, false);
+  // A version fixes which photos a body exhibit shows: read before the transaction (the catalogue reads on its own).
+  const bodies = await ddb(ctx.db.db).selectFrom("dossier_exhibits").select("ref").where("dossier_id", "=", input.id).where("kind", "=", "body").where("status", "=", "active").execute();
+  const photos = new Map<string, string[]>();
+  for (const b of bodies) photos.set(b.ref, (await getBody(ctx, actor, b.ref)).photos.map((p) => p.sha256));
   return ctx.db.transaction(async (tx) => {
     const d = await loadDossier(tx, input.id);
     if (d.frozen_versions > 0 && !d.changed_since_freeze) throw new Conflict(`Nothing changed since version ${d.frozen_versions} of dossier ${d.id}; there is nothing new to freeze.`);
     const draft = await draftOf(tx, d);
+    for (const e of draft.exhibits) {
+      if (e.kind !== "body" || e.status !== "active") continue;
+      const ps = photos.get(e.ref);
+      if (!ps) throw new Conflict("The dossier changed while it was being frozen; freeze it again.");
+      e.photos = ps;
+    }
     if (!draft.exhibits.some((e) => e.status === "active")) throw new Invalid("A dossier needs at least one exhibit before a version can be frozen.", "exhibits");
     const { frozen: _omit, ...snapshot } = draft;
     void _omit;

@@ -6,6 +6,7 @@
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { canonicalJson } from "../core/canonical-json.ts";
 import { DalilError } from "../core/errors.ts";
 import { parseLeaf, type CustodyEvent } from "../ledger/events.ts";
 import { checkProofBundle } from "../ledger/proof-check.ts";
@@ -14,7 +15,7 @@ import { newVerifier } from "../ledger/note.ts";
 import { parseTlogProof } from "../ledger/tlog-proof.ts";
 import { assertTimestampCovers } from "../ledger/timestamp.ts";
 import { validateBag } from "./bagit.ts";
-import { PACKAGE_VERSION, type PackageIndex } from "./package.ts";
+import { PACKAGE_VERSION, REDACTION_MANIFEST_VERSION, type PackageExhibit, type PackageIndex } from "./package.ts";
 
 export interface PackageVerification {
   ok: boolean;
@@ -121,9 +122,12 @@ export async function verifyPackage(dir: string, opts: VerifyPackageOptions = {}
     out.exhibits++;
     listed.add(ex.exhibit);
     const got = bag.payload.get(ex.file);
+    const want = ex.copy ? ex.copy.sha256 : ex.sha256;
     if (!ex.file.startsWith(`data/${ex.exhibit}/`)) problems.push(`${ex.exhibit}: its file ${ex.file} is outside data/${ex.exhibit}/.`);
     else if (got === undefined) problems.push(`${ex.exhibit}: ${ex.file} is missing or unlisted.`);
-    else if (got !== ex.sha256) problems.push(`${ex.exhibit}: ${ex.file} hashes to ${got}, not the exhibit's SHA-256 ${ex.sha256}.`);
+    else if (got !== want) problems.push(`${ex.exhibit}: ${ex.file} hashes to ${got}, not the ${ex.copy ? "copy's" : "exhibit's"} SHA-256 ${want}.`);
+    if (ex.copy) checkCopy(ex, readText, problems);
+    else if (index.clearance && index.clearance !== "original") problems.push(`${ex.exhibit}: the package is of ${index.clearance} copies but this exhibit has no copy: an original may have been put in its place.`);
     const eventsDir = file(`data/${ex.exhibit}/events`);
     const present = existsSync(eventsDir) ? readdirSync(eventsDir).filter((n) => n.endsWith(".json")).map((n) => Number(n.slice(0, -5))) : [];
     for (const seq of present) if (!ex.events.includes(seq)) problems.push(`data/${ex.exhibit}/events/${seq}.json is not among the exhibit's events in data/package.json.`);
@@ -135,7 +139,7 @@ export async function verifyPackage(dir: string, opts: VerifyPackageOptions = {}
     }
   }
   for (const name of existsSync(file("data")) ? readdirSync(file("data")) : []) {
-    if (/^E-\d+$/.test(name) && !listed.has(name)) problems.push(`data/${name} is an exhibit directory that data/package.json does not list.`);
+    if (/^E-\d+(-\d+)?$/.test(name) && !listed.has(name)) problems.push(`data/${name} is an exhibit directory that data/package.json does not list.`);
   }
 
   const h = checkEvent(`data/handover/${index.handover}`, index.handover);
@@ -149,8 +153,56 @@ export async function verifyPackage(dir: string, opts: VerifyPackageOptions = {}
     }
     const named = h.objects.filter((o) => o.sha256).length;
     if (named !== (index.exhibits ?? []).length) problems.push(`The handover event names ${named} exhibits; the package holds ${(index.exhibits ?? []).length}.`);
+    const content = (index.clearance ?? "original") === "original" ? "originals" : index.clearance;
+    if (h.detail.content !== content) problems.push(`The handover event says it handed over ${String(h.detail.content)}; data/package.json says ${content}.`);
+    const copies = (h.detail.copies ?? {}) as Record<string, string>;
+    for (const ex of index.exhibits ?? []) {
+      if ((copies[ex.exhibit] ?? null) !== (ex.copy?.sha256 ?? null)) {
+        problems.push(`${ex.exhibit}: the handover event records ${copies[ex.exhibit] ? `the copy ${copies[ex.exhibit]}` : "no copy"}, but the package holds ${ex.copy ? `the copy ${ex.copy.sha256}` : "the original"}.`);
+      }
+    }
+    if (index.report && h.detail.report !== index.report.pdfSha256) problems.push(`${index.report.pdf}: the handover event records another report (${String(h.detail.report)}).`);
+    if (index.report && bag.payload.get(index.report.pdf) !== index.report.pdfSha256) problems.push(`${index.report.pdf} is missing or is not the report named in data/package.json.`);
+    if (index.dossier && !h.objects.some((o) => o.id === index.dossier!.id && o.role === "dossier")) problems.push(`The handover event does not name dossier ${index.dossier.id}.`);
+  }
+
+  if (index.dossier) {
+    const d = index.dossier;
+    const got = bag.payload.get(d.file);
+    if (got === undefined) problems.push(`${d.file} (the dossier version) is missing or unlisted.`);
+    else if (got !== d.sha256) problems.push(`${d.file} hashes to ${got}, not the frozen version's SHA-256 ${d.sha256}.`);
+    if (!d.events.includes(d.freezeEvent)) problems.push(`The dossier's events in data/package.json do not include its freeze event ${d.freezeEvent}.`);
+    for (const seq of d.events) {
+      const rel = `data/dossier/events/${seq}`;
+      const e = checkEvent(rel, seq);
+      if (e && !e.objects.some((o) => o.id === d.id)) problems.push(`${rel}.json does not concern dossier ${d.id}.`);
+      if (e && seq === d.freezeEvent && (e.detail.action !== "dossier.freeze" || e.detail.sha256 !== d.sha256 || e.detail.version !== d.version)) {
+        problems.push(`${rel}.json is not the freezing of version ${d.version} with SHA-256 ${d.sha256}.`);
+      }
+    }
   }
   return done(out);
+}
+
+/** A copy's redaction manifest must tie the copy in the bag to the exhibit's original, as package.json says. */
+function checkCopy(ex: PackageExhibit, readText: (rel: string) => string | null, problems: string[]): void {
+  const copy = ex.copy!;
+  const text = readText(copy.manifest);
+  if (text === null) {
+    problems.push(`${ex.exhibit}: its redaction manifest ${copy.manifest} is missing.`);
+    return;
+  }
+  let m: { v?: string; exhibit?: string; original?: { sha256?: string }; copy?: { file?: string; sha256?: string }; method?: string; regions?: unknown };
+  try {
+    m = JSON.parse(text) as typeof m;
+  } catch (e) {
+    problems.push(`${copy.manifest} cannot be read: ${message(e)}.`);
+    return;
+  }
+  if (m.v !== REDACTION_MANIFEST_VERSION) problems.push(`${copy.manifest} is not a ${REDACTION_MANIFEST_VERSION} manifest.`);
+  if (m.original?.sha256 !== ex.sha256) problems.push(`${copy.manifest} ties the copy to the original ${String(m.original?.sha256)}, not the exhibit's ${ex.sha256}.`);
+  if (m.copy?.sha256 !== copy.sha256 || m.copy?.file !== ex.file) problems.push(`${copy.manifest} names the copy ${String(m.copy?.file)} ${String(m.copy?.sha256)}, not ${ex.file} ${copy.sha256}.`);
+  if (m.method !== copy.method || canonicalJson(m.regions ?? null) !== canonicalJson(copy.regions)) problems.push(`${copy.manifest} describes another redaction than data/package.json.`);
 }
 
 function done(out: PackageVerification): PackageVerification {

@@ -5,6 +5,10 @@
  * key. The handover is itself logged (an "export" event naming every exhibit, the recipient and the purpose)
  * before the checkpoint is taken, so the package proves its own handover. Layout: docs/formats/evidence-package.md.
  */
+import { createHash } from "node:crypto";
+import { mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, relative, resolve, sep } from "node:path";
 import type { Ctx } from "../app/context.ts";
 import type { Actor } from "../core/actor.ts";
 import { canonicalJson } from "../core/canonical-json.ts";
@@ -16,17 +20,32 @@ import { custody, type CustodyEvent } from "../ledger/events.ts";
 import { inclusionProof } from "../ledger/merkle.ts";
 import { formatTlogProof } from "../ledger/tlog-proof.ts";
 import { BagWriter } from "./bagit.ts";
+import { blurredImage, redactedImage, REDACTION_METHOD, type Region } from "./redaction.ts";
 
 export const PACKAGE_VERSION = "dalil.evidence-package/1";
+
+export type Clearance = "original" | "redacted" | "blurred";
+export const CLEARANCES: readonly Clearance[] = ["original", "redacted", "blurred"];
+export const REDACTION_MANIFEST_VERSION = "dalil.redaction-manifest/1";
 
 export interface BuildPackageInput {
   originals: string[];
   recipient: string;
   purpose: string;
   out: string;
-  /** Redacted copies are a later step (issue 8); a package now carries the originals. */
-  redacted?: false;
+  /** What the recipient may see: the originals (default), redacted copies, or blurred copies. */
+  clearance?: Clearance;
   sourceOrganization?: string;
+  onProgress?: (done: number, total: number, note?: string) => void;
+}
+
+/** A copy given in place of the original: the bag holds it and its redaction manifest, not the original. */
+export interface PackageCopy {
+  sha256: string;
+  size: number;
+  method: "filled" | "blurred";
+  regions: Region[];
+  manifest: string;
 }
 
 export interface PackageExhibit {
@@ -36,6 +55,18 @@ export interface PackageExhibit {
   size: number;
   file: string;
   events: number[];
+  /** The dossier exhibit (E-0001) this photo stands for, when the package was built from a dossier. */
+  dossierExhibit?: string;
+  copy?: PackageCopy;
+}
+
+export interface PackageDossier {
+  id: string;
+  version: number;
+  sha256: string;
+  file: string;
+  freezeEvent: number;
+  events: number[];
 }
 
 export interface PackageIndex {
@@ -43,12 +74,15 @@ export interface PackageIndex {
   id: string;
   recipient: string;
   purpose: string;
+  clearance?: Clearance;
   createdAt: string;
   createdBy: { kind: string; id: string; role: string };
   software: { name: string; version: string };
   log: { origin: string; size: number; verifierKey: string; timestamped: boolean };
   handover: number;
   exhibits: PackageExhibit[];
+  dossier?: PackageDossier;
+  report?: { html: string; pdf: string; pdfSha256: string; pages: number };
 }
 
 export interface BuildPackageResult {
@@ -62,11 +96,27 @@ export interface BuildPackageResult {
   files: number;
 }
 
+/** One photo in a package: its directory name in the bag and the original it is (or is a copy of). */
+export interface PackageItem {
+  exhibit: string;
+  sha256: string;
+  dossierExhibit?: string;
+}
+
+/** What buildDossierPackage adds to a package: the frozen version, its events, and a report maker. */
+export interface PackageExtras {
+  dossier?: { id: string; version: number; snapshot: string; sha256: string; freezeEvent: number; csv: string[][] };
+  /** Builds the report into outDir (called before the handover is logged, so its hash is in the handover). */
+  report?: (outDir: string, onProgress: (done: number, total: number) => void) => Promise<{ html: string; pdf: string; pages: number }>;
+  reportUnits?: number;
+  handoverDetail?: Record<string, unknown>;
+}
+
 const EXHIBIT_CONCURRENCY = 4;
 const EXTENSIONS: Record<string, string> = { jpeg: "jpg", tiff: "tif" };
 
 /** RFC 4180 with CRLF; a cell a spreadsheet would run as a formula gets a leading apostrophe. */
-function csv(rows: string[][]): string {
+export function csv(rows: string[][]): string {
   const cell = (v: string): string => {
     const safe = /^[=+\-@\t\r]/.test(v) ? `'${v}` : v;
     return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
@@ -78,68 +128,118 @@ function exhibitNumber(i: number): string {
   return `E-${String(i + 1).padStart(4, "0")}`;
 }
 
-export async function buildPackage(ctx: Ctx, actor: Actor, input: BuildPackageInput): Promise<BuildPackageResult> {
-  ctx.policy.require(actor, "package.export");
-  if (input.redacted) throw new Invalid("Redacted packages are not built yet; build one with the originals or wait for redaction support.", "redacted");
-  const recipient = input.recipient.trim();
-  const purpose = input.purpose.trim();
+export function checkRecipient(input: { recipient: string; purpose: string; clearance?: string }): { recipient: string; purpose: string; clearance: Clearance } {
+  const recipient = (input.recipient ?? "").trim();
+  const purpose = (input.purpose ?? "").trim();
   if (!recipient) throw new Invalid("Name the recipient of the package (--recipient): the handover is logged with it.", "recipient");
   if (!purpose) throw new Invalid("Say why the package is handed over (--purpose): the handover is logged with it.", "purpose");
+  const clearance = input.clearance ?? "original";
+  if (!(CLEARANCES as readonly string[]).includes(clearance)) throw new Invalid(`The clearance is one of ${CLEARANCES.join(", ")}, not ${JSON.stringify(clearance)}.`, "clearance");
+  return { recipient, purpose, clearance: clearance as Clearance };
+}
+
+export async function buildPackage(ctx: Ctx, actor: Actor, input: BuildPackageInput): Promise<BuildPackageResult> {
+  ctx.policy.require(actor, "package.export");
   const shas = [...new Set(input.originals.map((s) => s.trim().toLowerCase()))];
   if (shas.length === 0) throw new Invalid("Name at least one original (--sha256) to put in the package.", "originals");
   for (const s of shas) if (!/^[0-9a-f]{64}$/.test(s)) throw new Invalid(`${s} is not a SHA-256 of 64 hex digits.`, "originals");
-  const rows = await ctx.db.db.selectFrom("originals").select(["sha256", "status"]).where("sha256", "in", shas).execute();
+  return writePackage(ctx, actor, { ...input, items: shas.map((sha256, i) => ({ exhibit: exhibitNumber(i), sha256 })) });
+}
+
+interface WriteInput extends Omit<BuildPackageInput, "originals"> {
+  items: PackageItem[];
+}
+
+/** The package of a list of photos (with a dossier's extras): the one way every package is written. */
+export async function writePackage(ctx: Ctx, actor: Actor, input: WriteInput, extras: PackageExtras = {}): Promise<BuildPackageResult> {
+  ctx.policy.require(actor, "package.export");
+  const { recipient, purpose, clearance } = checkRecipient(input);
+  const shas = input.items.map((i) => i.sha256);
+  if (new Set(shas).size !== shas.length) throw new Invalid("A photo is in the package once.", "originals");
+  const rows = shas.length ? await ctx.db.db.selectFrom("originals").select(["sha256", "status"]).where("sha256", "in", shas).execute() : [];
   const found = new Set(rows.map((r) => r.sha256));
   const missing = shas.filter((s) => !found.has(s));
   if (missing.length) throw new NotFound(`No original with SHA-256 ${missing.slice(0, 3).join(", ")}${missing.length > 3 ? ` (and ${missing.length - 3} more)` : ""} is in this archive.`);
+  if (clearance !== "original") ctx.policy.require(actor, "original.view");
 
   // Opened before anything is logged: a non-empty output directory fails here, not after the handover event.
   const bag = new BagWriter(input.out);
   const id = newId("pkg");
   const now = ctx.clock.now();
+  const total = shas.length * 2 + (extras.report ? (extras.reportUnits ?? 1) : 0);
+  let done = 0;
+  const tick = (note?: string): void => input.onProgress?.(++done, total, note);
+
+  // 1. The photos (or their copies) and the report, before the handover: the handover names their hashes.
+  const perItem: { exhibit: PackageExhibit; meta: Awaited<ReturnType<typeof getOriginal>> }[] = [];
+  await pool(input.items.length, async (i) => {
+    perItem[i] = await addContent(ctx, actor, bag, input.items[i]!, clearance, now);
+    tick("exhibits");
+  });
+  let report: PackageIndex["report"];
+  if (extras.report) {
+    const tmp = mkdtempSync(join(tmpdir(), "dalil-report-"));
+    try {
+      const base = done;
+      const r = await extras.report(tmp, (d, t) => input.onProgress?.(base + Math.round((d / Math.max(t, 1)) * (extras.reportUnits ?? 1)), total, "report"));
+      done = base + (extras.reportUnits ?? 1);
+      const entries = new Map<string, string>();
+      for (const rel of readdirSync(tmp, { recursive: true }).map(String).sort()) {
+        const abs = join(tmp, rel);
+        if (!statSync(abs).isFile()) continue;
+        const e = await bag.addPayloadFile(`report/${rel.split(sep).join("/")}`, abs);
+        entries.set(abs, e.sha256);
+      }
+      const rel = (abs: string): string => `data/report/${relative(tmp, abs).split(sep).join("/")}`;
+      report = { html: rel(r.html), pdf: rel(r.pdf), pdfSha256: entries.get(resolve(r.pdf)) ?? entries.get(r.pdf) ?? "", pages: r.pages };
+    } finally {
+      rmSync(tmp, { recursive: true, force: true });
+    }
+  }
+
+  // 2. The handover: recipient, what (every original, every copy's hash, the dossier version, the report), why.
+  const copies = Object.fromEntries(perItem.filter((x) => x.exhibit.copy).map((x) => [x.exhibit.exhibit, x.exhibit.copy!.sha256]));
   const handover: CustodyEvent = custody(
     "export",
     actor,
     now,
-    [{ id, role: "package" }, ...shas.map((sha256) => ({ sha256, role: "exhibit" }))],
-    { package: id, format: PACKAGE_VERSION, recipient, purpose, exhibits: shas.length, content: "originals" },
+    [{ id, role: "package" }, ...(extras.dossier ? [{ id: extras.dossier.id, role: "dossier" }] : []), ...shas.map((sha256) => ({ sha256, role: "exhibit" }))],
+    {
+      package: id,
+      format: PACKAGE_VERSION,
+      recipient,
+      purpose,
+      exhibits: shas.length,
+      content: clearance === "original" ? "originals" : clearance,
+      ...(Object.keys(copies).length ? { copies } : {}),
+      ...(report ? { report: report.pdfSha256 } : {}),
+      ...(extras.handoverDetail ?? {}),
+    },
   );
   const appended = await ctx.db.transaction((tx) => ctx.log.append(tx, handover));
   const cp = await ctx.tree.checkpoint();
   const read = ctx.tree.reader();
+  const proofOf = async (seq: number): Promise<string> => formatTlogProof({ index: seq, proof: await inclusionProof(seq, cp.size, read), checkpoint: cp.note });
 
-  const exhibits: PackageExhibit[] = [];
-  const csvRows: string[][] = [["exhibit", "sha256", "sha512", "size", "format", "width", "height", "capture_time", "camera_make", "camera_model", "first_seen_at", "file", "events"]];
-  const perExhibit: { exhibit: PackageExhibit; csv: string[]; events: number }[] = [];
-  // A few exhibits at once: one's database reads and file writes overlap another's hashing.
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < shas.length) {
-      const i = next++;
-      perExhibit[i] = await addExhibit(i, shas[i]!);
-    }
-  };
-  const addExhibit = async (i: number, sha: string): Promise<{ exhibit: PackageExhibit; csv: string[]; events: number }> => {
-    const no = exhibitNumber(i);
-    const meta = await getOriginal(ctx, actor, sha);
-    const file = `${no}/original.${EXTENSIONS[meta.format] ?? (meta.format.replace(/[^a-z0-9]/g, "") || "bin")}`;
-    const entry = await bag.addPayload(file, await ctx.blobs.get(sha));
-    if (entry.sha256 !== sha) {
-      throw new IntegrityError(`The stored original ${sha} read back as ${entry.sha256}; run \`dalil verify\` before building a package.`);
-    }
-    const events = (await ctx.log.eventsFor(sha)).filter((e) => e.seq < cp.size);
+  // 3. Each photo's custody events with their proofs, and its metadata.
+  let eventCount = 0;
+  await pool(perItem.length, async (i) => {
+    const { exhibit, meta } = perItem[i]!;
+    const events = (await ctx.log.eventsFor(exhibit.sha256)).filter((e) => e.seq < cp.size);
     for (const e of events) {
-      const proof = formatTlogProof({ index: e.seq, proof: await inclusionProof(e.seq, cp.size, read), checkpoint: cp.note });
-      await bag.addPayload(`${no}/events/${e.seq}.json`, e.leaf);
-      await bag.addPayload(`${no}/events/${e.seq}.tlog-proof`, proof);
+      await bag.addPayload(`${exhibit.exhibit}/events/${e.seq}.json`, e.leaf);
+      await bag.addPayload(`${exhibit.exhibit}/events/${e.seq}.tlog-proof`, await proofOf(e.seq));
     }
-    const seqs = events.map((e) => e.seq);
+    exhibit.events = events.map((e) => e.seq);
+    eventCount += events.length;
     const metadata = {
-      exhibit: no,
-      sha256: sha,
-      sha512: entry.sha512,
-      size: entry.size,
-      file: `data/${file}`,
+      exhibit: exhibit.exhibit,
+      ...(exhibit.dossierExhibit ? { dossierExhibit: exhibit.dossierExhibit } : {}),
+      sha256: exhibit.sha256,
+      sha512: exhibit.sha512,
+      size: exhibit.size,
+      file: exhibit.file,
+      ...(exhibit.copy ? { copy: exhibit.copy } : {}),
       format: meta.format,
       mediaKind: meta.mediaKind,
       status: meta.status,
@@ -149,26 +249,34 @@ export async function buildPackage(ctx: Ctx, actor: Actor, input: BuildPackageIn
       camera: meta.camera,
       phash: meta.phash,
       firstSeenAt: meta.firstSeenAt,
-      events: seqs,
+      events: exhibit.events,
     };
-    await bag.addPayload(`${no}/metadata.json`, `${JSON.stringify(metadata, null, 2)}\n`);
-    return {
-      exhibit: { exhibit: no, sha256: sha, sha512: entry.sha512, size: entry.size, file: `data/${file}`, events: seqs },
-      csv: [no, sha, entry.sha512, String(entry.size), meta.format, String(meta.width ?? ""), String(meta.height ?? ""), meta.captureTime ?? "", meta.camera.make ?? "", meta.camera.model ?? "", meta.firstSeenAt, `data/${file}`, seqs.join(" ")],
-      events: events.length,
-    };
-  };
-  await Promise.all(Array.from({ length: Math.min(EXHIBIT_CONCURRENCY, shas.length) }, worker));
-  let eventCount = 0;
-  for (const x of perExhibit) {
-    exhibits.push(x.exhibit);
-    csvRows.push(x.csv);
-    eventCount += x.events;
+    await bag.addPayload(`${exhibit.exhibit}/metadata.json`, `${JSON.stringify(metadata, null, 2)}\n`);
+    tick("events");
+  });
+  const exhibits = perItem.map((x) => x.exhibit);
+  const csvRows: string[][] = [["exhibit", "sha256", "sha512", "size", "format", "width", "height", "capture_time", "camera_make", "camera_model", "first_seen_at", "file", "events", "content", "copy_sha256", "dossier_exhibit"]];
+  for (const { exhibit: x, meta } of perItem) {
+    csvRows.push([x.exhibit, x.sha256, x.sha512, String(x.size), meta.format, String(meta.width ?? ""), String(meta.height ?? ""), meta.captureTime ?? "", meta.camera.make ?? "", meta.camera.model ?? "", meta.firstSeenAt, x.file, x.events.join(" "), x.copy ? x.copy.method : "original", x.copy?.sha256 ?? "", x.dossierExhibit ?? ""]);
   }
 
-  const handoverProof = formatTlogProof({ index: appended.seq, proof: await inclusionProof(appended.seq, cp.size, read), checkpoint: cp.note });
+  // The dossier version exactly as frozen (its SHA-256 is in the freeze event) and the dossier's own events.
+  let dossier: PackageDossier | undefined;
+  if (extras.dossier) {
+    const dx = extras.dossier;
+    await bag.addPayload("dossier/version.json", dx.snapshot);
+    const events = (await ctx.log.eventsFor(dx.id)).filter((e) => e.seq < cp.size);
+    for (const e of events) {
+      await bag.addPayload(`dossier/events/${e.seq}.json`, e.leaf);
+      await bag.addPayload(`dossier/events/${e.seq}.tlog-proof`, await proofOf(e.seq));
+    }
+    eventCount += events.length;
+    await bag.addPayload("dossier/exhibits.csv", csv(dx.csv));
+    dossier = { id: dx.id, version: dx.version, sha256: dx.sha256, file: "data/dossier/version.json", freezeEvent: dx.freezeEvent, events: events.map((e) => e.seq) };
+  }
+
   await bag.addPayload(`handover/${appended.seq}.json`, appended.leaf);
-  await bag.addPayload(`handover/${appended.seq}.tlog-proof`, handoverProof);
+  await bag.addPayload(`handover/${appended.seq}.tlog-proof`, await proofOf(appended.seq));
   await bag.addPayload("log/checkpoint", cp.note);
   if (cp.timestampToken) await bag.addPayload("log/checkpoint.tsr", cp.timestampToken);
   await bag.addPayload("log/log.vkey", `${ctx.tree.verifierKey}\n`);
@@ -178,12 +286,15 @@ export async function buildPackage(ctx: Ctx, actor: Actor, input: BuildPackageIn
     id,
     recipient,
     purpose,
+    clearance,
     createdAt: now.toISOString(),
     createdBy: handover.actor,
     software: { ...SOFTWARE },
     log: { origin: ctx.tree.origin, size: cp.size, verifierKey: ctx.tree.verifierKey, timestamped: Boolean(cp.timestampToken) },
     handover: appended.seq,
     exhibits,
+    ...(dossier ? { dossier } : {}),
+    ...(report ? { report } : {}),
   };
   await bag.addPayload("package.json", `${canonicalJson(index)}\n`);
   bag.addTagFile("VERIFY.txt", verifyText(index));
@@ -197,9 +308,68 @@ export async function buildPackage(ctx: Ctx, actor: Actor, input: BuildPackageIn
       ["Log-Origin", ctx.tree.origin],
       ["Log-Checkpoint-Size", String(cp.size)],
       ["Handover-Event", String(appended.seq)],
+      ["Content", clearance === "original" ? "originals" : `${clearance} copies`],
     ],
   });
   return { id, dir: input.out, exhibits: shas.length, events: eventCount, handoverSeq: appended.seq, checkpointSize: cp.size, octets, files: count };
+}
+
+/** Runs fn(0..n-1) a few at a time: one photo's reads and writes overlap another's hashing. */
+async function pool(n: number, fn: (i: number) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < n) await fn(next++);
+  };
+  await Promise.all(Array.from({ length: Math.min(EXHIBIT_CONCURRENCY, n) }, worker));
+}
+
+/** Writes an item's original, or its copy and redaction manifest, into the bag. */
+async function addContent(ctx: Ctx, actor: Actor, bag: BagWriter, item: PackageItem, clearance: Clearance, now: Date): Promise<{ exhibit: PackageExhibit; meta: Awaited<ReturnType<typeof getOriginal>> }> {
+  const sha = item.sha256;
+  const meta = await getOriginal(ctx, actor, sha);
+  const base = { exhibit: item.exhibit, ...(item.dossierExhibit ? { dossierExhibit: item.dossierExhibit } : {}), events: [] as number[] };
+  if (clearance === "original") {
+    const file = `${item.exhibit}/original.${EXTENSIONS[meta.format] ?? (meta.format.replace(/[^a-z0-9]/g, "") || "bin")}`;
+    const entry = await bag.addPayload(file, await ctx.blobs.get(sha));
+    if (entry.sha256 !== sha) {
+      throw new IntegrityError(`The stored original ${sha} read back as ${entry.sha256}; run \`dalil verify\` before building a package.`);
+    }
+    return { exhibit: { ...base, sha256: sha, sha512: entry.sha512, size: entry.size, file: `data/${file}` }, meta };
+  }
+  // The original's own hashes, from its bytes as stored (the copy is derived from the same bytes).
+  const h256 = createHash("sha256");
+  const h512 = createHash("sha512");
+  let size = 0;
+  for await (const c of await ctx.blobs.get(sha)) {
+    const b = c as Buffer;
+    h256.update(b);
+    h512.update(b);
+    size += b.length;
+  }
+  if (h256.digest("hex") !== sha) throw new IntegrityError(`The stored original ${sha} does not hash to its SHA-256; run \`dalil verify\` before building a package.`);
+  const red = clearance === "redacted" ? await redactedImage(ctx, sha) : await blurredImage(ctx, sha);
+  const regions = red.regions;
+  const bytes = red.bytes;
+  const method = regions.length ? "filled" : "blurred";
+  const file = `${item.exhibit}/${method === "filled" ? "redacted" : "blurred"}.jpg`;
+  const entry = await bag.addPayload(file, bytes);
+  const manifestPath = `${item.exhibit}/redaction.json`;
+  const manifest = {
+    v: REDACTION_MANIFEST_VERSION,
+    exhibit: item.exhibit,
+    original: { sha256: sha, sha512: h512.digest("hex"), size, format: meta.format, width: meta.width, height: meta.height },
+    copy: { file: `data/${file}`, sha256: entry.sha256, sha512: entry.sha512, size: entry.size, mediaType: red.mediaType },
+    method,
+    description: REDACTION_METHOD[method],
+    regions,
+    madeAt: now.toISOString(),
+    software: { ...SOFTWARE },
+  };
+  await bag.addPayload(manifestPath, `${JSON.stringify(manifest, null, 2)}\n`);
+  return {
+    exhibit: { ...base, sha256: sha, sha512: manifest.original.sha512, size, file: `data/${file}`, copy: { sha256: entry.sha256, size: entry.size, method, regions, manifest: `data/${manifestPath}` } },
+    meta,
+  };
 }
 
 function verifyText(index: PackageIndex): string {
@@ -251,7 +421,7 @@ check it. Run every command below in this directory.
 
    It exits 0 and prints "ok" when all holds, or exits 1 naming each problem.
 
-5. The handover of this package is itself in the log
+${copiesText(index)}${dossierText(index)}5. The handover of this package is itself in the log
 
    data/handover/${index.handover}.json is the "export" event that records this package: its recipient, purpose and
    the SHA-256 of every exhibit. It was logged before the checkpoint was signed, so
@@ -265,5 +435,37 @@ check it. Run every command below in this directory.
      openssl ts -verify -data data/log/checkpoint -in data/log/checkpoint.tsr -token_in -CAfile TSA-CA.pem
    OpenSSL prints "Verification: OK". To read the time:  openssl ts -reply -in data/log/checkpoint.tsr -token_in -text
 ${index.log.timestamped ? "   This package has a token." : "   This package has no token: the archive had no timestamp authority configured when it was made."}
+`;
+}
+
+function copiesText(index: PackageIndex): string {
+  const x = index.exhibits.find((e) => e.copy);
+  if (!x) return "";
+  return `4a. This package holds ${index.clearance} copies, not the originals
+
+   For each exhibit, data/E-nnnn/redaction.json is the redaction manifest: it names the original's SHA-256 and
+   SHA-512 (the hashes every custody event of the exhibit names) and the copy's own hashes, how the copy was made
+   (marked regions filled opaque, or the whole photo blurred) and the regions. The copy's SHA-256 is also in the
+   handover event (step 5, "copies"), so neither the copy nor its manifest can be swapped unseen:
+     sha256sum ${x.file}
+   must print ${x.copy!.sha256}, the value in ${x.copy!.manifest} and in the handover event.
+   The original itself stays in the archive; whoever holds it can check it against the SHA-256 named here.
+
+`;
+}
+
+function dossierText(index: PackageIndex): string {
+  const d = index.dossier;
+  if (!d) return "";
+  return `4b. The dossier version this package was built from
+
+   data/dossier/version.json is version ${d.version} of dossier ${d.id} exactly as it was frozen: the exhibits with their
+   numbers and the reasoning for each. Its SHA-256 is in the freeze event, entry ${d.freezeEvent} of the log:
+     sha256sum data/dossier/version.json
+   must print ${d.sha256}, the "sha256" in data/dossier/events/${d.freezeEvent}.json, which
+     dalil verify-proof --proof data/dossier/events/${d.freezeEvent}.tlog-proof --leaf data/dossier/events/${d.freezeEvent}.json --key data/log/log.vkey
+   proves. data/dossier/events/ holds every custody event of the dossier (created, exhibits added and withdrawn,
+   versions frozen, this handover), each with its proof.${index.report ? `\n   The report is ${index.report.pdf} (${index.report.pages} pages; its SHA-256 is in the handover event, "report").` : ""}
+
 `;
 }

@@ -147,8 +147,16 @@ async function uprightSize(ctx: Ctx, sha256: string): Promise<{ width: number; h
  * blurred. Callers check the policy (a report or a package decides what its reader may see); this only derives.
  */
 export async function redactedImage(ctx: Ctx, sha256: string): Promise<RedactedImage> {
+  return derive(ctx, sha256, await activeRegions(ctx, sha256));
+}
+
+/** The whole photo strongly blurred, whatever regions are marked (for a recipient cleared for nothing more). */
+export async function blurredImage(ctx: Ctx, sha256: string): Promise<RedactedImage> {
+  return derive(ctx, sha256, []);
+}
+
+async function derive(ctx: Ctx, sha256: string, rows: RedactionRegionsTable[]): Promise<RedactedImage> {
   const original = await originalBytes(ctx, sha256);
-  const rows = await activeRegions(ctx, sha256);
   const upright = await sharp(original).rotate().toBuffer({ resolveWithObject: true });
   const { width, height } = upright.info;
   let img = sharp(upright.data);

@@ -1,0 +1,143 @@
+/**
+ * The evidence package of a frozen dossier version for one recipient: the photos the version selects (photo
+ * exhibits, and the photos a body exhibit showed when the version was frozen), as originals or as redacted or
+ * blurred copies per the recipient's clearance, the version itself exactly as frozen with the dossier's custody
+ * events, the report, and everything a plain package holds. Built as a job with progress (it may take minutes);
+ * the CLI runs the same function in-process.
+ */
+import { join } from "node:path";
+import type { Ctx } from "../app/context.ts";
+import type { Actor } from "../core/actor.ts";
+import { Invalid, NotFound } from "../core/errors.ts";
+import { newId } from "../core/ids.ts";
+import { frozenVersion, type ExhibitView } from "./dossiers.ts";
+import { checkRecipient, writePackage, type BuildPackageResult, type Clearance, type PackageExtras, type PackageItem } from "./package.ts";
+import { ddb } from "./tables.ts";
+
+export const JOB_DOSSIER_PACKAGE = "dossiers.package";
+
+export interface DossierPackageInput {
+  dossierId: string;
+  version: number;
+  recipient: string;
+  clearance: Clearance;
+  purpose: string;
+  out: string;
+  lang?: "ar" | "en";
+  /** Build the report into the package (default: when the report module is installed). */
+  report?: boolean;
+  sourceOrganization?: string;
+  onProgress?: (done: number, total: number, note?: string) => void;
+}
+
+type ReportInput = {
+  title: string;
+  subtitle?: string;
+  lang: "ar" | "en";
+  clearance: Clearance;
+  dossier?: { id: string; version: number };
+  exhibits: { number: string; bodyId: string; photos?: string[]; reasoning?: string[] }[];
+  outDir: string;
+  onProgress?: (done: number, total: number) => void;
+};
+type BuildReport = (ctx: Ctx, actor: Actor, input: ReportInput) => Promise<{ html: string; pdf: string; pages: number }>;
+
+/** The report builder, when src/dossiers/report is present (it is built separately and may be absent). */
+export async function reportBuilder(): Promise<BuildReport | null> {
+  try {
+    const mod = (await import("./report/index.ts")) as { buildReport?: BuildReport };
+    return typeof mod.buildReport === "function" ? mod.buildReport : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The photos of a version, each once, in exhibit order: a photo exhibit's own, then a body exhibit's (E-0003-1 …). */
+export function packageItems(exhibits: ExhibitView[]): PackageItem[] {
+  const seen = new Set<string>();
+  const items: PackageItem[] = [];
+  for (const e of exhibits) {
+    if (e.status !== "active") continue;
+    const shas = e.kind === "photo" ? [e.ref] : e.kind === "body" ? (e.photos ?? []) : [];
+    shas.forEach((sha, k) => {
+      if (seen.has(sha)) return;
+      seen.add(sha);
+      items.push({ exhibit: e.kind === "photo" ? e.number : `${e.number}-${k + 1}`, sha256: sha, dossierExhibit: e.number });
+    });
+  }
+  return items;
+}
+
+function dossierCsv(exhibits: ExhibitView[]): string[][] {
+  return [
+    ["number", "kind", "ref", "status", "reasoning", "evidence", "photos", "added_at", "withdrawn_at", "withdraw_reason"],
+    ...exhibits.map((e) => [e.number, e.kind, e.ref, e.status, e.reasoning, JSON.stringify(e.evidence), (e.photos ?? []).join(" "), e.addedAt, e.withdrawn?.at ?? "", e.withdrawn?.reason ?? ""]),
+  ];
+}
+
+export async function buildDossierPackage(ctx: Ctx, actor: Actor, input: DossierPackageInput): Promise<BuildPackageResult & { dossierId: string; version: number; report: boolean }> {
+  ctx.policy.require(actor, "package.export");
+  checkRecipient(input);
+  const row = await ddb(ctx.db.db).selectFrom("dossier_versions").selectAll().where("dossier_id", "=", input.dossierId).where("version", "=", input.version).executeTakeFirst();
+  if (!row) throw new NotFound(`Dossier ${input.dossierId} has no frozen version ${input.version}; freeze the dossier first (only frozen versions are packaged).`);
+  const version = await frozenVersion(ctx, input.dossierId, input.version);
+  const items = packageItems(version.exhibits);
+  if (items.length === 0) throw new Invalid(`Version ${input.version} of the dossier selects no photo (no photo exhibit, no body exhibit with photos).`, "version");
+
+  const extras: PackageExtras = {
+    dossier: { id: input.dossierId, version: input.version, snapshot: row.snapshot, sha256: row.sha256, freezeEvent: Number(row.event_seq), csv: dossierCsv(version.exhibits) },
+    handoverDetail: { dossier: input.dossierId, version: input.version, versionSha256: row.sha256 },
+  };
+  const bodies = version.exhibits.filter((e) => e.status === "active" && e.kind === "body");
+  const build = input.report === false || bodies.length === 0 ? null : await reportBuilder();
+  if (input.report === true && !build) throw new Invalid("The report module is not installed in this build; build the package without the report.", "report");
+  if (build) {
+    extras.reportUnits = bodies.length;
+    extras.report = (outDir, onProgress) =>
+      build(ctx, actor, {
+        title: version.dossier.name,
+        subtitle: `Version ${input.version}`,
+        lang: input.lang ?? "en",
+        clearance: input.clearance,
+        dossier: { id: input.dossierId, version: input.version },
+        exhibits: bodies.map((e) => ({ number: e.number, bodyId: e.ref, ...(e.photos ? { photos: e.photos } : {}), reasoning: [e.reasoning] })),
+        outDir,
+        onProgress,
+      });
+  }
+  const r = await writePackage(
+    ctx,
+    actor,
+    { items, recipient: input.recipient, purpose: input.purpose, clearance: input.clearance, out: input.out, ...(input.sourceOrganization ? { sourceOrganization: input.sourceOrganization } : {}), ...(input.onProgress ? { onProgress: input.onProgress } : {}) },
+    extras,
+  );
+  return { ...r, dossierId: input.dossierId, version: input.version, report: Boolean(build) };
+}
+
+/** Queues a package build; the bag is written under the archive's data directory (packages/<id>). */
+export async function enqueueDossierPackage(ctx: Ctx, actor: Actor, input: Omit<DossierPackageInput, "out" | "onProgress">): Promise<{ job: string; out: string }> {
+  ctx.policy.require(actor, "package.export");
+  checkRecipient(input);
+  const v = await ddb(ctx.db.db).selectFrom("dossier_versions").select("version").where("dossier_id", "=", input.dossierId).where("version", "=", input.version).executeTakeFirst();
+  if (!v) throw new NotFound(`Dossier ${input.dossierId} has no frozen version ${input.version}.`);
+  const out = join(ctx.config.dataDir, "packages", newId("out"));
+  const job = await ctx.jobs.enqueue(null, JOB_DOSSIER_PACKAGE, { ...input, out, actor }, { maxAttempts: 1 });
+  return { job, out };
+}
+
+export function registerDossierJobs(ctx: Ctx): void {
+  ctx.jobs.register(JOB_DOSSIER_PACKAGE, async (jc) => {
+    const p = jc.job.payload as unknown as DossierPackageInput & { actor: Actor };
+    let last = 0;
+    return buildDossierPackage(ctx, p.actor, {
+      ...p,
+      onProgress: (done, total, note) => {
+        const now = Date.now();
+        if (now - last > 500 || done === total) {
+          last = now;
+          void jc.progress(done, total, note);
+        }
+      },
+    });
+  });
+}
