@@ -158,7 +158,8 @@ test("forensic review in Chromium, in English and in Arabic", { skip, timeout: 3
           // The photo: revealed for examination (logged with the reason), then a region drawn with the mouse.
           await page.locator("[data-testid=review-reveal]").click();
           await waitForExpression(page, `(() => { const i = document.querySelector(".zoom-viewport img"); return !!i && i.src.startsWith("blob:") && i.complete && i.naturalWidth > 0; })()`);
-          await page.locator("[data-testid=region-canvas]").waitFor();
+          // The whole photo in the window: the mouse can only press on what is on the screen.
+          await page.locator(".zoom-viewport").scrollIntoViewIfNeeded();
           const box = (await page.locator("[data-testid=region-canvas]").boundingBox())!;
           await page.mouse.move(box.x + box.width * 0.2, box.y + box.height * 0.3);
           await page.mouse.down();
@@ -176,10 +177,13 @@ test("forensic review in Chromium, in English and in Arabic", { skip, timeout: 3
           assert.equal(await page.locator("[data-testid=region-canvas] rect.region").count(), 2, "both regions are drawn over the photo");
           // …and a polygon, a click per corner, closed by a double click on the last one.
           await page.locator("input[name=review-tool][value=polygon]").check();
-          await page.mouse.click(box.x + box.width * 0.3, box.y + box.height * 0.7);
-          await page.mouse.click(box.x + box.width * 0.45, box.y + box.height * 0.75);
-          await page.mouse.dblclick(box.x + box.width * 0.35, box.y + box.height * 0.9);
-          assert.equal(await page.locator("[data-testid=region-canvas] polygon.region").count(), 1);
+          // (Measured again: checking the radio button may have scrolled the page.)
+          await page.locator(".zoom-viewport").scrollIntoViewIfNeeded();
+          const pbox = (await page.locator("[data-testid=region-canvas]").boundingBox())!;
+          await page.mouse.click(pbox.x + pbox.width * 0.3, pbox.y + pbox.height * 0.7);
+          await page.mouse.click(pbox.x + pbox.width * 0.45, pbox.y + pbox.height * 0.75);
+          await page.mouse.dblclick(pbox.x + pbox.width * 0.35, pbox.y + pbox.height * 0.9);
+          await page.locator("[data-testid=region-canvas] polygon.region").waitFor();
           assert.equal(await page.locator("[data-testid=regions-0] li").count(), 3);
           await page.selectOption("[data-testid=finding-0] select >> nth=0", "blunt_force");
           await page.selectOption("[data-testid=finding-0] select >> nth=1", "certain");

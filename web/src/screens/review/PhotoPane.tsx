@@ -87,16 +87,13 @@ export function PhotoPane({ body, photo, onPhoto, tool, onTool, regions, points,
             {t(`review.tool.${k}`)}
           </label>
         ))}
-        {tool === "polygon" && (
-          <>
-            <button type="button" onClick={onClosePolygon} disabled={points.length < 3} data-testid="finish-polygon">
-              {t("review.finishPolygon", { n: fmt.num(points.length) })}
-            </button>
-            <button type="button" onClick={() => onPoints([])} disabled={points.length === 0}>
-              {t("review.clearPolygon")}
-            </button>
-          </>
-        )}
+        {/* Always there (disabled until a polygon is begun), so the image does not move when the tool changes. */}
+        <button type="button" onClick={onClosePolygon} disabled={tool !== "polygon" || points.length < 3} data-testid="finish-polygon">
+          {t("review.finishPolygon", { n: fmt.num(points.length) })}
+        </button>
+        <button type="button" onClick={() => onPoints([])} disabled={points.length === 0}>
+          {t("review.clearPolygon")}
+        </button>
       </div>
       <ZoomPan
         key={p.sha256}
