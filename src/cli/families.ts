@@ -72,11 +72,12 @@ export function registerFamiliesCommands(program: Command): void {
     .command("duplicates")
     .description("look for reports that are likely the same person (proposals for a caseworker) and list those waiting")
     .option("--no-scan", "only list the proposals already made")
-    .action(async (o: { scan: boolean }, cmd: Command) => {
+    .option("--full", "weigh every pair again, not only those with a report new or changed since the last scan")
+    .action(async (o: { scan: boolean; full?: boolean }, cmd: Command) => {
       const opts = globalOptions(cmd);
       await withArchive(opts, async (a) => {
         const actor = operatorActor();
-        if (o.scan) await proposeDuplicates(a, actor);
+        if (o.scan) await proposeDuplicates(a, actor, { full: !!o.full });
         const list = await listDuplicates(a, actor);
         print(opts, list, list.map(duplicateText).join("\n") || "no duplicate proposals waiting");
       });

@@ -4,6 +4,7 @@ import { canonicalJson } from "../core/canonical-json.ts";
 import { Conflict, Invalid, NotFound } from "../core/errors.ts";
 import { newId } from "../core/ids.ts";
 import type { Tx } from "../db/database.ts";
+import { getSetting, setSetting } from "../db/settings.ts";
 import { custody } from "../ledger/events.ts";
 import { recordPersonalDataRead } from "../access/reads.ts";
 import { Vocabularies, type Mark } from "../catalogue/index.ts";
@@ -22,6 +23,8 @@ import { cwdb, type CaseReportsTable, type DuplicatesTable } from "./casework-ta
  */
 
 export const DUPLICATE_THRESHOLD = 4;
+const SCANNED_AT = "families.duplicates_scanned_at";
+const MAX_BIRTH_GAP = 10;
 
 export interface Reporter {
   reportId: string;
@@ -47,7 +50,7 @@ export interface DuplicateView {
   createdAt: string;
 }
 
-interface Side {
+export interface Side {
   row: CaseReportsTable;
   view: ReportView;
   names: PreparedName[];
@@ -64,12 +67,17 @@ function days(a: string, b: string): number {
 /** The evidence that two reports are about one person; null when something rules it out. */
 export function duplicateEvidence(a: Side, b: Side): { score: number; reasons: string[] } | null {
   if (a.view.sex && b.view.sex && a.view.sex !== b.view.sex) return null;
+  const ya = year(a.view.birthDate);
+  const yb = year(b.view.birthDate);
+  // relatives know an age within a few years: more than ten apart is two people (a father and son share names)
+  if (ya !== null && yb !== null && Math.abs(ya - yb) > MAX_BIRTH_GAP) return null;
   let best: { points: number; decision: string } | null = null;
-  for (const x of a.names) {
-    for (const y of b.names) {
-      const s = nameScore(x, y);
-      if (!best || s.points > best.points) best = s;
-    }
+  // names in the same script where both reports have one (cheaper, and what a person would compare), else across
+  const same = a.names.flatMap((x) => b.names.filter((y) => y.slots.script === x.slots.script).map((y) => [x, y] as const));
+  const pairs = same.length ? same : a.names.flatMap((x) => b.names.map((y) => [x, y] as const));
+  for (const [x, y] of pairs) {
+    const s = nameScore(x, y);
+    if (!best || s.points > best.points) best = s;
   }
   if (!best || best.decision === "different") return null;
   const reasons = [`the names read as ${best.decision === "same" ? "the same person" : "possibly the same person"} (${best.points.toFixed(1)} points)`];
@@ -84,8 +92,6 @@ export function duplicateEvidence(a: Side, b: Side): { score: number; reasons: s
     else if (m.decision === "different") add(-2, "the mother's names differ");
   }
   if (a.view.sex && a.view.sex === b.view.sex) add(0.3, "same sex");
-  const ya = year(a.view.birthDate);
-  const yb = year(b.view.birthDate);
   if (ya !== null && yb !== null) {
     const d = Math.abs(ya - yb);
     if (d <= 2) add(1, `birth years within ${d} year${d === 1 ? "" : "s"}`);
@@ -106,7 +112,42 @@ export function duplicateEvidence(a: Side, b: Side): { score: number; reasons: s
   return { score: Math.round(score * 100) / 100, reasons };
 }
 
-function sideOf(row: CaseReportsTable): Side {
+/**
+ * Pairs of reports (ids in the order given, which is by id) worth proposing: they share a name blocking key,
+ * are not in `seen` ("a|b"), at least one of them `changed`, and their evidence reaches DUPLICATE_THRESHOLD.
+ */
+export function findPairs(
+  sides: readonly Side[],
+  seen: Set<string> = new Set(),
+  changed: (s: Side) => boolean = () => true,
+): { a: string; b: string; score: number; reasons: string[] }[] {
+  const byKey = new Map<string, number[]>();
+  sides.forEach((s, i) => {
+    for (const k of keysOf(s.names)) {
+      const list = byKey.get(k) ?? [];
+      list.push(i);
+      byKey.set(k, list);
+    }
+  });
+  const out: { a: string; b: string; score: number; reasons: string[] }[] = [];
+  for (const list of byKey.values()) {
+    for (let i = 0; i < list.length; i++) {
+      for (let j = i + 1; j < list.length; j++) {
+        const [a, b] = [sides[list[i]!]!, sides[list[j]!]!];
+        const key = `${a.row.id}|${b.row.id}`;
+        if (seen.has(key)) continue;
+        seen.add(key);
+        // a pair neither of which changed since the last scan was weighed then
+        if (!changed(a) && !changed(b)) continue;
+        const ev = duplicateEvidence(a, b);
+        if (ev && ev.score >= DUPLICATE_THRESHOLD) out.push({ a: a.row.id, b: b.row.id, ...ev });
+      }
+    }
+  }
+  return out;
+}
+
+export function sideOf(row: CaseReportsTable): Side {
   const view = toReportView(row);
   return { row, view, names: reportNames(view) };
 }
@@ -119,37 +160,22 @@ async function openReports(tx: Tx): Promise<CaseReportsTable[]> {
  * Finds new duplicate pairs among open reports and stores them as proposals. Pairs already proposed, accepted,
  * rejected or superseded are not proposed again. One custody event names the pairs (report ids only).
  */
-export async function proposeDuplicates(ctx: Ctx, actor: Actor): Promise<{ proposed: number; proposals: DuplicateView[] }> {
+export async function proposeDuplicates(ctx: Ctx, actor: Actor, input: { full?: boolean } = {}): Promise<{ proposed: number; proposals: DuplicateView[] }> {
   ctx.policy.require(actor, "family.match");
   ctx.policy.require(actor, "personal.read");
   const created = await ctx.db.transaction(async (tx) => {
-    const sides = (await openReports(tx)).map(sideOf);
-    const byKey = new Map<string, number[]>();
-    sides.forEach((s, i) => {
-      for (const k of keysOf(s.names)) {
-        const list = byKey.get(k) ?? [];
-        list.push(i);
-        byKey.set(k, list);
-      }
-    });
     const seen = new Set(
       (await cwdb(tx).selectFrom("family_duplicates").select(["report_a", "report_b"]).execute()).map((d) => `${d.report_a}|${d.report_b}`),
     );
     const now = ctx.clock.now().toISOString();
-    const rows: DuplicatesTable[] = [];
-    for (const list of byKey.values()) {
-      for (let i = 0; i < list.length; i++) {
-        for (let j = i + 1; j < list.length; j++) {
-          const [a, b] = [sides[list[i]!]!, sides[list[j]!]!];
-          const key = `${a.row.id}|${b.row.id}`;
-          if (seen.has(key)) continue;
-          seen.add(key);
-          const ev = duplicateEvidence(a, b);
-          if (!ev || ev.score < DUPLICATE_THRESHOLD) continue;
-          rows.push({ id: newId("dup"), report_a: a.row.id, report_b: b.row.id, score: ev.score, reasons: canonicalJson(ev.reasons), status: "proposed", survivor_id: null, decided_by: null, decided_at: null, reason: null, created_at: now });
-        }
-      }
-    }
+    // incremental: after the first scan only pairs with a report created or changed since the last one are weighed
+    const since = (input.full ? null : await getSetting(tx, SCANNED_AT)) ?? "";
+    const found = findPairs((await openReports(tx)).map(sideOf), seen, (s) => s.row.updated_at >= since);
+    await setSetting(tx, SCANNED_AT, now);
+    const rows: DuplicatesTable[] = found.map((p) => ({
+      id: newId("dup"), report_a: p.a, report_b: p.b, score: p.score, reasons: canonicalJson(p.reasons), status: "proposed",
+      survivor_id: null, decided_by: null, decided_at: null, reason: null, created_at: now,
+    }));
     for (let i = 0; i < rows.length; i += 200) await cwdb(tx).insertInto("family_duplicates").values(rows.slice(i, i + 200)).execute();
     if (rows.length) {
       const objects = [...new Set(rows.flatMap((r) => [r.report_a, r.report_b]))].map((id) => ({ id, role: "report" }));
