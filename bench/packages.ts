@@ -10,6 +10,19 @@ import { buildPackage } from "../src/dossiers/package.ts";
 import { verifyPackage } from "../src/dossiers/package-verify.ts";
 import { cachedCard, mb, row, timed } from "./support.ts";
 
+/**
+ * CPU seconds from /proc (clock ticks of 1/100 s): the main thread alone, the whole process, and reaped children.
+ * On a shared machine wall time follows the load; CPU time says what the work itself costs.
+ */
+function cpuTicks(): { main: number; process: number; children: number } {
+  const fields = (path: string): string[] => readFileSync(path, "utf8").replace(/^.*\) /s, "").split(" ");
+  const self = fields("/proc/self/stat");
+  const main = fields(`/proc/self/task/${process.pid}/stat`);
+  // After "pid (comm) ", field 3 (state) is index 0: utime 14 → 11, stime 15 → 12, cutime 16 → 13, cstime 17 → 14.
+  const n = (f: string[], i: number): number => Number(f[i]) / 100;
+  return { main: n(main, 11) + n(main, 12), process: n(self, 11) + n(self, 12), children: n(self, 13) + n(self, 14) };
+}
+
 /** The floor: the system's sha256sum then sha512sum over the same files, in batches (one process per 500). */
 function coreutilsSeconds(files: string[]): number {
   const t0 = process.hrtime.bigint();
@@ -53,6 +66,7 @@ export async function benchPackages(photos = Number(process.env.BENCH_PACKAGE_PH
     if (rows.length < photos) console.log(`  (the card gave ${rows.length} photos; bagging all of them)`);
     console.log(ingested ? "  reusing the archive ingested by an earlier run" : `  ingested the card in ${ingest.seconds.toFixed(1)} s (not part of the figures below)`);
     const rssBefore = process.memoryUsage().rss;
+    const cpu0 = cpuTicks();
     const build = await timed(() =>
       buildPackage(archive, actor, { originals: rows.map((r) => r.sha256), recipient: "bench", purpose: "benchmark", out }),
     );
@@ -60,12 +74,18 @@ export async function benchPackages(photos = Number(process.env.BENCH_PACKAGE_PH
     const index = readFileSync(join(out, "data/package.json"), "utf8");
     const files = (JSON.parse(index) as { exhibits: { file: string }[] }).exhibits.map((e) => join(out, e.file));
     const photoBytes = files.reduce((s, f) => s + statSync(f).size, 0);
+    const cpu1 = cpuTicks();
     const floor = coreutilsSeconds(files);
+    const floorCpu = cpuTicks().children - cpu1.children;
     const verify = await timed(() => verifyPackage(out));
     if (!verify.value.ok) throw new Error(`the benchmark package does not verify: ${verify.value.problems.slice(0, 3).join("; ")}`);
     console.log(`  package: ${r.exhibits} exhibits, ${r.events} event proofs, ${r.files} payload files, ${mb(r.octets)} (photos ${mb(photoBytes)})`);
     row("build package", `${build.seconds.toFixed(2)} s`, { label: "sha256sum + sha512sum", value: `${floor.toFixed(2)} s`, ratio: build.seconds / floor });
     row("build MB/s (photos)", (photoBytes / 1e6 / build.seconds).toFixed(1), { label: "floor MB/s", value: (photoBytes / 1e6 / floor).toFixed(1), ratio: build.seconds / floor });
+    const mainCpu = cpu1.main - cpu0.main;
+    const allCpu = cpu1.process - cpu0.process;
+    row("build CPU, main thread", `${mainCpu.toFixed(2)} s`, { label: "floor CPU", value: `${floorCpu.toFixed(2)} s`, ratio: mainCpu / floorCpu });
+    row("build CPU, all threads", `${allCpu.toFixed(2)} s`, { label: "floor CPU", value: `${floorCpu.toFixed(2)} s`, ratio: allCpu / floorCpu });
     row("verify package (offline)", `${verify.seconds.toFixed(2)} s`, { label: "sha256sum + sha512sum", value: `${floor.toFixed(2)} s`, ratio: verify.seconds / floor });
     row("RSS growth during build", `${((process.memoryUsage().rss - rssBefore) / 1e6).toFixed(0)} MB`);
   } finally {
