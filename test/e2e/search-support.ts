@@ -1,4 +1,5 @@
 import type { Page } from "playwright-core";
+import { waitForExpression } from "../support/browser.ts";
 
 /** What the search end-to-end tests share (not a test file itself). */
 
@@ -7,7 +8,9 @@ import type { Page } from "playwright-core";
  * frame after the results of exactly that text are in place (the pause before asking the server included).
  */
 export async function typeQuery(page: Page, q: string): Promise<number> {
+  // From an empty box whose results are in place, so the results awaited below can only be the new ones.
   await page.locator("#search-q").fill("");
+  await waitForExpression(page, `document.querySelector("[data-testid=search-results]")?.dataset.q === "" && document.querySelector("[data-testid=search-results]")?.getAttribute("aria-busy") === "false"`, 60_000);
   await page.evaluate(`(() => {
     const box = document.querySelector("#search-q");
     window.__lastInput = 0;
