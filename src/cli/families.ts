@@ -2,9 +2,18 @@ import { readFileSync } from "node:fs";
 import type { Command } from "commander";
 import { operatorActor } from "../core/actor.ts";
 import { getReport, importReportsCsv, listCandidates, matchAll, type ReportImportReport } from "../families/index.ts";
-import { acceptDuplicate, listDuplicates, proposeDuplicates, rejectDuplicate, type DuplicateView } from "../families/duplicates.ts";
-import { decide, DECISION_STATUSES, listFlags, type DecisionStatus } from "../families/disclosure.ts";
-import { rerankIfBodiesChanged } from "../families/watch.ts";
+import {
+  acceptDuplicate,
+  decide,
+  DECISION_STATUSES,
+  listDuplicates,
+  listFlags,
+  proposeDuplicates,
+  rejectDuplicate,
+  rerankIfBodiesChanged,
+  type DecisionStatus,
+  type DuplicateView,
+} from "../families/index.ts";
 import { globalOptions, positiveIntOption, print, withArchive } from "./shell.ts";
 
 /**

@@ -1,6 +1,6 @@
 import type { Readable } from "node:stream";
 import type { Ctx } from "../app/context.ts";
-import type { Actor } from "../core/actor.ts";
+import { systemActor, type Actor } from "../core/actor.ts";
 import { canonicalJson } from "../core/canonical-json.ts";
 import { Conflict, Invalid, NotFound } from "../core/errors.ts";
 import { newId } from "../core/ids.ts";
@@ -268,6 +268,7 @@ export async function disclose(ctx: Ctx, actor: Actor, input: DiscloseInput): Pr
   }
   return ctx.db.transaction(async (tx) => {
     const r = await loadCaseReport(tx, input.report);
+    if (r.merged_into) throw new Conflict(`Report ${r.ref} was merged into another report; disclose on that one.`);
     const recipient = await recipientOf(tx, r, input.recipientId);
     const decision = await currentDecision(tx, r.id, input.bodyId);
     if (!decision) throw new Conflict("Record a decision on this candidate before disclosing anything about it.");
@@ -394,7 +395,8 @@ export async function sweepOutranked(ctx: Ctx, actor: Actor): Promise<number> {
 /** The caseworker's flags: their reports' and unassigned ones (an administrator sees all). Open ones unless `all`. */
 export async function listFlags(ctx: Ctx, actor: Actor, input: { all?: boolean } = {}): Promise<FlagView[]> {
   ctx.policy.require(actor, "disclosure.make");
-  await sweepOutranked(ctx, actor);
+  // the software finds reopened cases: the flags it raises are its events, not the caseworker's who looked
+  await sweepOutranked(ctx, systemActor);
   const rows = await cwdb(ctx.db.db)
     .selectFrom("family_flags")
     .innerJoin("family_reports", "family_reports.id", "family_flags.report_id")

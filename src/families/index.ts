@@ -22,3 +22,27 @@ export {
 } from "./reports.ts";
 export { rerank, matchAll, listCandidates, registerFamiliesJobs, bodyFeatures, reportFeatures, JOB_RERANK, type CandidateView, type MatchLine, type RerankResult } from "./matching.ts";
 export { scoreBody, rankBodies, BANDS, type Band, type Evidence, type Scored, type BodyFeatures, type ReportFeatures } from "./scoring.ts";
+export { proposeDuplicates, listDuplicates, acceptDuplicate, rejectDuplicate, DUPLICATE_THRESHOLD, type DuplicateView } from "./duplicates.ts";
+export {
+  decide,
+  disclose,
+  approveRequest,
+  declineRequest,
+  recordConsent,
+  listFlags,
+  clearFlag,
+  caseOf,
+  disclosureImage,
+  DECISION_STATUSES,
+  STAGES,
+  type DecisionStatus,
+  type Stage,
+  type DecisionView,
+  type DisclosureView,
+  type RequestView,
+  type FlagView,
+  type CaseView,
+} from "./disclosure.ts";
+export { linkMember, endMember } from "./members.ts";
+export { portalReports, portalReport, portalConsent, requestMore, portalImage, type PortalReport, type PortalMatch } from "./portal.ts";
+export { rerankIfBodiesChanged, registerCaseworkJobs, JOB_WATCH_BODIES, type WatchResult } from "./watch.ts";

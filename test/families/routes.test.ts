@@ -22,7 +22,7 @@ for (const { backend, skip } of await backends()) {
     const call = async <T>(who: string, method: "GET" | "POST" | "PUT", url: string, body?: unknown, status = 200): Promise<T> => {
       const r = await http.app.inject({ method, url, headers: { "x-test-actor": who, ...(method === "GET" ? {} : { origin: "http://localhost" }) }, ...(body !== undefined ? { payload: body as object } : {}) });
       assert.equal(r.statusCode, status, `${method} ${url} as ${who}: ${r.body}`);
-      return (r.headers["content-type"]?.startsWith("application/json") ? r.json() : r.rawPayload) as T;
+      return (String(r.headers["content-type"] ?? "").startsWith("application/json") ? r.json() : r.rawPayload) as T;
     };
     try {
       const body = await seedMatchingBody(a);
