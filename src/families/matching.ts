@@ -5,6 +5,7 @@ import { parseFuzzyDate, readBodies, type BodyView } from "../catalogue/index.ts
 import { blockingKeys, parseNameChain, prepareName, type PreparedName } from "./names.ts";
 import { keysOf, rankBodies, type Band, type BodyFeatures, type Evidence, type ReportFeatures, type Scored } from "./scoring.ts";
 import { recordPersonalDataRead } from "../access/reads.ts";
+import { rankAll } from "./rank-pool.ts";
 import { readReportInTx, setRerankHook, toReportView, type ReportView } from "./reports.ts";
 import { fdb, type FamilyReportsTable } from "./tables.ts";
 
@@ -112,12 +113,19 @@ export async function rerank(ctx: Ctx, actor: Actor, input: { reportId?: string;
   if (input.reportId) q = q.where("id", "=", input.reportId);
   const reports: FamilyReportsTable[] = await q.execute();
   let done = 0;
-  for (const r of reports) {
-    const ranked = rankBodies(reportFeatures(toReportView(r)), bodies, STORED_CANDIDATES);
-    await ctx.db.transaction((tx) => storeCandidates(ctx, tx, r.id, ranked));
-    done++;
-    if (input.onProgress && (done % 100 === 0 || done === reports.length)) await input.onProgress(done, reports.length);
-  }
+  // worker threads pay for themselves only over many reports (each builds its own index of the bodies)
+  await rankAll(bodies, reports.map((r) => reportFeatures(toReportView(r))), {
+    top: STORED_CANDIDATES,
+    chunk: 250,
+    ...(reports.length < 1000 ? { threads: 1 } : {}),
+    onChunk: async (start, ranked) => {
+      await ctx.db.transaction(async (tx) => {
+        for (let k = 0; k < ranked.length; k++) await storeCandidates(ctx, tx, reports[start + k]!.id, ranked[k]!);
+      });
+      done += ranked.length;
+      if (input.onProgress) await input.onProgress(done, reports.length);
+    },
+  });
   return { reports: reports.length, bodies: bodies.length, ms: Math.round(performance.now() - t0) };
 }
 
