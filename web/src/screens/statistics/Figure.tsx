@@ -48,7 +48,9 @@ export function Figure({ id, title, what, rows, chart, kind, fileStem }: Props) 
       ) : (
         <>
           <div className="stat-chart-wrap">
-            {kind === "bars" ? (
+            {chart.length === 0 ? (
+              <p className="muted">{t("statistics.noChart")}</p>
+            ) : kind === "bars" ? (
               <BarChart ref={svg} {...common} />
             ) : (
               <ColumnChart ref={svg} {...common} year={(m) => formatYear(m, fmt.locale)} />

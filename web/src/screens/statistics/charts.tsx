@@ -4,6 +4,8 @@ import { forwardRef } from "react";
  * Charts drawn as plain SVG: every colour, size and font is an attribute, so the exported file looks as the
  * page does. Horizontal bars for categories (mirrored in Arabic: labels on the right, bars growing left);
  * columns for months, in time order from left to right in both languages, with empty months drawn as gaps.
+ * Text is laid out left to right whatever the page's direction (positions are computed here, and an exported
+ * file has no page around it), the words themselves keep their own direction.
  */
 export interface Datum {
   key: string;
@@ -41,7 +43,7 @@ export const BarChart = forwardRef<SVGSVGElement, ChartProps>(function BarChart(
   const barMax = W - labelW - numW - 12;
   const max = Math.max(1, ...data.map((d) => d.count ?? 0));
   return (
-    <svg ref={ref} viewBox={`0 0 ${W} ${H}`} width={W} height={H} role="img" aria-labelledby={`${id}-t`} className="stat-chart" fontFamily={FONT} fontSize="13">
+    <svg ref={ref} viewBox={`0 0 ${W} ${H}`} width={W} height={H} role="img" aria-labelledby={`${id}-t`} className="stat-chart" fontFamily={FONT} fontSize="13" direction="ltr">
       <title id={`${id}-t`}>{title}</title>
       <rect x="0" y="0" width={W} height={H} fill="#ffffff" />
       {data.map((d, i) => {
