@@ -215,6 +215,17 @@ test("forensic review in Chromium, in English and in Arabic", { skip, timeout: 3
           assert.ok(polygon.points.length === 3 && [[0.3, 0.7], [0.45, 0.75], [0.35, 0.9]].every(([x, y], i) => near(polygon.points[i]![0], x!) && near(polygon.points[i]![1], y!)), `the polygon: ${JSON.stringify(polygon)}`);
           assert.equal(await page.locator("[data-testid=review-recorded] .hash code").getAttribute("title"), held.reviews[0]!.sha256);
 
+          // A correction: a new signed version that says why; the first stays as it was signed.
+          await page.locator(".review-form > button").click();
+          await page.selectOption("[data-testid=finding-0] select >> nth=1", "probable");
+          await page.fill("#review-correction", l.code === "ar" ? "درجة الثقة مبالغ فيها" : "confidence overstated");
+          await page.locator("[data-testid=submit-review]").click();
+          await page.locator("[data-testid=review-recorded] h2", { hasText: l.code === "ar" ? "٢" : "2" }).waitFor();
+          const after = (await (await context.request.get(`${base}/api/bodies/${a.bodyId}/reviews`)).json()) as typeof held;
+          assert.deepEqual(after.reviews.map((r) => r.sha256)[0], held.reviews[0]!.sha256);
+          assert.equal(after.reviews.length, 2);
+          assert.equal(after.reviews[1]!.content.findings[0]!.confidence, "probable");
+
           // A disagreement between two other reviewers: both reviews side by side; settled as third reviewer.
           await page.locator("nav a[href='/review/disagreements']").click();
           await page.locator("[data-testid=dispute]").first().waitFor();
