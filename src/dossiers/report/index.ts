@@ -11,7 +11,7 @@ import { renderExhibit } from "./exhibit-html.ts";
 import { annexes, contents, cover, head, method, statistics, TAIL, type DocumentParts, type HashRow, type PageNumbers, type TocExhibit } from "./document-html.ts";
 import { installFonts } from "./fonts.ts";
 import { stylesheet } from "./style.ts";
-import { launchChromium, printPdf, readPdfIndex } from "./pdf.ts";
+import { launchChromium, printPdf, readPdfIndex, TAGGED_MAX_SECTIONS } from "./pdf.ts";
 
 /**
  * The dossier report: an HTML file (with its images and fonts beside it in outDir) and the PDF Chromium prints from
@@ -117,11 +117,12 @@ export async function buildReport(ctx: Ctx, actor: Actor, input: ReportInput): P
   const browser = await launchChromium();
   try {
     await writeFile(draftHtml, document(drafts, null));
-    await printPdf(browser, draftHtml, draftPdf);
+    const tagged = n <= TAGGED_MAX_SECTIONS;
+    await printPdf(browser, draftHtml, draftPdf, { tagged });
     const draft = await readPdfIndex(draftPdf);
     input.onProgress?.(++done, total);
     await writeFile(html, document(finals, draft.dests));
-    await printPdf(browser, html, pdf);
+    await printPdf(browser, html, pdf, { tagged });
   } finally {
     await browser.close();
     await rm(draftHtml, { force: true });
