@@ -7,9 +7,9 @@ import { usePrefs } from "./prefs.tsx";
 import { SignIn } from "../screens/SignIn.tsx";
 import { Notice } from "../components/Notice.tsx";
 
-function allowed(screen: ScreenDef, signedIn: boolean, can: (a: string) => boolean): boolean {
+function allowed(screen: ScreenDef, signedIn: boolean, can: (a: string) => boolean, role?: string): boolean {
   if (screen.public) return true;
-  return signedIn && (screen.requires ?? []).every(can);
+  return signedIn && (screen.requires ?? []).every(can) && (!screen.roles || screen.roles.includes(role ?? ""));
 }
 
 export function App() {
@@ -20,7 +20,7 @@ export function App() {
   const first = useRef(true);
   const signedIn = Boolean(session.info?.signedIn);
   const found = findScreen(path, matchPath);
-  const menu = SCREENS.filter((s) => s.menu !== undefined && allowed(s, signedIn, session.can)).sort((a, b) => a.menu! - b.menu!);
+  const menu = SCREENS.filter((s) => s.menu !== undefined && allowed(s, signedIn, session.can, session.perms?.role)).sort((a, b) => a.menu! - b.menu!);
 
   // "/" goes to the first screen this person can use; signed out, to sign-in.
   useEffect(() => {
@@ -46,7 +46,7 @@ export function App() {
   if (session.loading) body = <p className="muted">{t("app.loading")}</p>;
   else if (showSignIn) body = <SignIn />;
   else if (!found) body = <Notice kind="error" title={t("app.notFound")}>{t("app.notFoundHelp")}</Notice>;
-  else if (!allowed(found.screen, signedIn, session.can)) body = <Notice kind="error" title={t("app.forbidden")}>{t("app.forbiddenHelp")}</Notice>;
+  else if (!allowed(found.screen, signedIn, session.can, session.perms?.role)) body = <Notice kind="error" title={t("app.forbidden")}>{t("app.forbiddenHelp")}</Notice>;
   else {
     const Screen = found.screen.component;
     body = <Screen key={path} params={found.params} />;

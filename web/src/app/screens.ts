@@ -27,6 +27,8 @@ export interface ScreenDef {
   menu?: number;
   /** Actions (GET /api/permissions) the screen needs; without them it is not offered and shows a refusal. */
   requires?: readonly string[];
+  /** Only for these roles (the family portal: caseworkers hold its actions too, but it answers only families). */
+  roles?: readonly string[];
   /** Usable without signing in (the custody log is for anyone to check). */
   public?: boolean;
   component: ComponentType<ScreenProps>;

@@ -1,2 +1,28 @@
 /** The families area's server routes the web app calls (merged into ENDPOINTS in ../endpoints.ts). */
-export const FAMILIES_ENDPOINTS = {} as const satisfies Record<string, { method: "GET" | "POST" | "PUT" | "DELETE"; url: string }>;
+export const FAMILIES_ENDPOINTS = {
+  familyReports: { method: "GET", url: "/api/families/reports" },
+  familyCreateReport: { method: "POST", url: "/api/families/reports" },
+  familyReport: { method: "GET", url: "/api/families/reports/:id" },
+  familyImportReports: { method: "POST", url: "/api/families/reports/import" },
+  familyCandidates: { method: "GET", url: "/api/families/reports/:id/candidates" },
+  familyCase: { method: "GET", url: "/api/families/reports/:id/case" },
+  familyLinkMember: { method: "POST", url: "/api/families/reports/:id/members" },
+  familyConsent: { method: "POST", url: "/api/families/reports/:id/consent" },
+  familyDecide: { method: "POST", url: "/api/families/reports/:id/decisions" },
+  familyDisclose: { method: "POST", url: "/api/families/reports/:id/disclosures" },
+  familyDisclosureImage: { method: "GET", url: "/api/families/disclosures/:id/image" },
+  familyApproveRequest: { method: "POST", url: "/api/families/requests/:id/approve" },
+  familyDeclineRequest: { method: "POST", url: "/api/families/requests/:id/decline" },
+  familyFlags: { method: "GET", url: "/api/families/flags" },
+  familyClearFlag: { method: "POST", url: "/api/families/flags/:id/clear" },
+  familyDuplicates: { method: "GET", url: "/api/families/duplicates" },
+  familyScanDuplicates: { method: "POST", url: "/api/families/duplicates/scan" },
+  familyAcceptDuplicate: { method: "POST", url: "/api/families/duplicates/:id/accept" },
+  familyRejectDuplicate: { method: "POST", url: "/api/families/duplicates/:id/reject" },
+
+  portalReports: { method: "GET", url: "/api/portal/reports" },
+  portalReport: { method: "GET", url: "/api/portal/reports/:id" },
+  portalConsent: { method: "POST", url: "/api/portal/reports/:id/consent" },
+  portalRequest: { method: "POST", url: "/api/portal/reports/:id/requests" },
+  portalImage: { method: "GET", url: "/api/portal/images/:id" },
+} as const satisfies Record<string, { method: "GET" | "POST" | "PUT" | "DELETE"; url: string }>;

@@ -1,0 +1,228 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Page } from "playwright-core";
+import { loadConfig } from "../../src/core/config.ts";
+import { openArchive, type Archive } from "../../src/app/context.ts";
+import { operatorActor, type Actor } from "../../src/core/actor.ts";
+import { addUser } from "../../src/access/index.ts";
+import { issueSession } from "../../src/access/sessions.ts";
+import { ingestCard } from "../../src/archive/intake.ts";
+import { writeDemoCard, type DemoCardTruth } from "../../src/archive/demo-card/index.ts";
+import { acceptProposals, listProposals, readBodies, runProposals, type CatalogueEngine } from "../../src/catalogue/index.ts";
+import { createReport, rerank } from "../../src/families/index.ts";
+import { linkMember } from "../../src/families/members.ts";
+import { ensureWebBuilt } from "../../web/ensure-built.mjs";
+import { FAMILIES_ENDPOINTS } from "../../web/src/api/endpoints/families.ts";
+import { axeViolations, browserSkip, openBrowser, shot, startDalil, type DalilServer } from "../support/browser.ts";
+
+/**
+ * The families screens in Chromium against a real `dalil serve`, in English and in Arabic. At the console: a
+ * demo card taken in and grouped into bodies, one report per language filed through the archive's use case
+ * (carrying a body's detainee number, so that body ranks first), a family member linked to it. In the browser a
+ * caseworker opens the report, reads the candidates' evidence (no photograph), records a decision, looks at what
+ * the family will see and sends the words; then the family member signs in and sees those words only: no
+ * candidate, no score, no body reference. Every screen passes axe-core with no serious or critical violation;
+ * screenshots go to test-artifacts/e2e/families-*.
+ */
+const skip = browserSkip();
+const WAIT = { timeout: 60_000 };
+
+interface Lang {
+  code: "en" | "ar";
+  locale: string;
+  reason: string;
+  message: string;
+}
+const ALL_LANGS: Lang[] = [
+  { code: "en", locale: "en-GB", reason: "detainee number and period agree", message: "We would like to meet you to talk about your son. Please call us when you are ready." },
+  { code: "ar", locale: "ar-SY", reason: "رقم المعتقل والفترة متطابقان", message: "نودّ أن نلتقي بكم للحديث عن ابنكم. نرجو أن تتصلوا بنا حين تكونون مستعدّين." },
+];
+const ONLY = process.env.DALIL_E2E_LANG;
+const LANGS = ONLY ? ALL_LANGS.filter((l) => l.code === ONLY) : ALL_LANGS;
+
+/** Groups the card by its truth and reads each card's numbers from it: the screens are under test, not the OCR. */
+function truthGrouping(truth: DemoCardTruth): CatalogueEngine {
+  const bodyOf = new Map(truth.photos.map((p) => [p.sha256, p.body] as const));
+  const byRef = new Map(truth.bodies.map((b) => [b.ref, b]));
+  return {
+    readerName: "truth.json",
+    async readCard(_img, sha) {
+      const b = byRef.get(bodyOf.get(sha) ?? "");
+      return b ? [{ role: "detainee", value: b.detainee_no, confidence: 0.97 }] : [];
+    },
+    group(photos) {
+      const groups = new Map<string, typeof photos>();
+      for (const p of photos) groups.set(bodyOf.get(p.sha256) ?? p.sha256, [...(groups.get(bodyOf.get(p.sha256) ?? p.sha256) ?? []), p]);
+      return [...groups.values()].map((ps) => ({
+        photos: ps.map((p) => p.sha256),
+        roles: { [ps[0]!.sha256]: "card" },
+        numbers: ps[0]!.readings.map((r) => ({ ...r, photo: ps[0]!.sha256 })),
+        reasons: [{ code: "truth", text: "the demo card's truth" }],
+        score: 0.9,
+      }));
+    },
+    async close() {},
+  };
+}
+
+async function user(a: Archive, email: string, role: "family_caseworker" | "family_member"): Promise<{ actor: Actor; token: string }> {
+  const { user: u } = await addUser(a, operatorActor(), { email, role });
+  const session = await a.db.transaction((tx) => issueSession(tx, a.clock, u.id, "full"));
+  return { actor: { kind: "user", id: u.id, role }, token: session.token };
+}
+
+async function expectNoAxeViolations(page: Page, screen: string): Promise<void> {
+  const v = await axeViolations(page);
+  assert.deepEqual(v.map((x) => `${x.id} (${x.impact}): ${x.help} at ${x.nodes.join(" ")}`), [], `axe-core found serious or critical violations on ${screen}`);
+}
+
+test("the families screens in Chromium: a caseworker decides and discloses in words, the family sees only that; in English and in Arabic", { skip, timeout: 600_000 }, async (t) => {
+  ensureWebBuilt({ quiet: true });
+  const work = mkdtempSync(join(tmpdir(), "dalil-e2e-families-"));
+  const dataDir = join(work, "data");
+  const card = join(work, "card");
+  let server: DalilServer | null = null;
+  const cases = new Map<string, { ref: string; caseworker: string; family: string }>();
+  const bodyRefs: string[] = [];
+  try {
+    const started = Date.now();
+    const archive = await openArchive(loadConfig({ data: dataDir }, {}));
+    try {
+      await writeDemoCard(card, { bodies: 3, seed: "families-e2e", withFaults: false });
+      const truth = JSON.parse(readFileSync(join(card, "truth.json"), "utf8")) as DemoCardTruth;
+      const inv = await addUser(archive, operatorActor(), { email: "investigator@example.org", role: "investigator" });
+      const investigator: Actor = { kind: "user", id: inv.user.id, role: "investigator" };
+      const s = await ingestCard(archive, operatorActor(), { path: card, label: "demo card (families e2e)" });
+      await runProposals(archive, investigator, { sourceId: s.source, engine: truthGrouping(truth) });
+      const proposed = await listProposals(archive, investigator, { sourceId: s.source, status: "proposed" });
+      const bodies = await acceptProposals(archive, investigator, { proposalIds: proposed.items.map((p) => p.id) });
+      assert.equal(bodies.bodies.length, 3, "one body per body on the card");
+      bodyRefs.push(...(await readBodies(archive, investigator, {})).items.map((x) => x.ref));
+      for (const [i, l] of ALL_LANGS.entries()) {
+        const cw = await user(archive, `caseworker-${l.code}@example.org`, "family_caseworker");
+        const fam = await user(archive, `mother-${l.code}@example.org`, "family_member");
+        const body = truth.bodies[i]!;
+        const report = await createReport(archive, cw.actor, {
+          nameAr: l.code === "ar" ? "محمد أحمد الخطيب" : "خالد سمير النجار",
+          nameLat: l.code === "ar" ? "Mohammad Ahmad al-Khatib" : "Khaled Samir al-Najjar",
+          sex: body.sex,
+          birthDate: "1985",
+          arrestDate: String(Number(body.photo_date.slice(0, 4)) - 1),
+          numbers: [{ role: "detainee", value: body.detainee_no }],
+          reporterRelationship: "mother",
+        });
+        await linkMember(archive, cw.actor, { report: report.ref, userId: fam.actor.id, relationship: "mother" });
+        await rerank(archive, cw.actor, { reportId: report.id });
+        cases.set(l.code, { ref: report.ref, caseworker: cw.token, family: fam.token });
+      }
+    } finally {
+      await archive.close();
+    }
+    console.log(`families e2e: archive set up (card of 3 bodies grouped, 2 reports ranked) in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    server = await startDalil(dataDir);
+    const base = server.url;
+
+    await t.test("every families route the web app calls exists in the server's route table", async () => {
+      const routes = (await (await fetch(`${base}/api/routes`)).json()) as { method: string; url: string }[];
+      const have = new Set(routes.map((r) => `${r.method} ${r.url}`));
+      assert.deepEqual(
+        Object.entries(FAMILIES_ENDPOINTS)
+          .filter(([, e]) => !have.has(`${e.method} ${e.url}`))
+          .map(([name]) => name),
+        [],
+      );
+    });
+
+    for (const l of LANGS) {
+      await t.test(`${l.code}: reports → report → candidates → decision → disclosure in words; the family's portal`, async () => {
+        const langStarted = Date.now();
+        const c = cases.get(l.code)!;
+        const b = await openBrowser({ locale: l.locale });
+        const { page } = b;
+        page.setDefaultTimeout(60_000);
+        const p = (n: string) => `families-${l.code}-${n}`;
+        try {
+          // The caseworker: the reports list, then the report.
+          await b.context.addCookies([{ name: "dalil_session", value: c.caseworker, url: base }]);
+          await page.goto(`${base}/families/reports`);
+          await page.locator("[data-testid=family-reports] tbody tr").first().waitFor(WAIT);
+          assert.equal(await page.evaluate(`document.documentElement.dir`), l.code === "ar" ? "rtl" : "ltr");
+          await expectNoAxeViolations(page, "reports list");
+          await shot(page, p("01-reports"));
+
+          await page.locator(`[data-testid=family-reports] a[data-ref="${c.ref}"]`).click();
+          await page.waitForURL(/\/families\/reports\/[^/]+$/, WAIT);
+          const first = page.locator("article.fam-candidate").first();
+          await first.waitFor(WAIT);
+          const firstRef = (await first.locator("h3 a").textContent())!.trim();
+          assert.ok(bodyRefs.includes(firstRef), `a body ranks first (${firstRef})`);
+          assert.ok((await first.locator("[data-testid=evidence] li").count()) > 0, "evidence in words");
+          assert.equal(await first.locator("[data-testid=evidence] li[data-feature=numbers]").count(), 1, "the detainee number is part of the evidence");
+          assert.equal(await page.locator("[data-testid=candidates] img").count(), 0, "no photograph among the candidates");
+          await expectNoAxeViolations(page, "report with candidates");
+          await shot(page, p("02-report"));
+
+          // A decision, then the words, previewed before they are sent.
+          await first.locator("select[id^=decide-status-]").selectOption("probable");
+          await first.locator("textarea[id^=decide-reason-]").fill(l.reason);
+          await first.locator("[data-testid=decide-form] button[type=submit]").click();
+          await first.locator("[data-testid=decision][data-status=probable]").waitFor(WAIT);
+          const form = first.locator("[data-testid=disclose-form][data-stage=text]");
+          await form.waitFor(WAIT);
+          await form.locator("textarea").fill(l.message);
+          await form.locator("input[id$=-consent]").fill(l.code === "ar" ? "بالهاتف" : "by phone");
+          await form.locator("input[id$=-reason]").fill(l.reason);
+          await form.locator("[data-testid=preview-disclosure]").click();
+          const preview = form.locator("[data-testid=disclosure-preview]");
+          await preview.waitFor(WAIT);
+          assert.ok((await preview.textContent())!.includes(l.message), "the preview shows the words as the family will read them");
+          await expectNoAxeViolations(page, "disclosure preview");
+          await shot(page, p("03-preview"));
+          await preview.locator("[data-testid=send-disclosure]").click();
+          await page.locator("[data-testid=disclosures] li[data-stage=text]").waitFor(WAIT);
+          await expectNoAxeViolations(page, "report after disclosure");
+          await shot(page, p("04-disclosed"));
+
+          // The new-report form (looked at, not filled: the report above was filed at the console).
+          await page.goto(`${base}/families/reports/new`);
+          await page.locator("[data-testid=report-form]").waitFor(WAIT);
+          await expectNoAxeViolations(page, "new report form");
+          await shot(page, p("05-form"));
+
+          // The family member: only their portal; the words sent, and nothing of the ranking.
+          await b.context.clearCookies();
+          await b.context.addCookies([{ name: "dalil_session", value: c.family, url: base }]);
+          await page.goto(`${base}/`);
+          await page.waitForURL(/\/portal$/, WAIT);
+          await page.locator("[data-testid=portal-reports] a").first().waitFor(WAIT);
+          const menu = await page.locator("nav.menu a").evaluateAll((as) => as.map((a) => a.getAttribute("href")));
+          assert.ok(!menu.some((h) => h?.startsWith("/families")), `a family member is offered no casework screen (${menu.join(", ")})`);
+          await expectNoAxeViolations(page, "portal");
+          await shot(page, p("06-portal"));
+          await page.locator("[data-testid=portal-reports] a").first().click();
+          await page.locator("[data-testid=portal-message]").first().waitFor(WAIT);
+          const text = (await page.locator("main").textContent())!;
+          assert.ok(text.includes(l.message), "the family reads the words sent");
+          assert.equal(await page.locator("[data-testid=portal-message]").count(), 1);
+          assert.equal(await page.locator("[data-testid=candidates], article.fam-candidate, main img").count(), 0, "no candidate list, no image");
+          assert.deepEqual(bodyRefs.filter((r) => text.includes(r)), [], "no body reference reaches the family");
+          await expectNoAxeViolations(page, "portal report");
+          await shot(page, p("07-portal-report"));
+
+          await page.goto(`${base}/families/reports`);
+          await page.locator("main .notice-error").waitFor(WAIT);
+          assert.deepEqual(b.problems, [], "no CSP violation or page error");
+          console.log(`families e2e ${l.code}: ${((Date.now() - langStarted) / 1000).toFixed(1)} s in the browser`);
+        } finally {
+          await b.close();
+        }
+      });
+    }
+  } finally {
+    await server?.stop();
+    rmSync(work, { recursive: true, force: true });
+  }
+});

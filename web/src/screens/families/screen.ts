@@ -1,0 +1,27 @@
+import type { ScreenDef } from "../../app/screens.ts";
+import { ReportsList } from "./ReportsList.tsx";
+import { NewReport } from "./NewReport.tsx";
+import { ReportPage } from "./ReportPage.tsx";
+import { Flags } from "./Flags.tsx";
+import { Duplicates } from "./Duplicates.tsx";
+import { ImportReports } from "./ImportReports.tsx";
+import { PortalList } from "./PortalList.tsx";
+import { PortalReportPage } from "./PortalReport.tsx";
+
+/**
+ * Families: a caseworker's reports, candidates, decisions and staged disclosures; a family member's portal.
+ * Caseworker screens need "disclosure.make", which no family member holds; the portal answers only family
+ * members (caseworkers hold its action too, so it is limited by role).
+ */
+const CASEWORK = ["report.read", "disclosure.make"] as const;
+
+export const screens: ScreenDef[] = [
+  { id: "family-reports", path: "/families/reports", title: "families.reports.title", menu: 40, requires: CASEWORK, component: ReportsList },
+  { id: "family-new-report", path: "/families/reports/new", title: "families.form.title", requires: [...CASEWORK, "report.file"], component: NewReport },
+  { id: "family-import", path: "/families/import", title: "families.import.title", requires: [...CASEWORK, "report.import"], component: ImportReports },
+  { id: "family-report", path: "/families/reports/:id", title: "families.report.title", requires: [...CASEWORK, "family.candidates"], component: ReportPage },
+  { id: "family-flags", path: "/families/flags", title: "families.flags.title", menu: 41, requires: CASEWORK, component: Flags },
+  { id: "family-duplicates", path: "/families/duplicates", title: "families.duplicates.title", menu: 42, requires: [...CASEWORK, "family.match", "report.edit"], component: Duplicates },
+  { id: "portal", path: "/portal", title: "families.portal.title", menu: 5, requires: ["disclosure.read"], roles: ["family_member"], component: PortalList },
+  { id: "portal-report", path: "/portal/reports/:id", title: "families.portal.reportTitle", requires: ["disclosure.read"], roles: ["family_member"], component: PortalReportPage },
+];

@@ -1,0 +1,55 @@
+import { useState } from "react";
+import { useTranslation } from "react-i18next";
+import type { Band, ReportView } from "../../api/types/families.ts";
+import { usePrefs } from "../../app/prefs.tsx";
+
+/** A report's name in the reader's script first, the other after it; its reference when no name was given. */
+export function reportName(r: Pick<ReportView, "ref" | "nameAr" | "nameLat">, lang: string): string {
+  const [first, second] = lang === "ar" ? [r.nameAr, r.nameLat] : [r.nameLat, r.nameAr];
+  if (first && second) return `${first} · ${second}`;
+  return first ?? second ?? r.ref;
+}
+
+export function useReportName(): (r: Pick<ReportView, "ref" | "nameAr" | "nameLat">) => string {
+  const { lang } = usePrefs();
+  return (r) => reportName(r, lang);
+}
+
+export function BandBadge({ band }: { band: Band }) {
+  const { t } = useTranslation();
+  const cls = band === "strong" ? "badge badge-ok" : band === "exclude" ? "badge fam-badge-exclude" : "badge badge-warn";
+  return (
+    <span className={cls} data-band={band}>
+      {t(`families.bands.${band}`)}
+    </span>
+  );
+}
+
+/** Splits a free list typed one per line or separated by commas (Arabic commas too). */
+export function listOf(text: string): string[] {
+  return text
+    .split(/[\n,،]/u)
+    .map((s) => s.trim())
+    .filter(Boolean);
+}
+
+/** Runs one change and reloads the case; the error stays next to the form that caused it. */
+export function useAct(onChange: () => Promise<void> = async () => {}) {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+  const run = async (act: () => Promise<unknown>): Promise<boolean> => {
+    setBusy(true);
+    setError(null);
+    try {
+      await act();
+      await onChange();
+      return true;
+    } catch (err) {
+      setError(err);
+      return false;
+    } finally {
+      setBusy(false);
+    }
+  };
+  return { busy, error, run };
+}
