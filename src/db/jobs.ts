@@ -111,6 +111,20 @@ export class JobQueue {
     return (await q.execute()).map(toJob);
   }
 
+  /**
+   * Deletes finished jobs of a recurring housekeeping kind (a watcher that re-enqueues itself) older than a
+   * moment, so they do not pile up by the thousand a day. Failed ones are kept for the operator to read.
+   */
+  async forgetDone(kind: string, olderThan: Date): Promise<number> {
+    const r = await this.dbh.db
+      .deleteFrom("jobs")
+      .where("kind", "=", kind)
+      .where("status", "=", "done")
+      .where("updated_at", "<", olderThan.toISOString())
+      .executeTakeFirst();
+    return Number(r.numDeletedRows);
+  }
+
   /** Claims the oldest runnable job of a kind this worker handles, or a running job whose lease expired. */
   async claim(kinds: string[] = this.kinds()): Promise<Job | null> {
     if (kinds.length === 0) return null;

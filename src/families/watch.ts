@@ -59,6 +59,7 @@ export function registerCaseworkJobs(ctx: Ctx): void {
     try {
       return await rerankIfBodiesChanged(ctx);
     } finally {
+      await ctx.jobs.forgetDone(JOB_WATCH_BODIES, new Date(ctx.clock.now().getTime() - 60 * WATCH_INTERVAL_MS));
       await ctx.jobs.enqueue(null, JOB_WATCH_BODIES, { n: n + 1 }, { dedupeKey: keyOf(n + 1), runAfter: new Date(ctx.clock.now().getTime() + WATCH_INTERVAL_MS) });
     }
   });
