@@ -144,13 +144,18 @@ export function scoreBody(
     } else {
       const p = periodTerm(pop, mid, e, l);
       const months = Math.round((mid - l) / 30.44);
+      const daysBefore = Math.round(e - mid);
       ev.push({
         feature: "period",
         points: round(p),
         text: say(() =>
-          months < 0
-            ? `Photographed about ${-months} month${months === -1 ? "" : "s"} before the reported arrest: possible only if the family's date is a little off.`
-            : `Photographed about ${months} month${months === 1 ? "" : "s"} after the arrest${p > 0 ? ", a usual interval for deaths in detention" : ", a long interval"}.`,
+          mid < e
+            ? `Photographed about ${daysBefore} days before the reported arrest: possible only if the family's date is a little off.`
+            : mid <= l + 1
+              ? `Photographed within the time the arrest is reported in (${r.arrestEarliest} to ${r.arrestLatest ?? r.arrestEarliest})${p > 0 ? ", which fits" : ""}.`
+              : mid - l < 45
+                ? `Photographed about ${Math.round(mid - l)} days after the arrest${p > 0 ? ", which fits" : ""}.`
+                : `Photographed about ${months} month${months === 1 ? "" : "s"} after the arrest${p > 0 ? ", a usual interval for deaths in detention" : ", a long interval"}.`,
         ),
       });
     }

@@ -8,6 +8,9 @@ import { FIELD_RATES } from "./llr.ts";
  * Synthetic families' reports against a synthetic catalogue, with the ground truth and the noise real reports
  * carry: spelling variants in both scripts, a wrong or missing branch, approximate dates, marks the family does
  * not know of, and people who are not in the catalogue at all. Every value is invented; nothing here is real.
+ * The rates the scoring model also assumes (branch certainty and correctness, arrest dates off by weeks, marks
+ * reported, misplaced or invented, the gap from arrest to photograph) are read from FIELD_RATES in llr.ts;
+ * docs/families-matching.md lists them all.
  */
 
 export interface SyntheticBody {

@@ -66,13 +66,14 @@ test("period: an arrest known to the month, the usual interval, a long one, and 
   assert.match(late.text, /a long interval/);
   const year = ev(scoreBody(report({ arrestEarliest: "2012-01-01", arrestLatest: "2012-12-31" }), body()), "period");
   assert.ok(year.points < ev(s, "period").points, "a year-only arrest date says less than a month");
+  assert.match(year.text, /^Photographed within the time the arrest is reported in \(2012-01-01 to 2012-12-31\)/);
 });
 
 test("dates: photographed before the arrest is a hard exclusion beyond a month's tolerance", () => {
   const twoWeeks = scoreBody(report(), body({ photoEarliest: "2012-05-18", photoLatest: "2012-05-18" }));
   assert.equal(twoWeeks.excluded, false, "a family's date may be a couple of weeks off");
   assert.ok(ev(twoWeeks, "period").points < -2);
-  assert.match(ev(twoWeeks, "period").text, /before the reported arrest: possible only if the family's date is a little off/);
+  assert.match(ev(twoWeeks, "period").text, /^Photographed about 14 days before the reported arrest: possible only if the family's date is a little off/);
   const before = scoreBody(report(), body({ photoEarliest: "2012-03-01", photoLatest: "2012-03-01" }));
   assert.equal(before.excluded, true);
   assert.equal(before.band, "exclude");
