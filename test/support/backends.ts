@@ -20,7 +20,7 @@ export const PG_URL = process.env.DALIL_TEST_DATABASE_URL ?? "postgres://postgre
 let pgReachable: Promise<string | null> | undefined;
 function checkPostgres(): Promise<string | null> {
   pgReachable ??= (async () => {
-    const client = new pg.Client({ connectionString: PG_URL, connectionTimeoutMillis: 3000 });
+    const client = new pg.Client({ connectionString: PG_URL, connectionTimeoutMillis: 20_000 });
     try {
       await client.connect();
       await client.query("select 1");
