@@ -16,7 +16,7 @@ import { createReport, rerank } from "../../src/families/index.ts";
 import { linkMember } from "../../src/families/members.ts";
 import { ensureWebBuilt } from "../../web/ensure-built.mjs";
 import { FAMILIES_ENDPOINTS } from "../../web/src/api/endpoints/families.ts";
-import { axeViolations, browserSkip, openBrowser, shot, startDalil, type DalilServer } from "../support/browser.ts";
+import { axeViolations, browserSkip, openBrowser, shot, startDalil, waitForExpression, type DalilServer } from "../support/browser.ts";
 
 /**
  * The families screens in Chromium against a real `dalil serve`, in English and in Arabic. At the console: a
@@ -40,6 +40,7 @@ const ALL_LANGS: Lang[] = [
   { code: "en", locale: "en-GB", reason: "detainee number and period agree", message: "We would like to meet you to talk about your son. Please call us when you are ready." },
   { code: "ar", locale: "ar-SY", reason: "رقم المعتقل والفترة متطابقان", message: "نودّ أن نلتقي بكم للحديث عن ابنكم. نرجو أن تتصلوا بنا حين تكونون مستعدّين." },
 ];
+const FACE_MESSAGE = "This is the face, blurred. Take your time; we can talk whenever you wish.";
 const ONLY = process.env.DALIL_E2E_LANG;
 const LANGS = ONLY ? ALL_LANGS.filter((l) => l.code === ONLY) : ALL_LANGS;
 
@@ -72,6 +73,10 @@ async function user(a: Archive, email: string, role: "family_caseworker" | "fami
   const { user: u } = await addUser(a, operatorActor(), { email, role });
   const session = await a.db.transaction((tx) => issueSession(tx, a.clock, u.id, "full"));
   return { actor: { kind: "user", id: u.id, role }, token: session.token };
+}
+
+async function imagesLoaded(page: Page, selector: string): Promise<void> {
+  await waitForExpression(page, `[...document.querySelectorAll(${JSON.stringify(selector)})].length > 0 && [...document.querySelectorAll(${JSON.stringify(selector)})].every((i) => i.complete && i.naturalWidth > 0)`, 60_000);
 }
 
 async function expectNoAxeViolations(page: Page, screen: string): Promise<void> {
@@ -186,6 +191,23 @@ test("the families screens in Chromium: a caseworker decides and discloses in wo
           await expectNoAxeViolations(page, "report after disclosure");
           await shot(page, p("04-disclosed"));
 
+          if (l.code === "en") {
+            // English goes one stage further: the family's consent to see photographs, then the blurred face.
+            await page.locator("[data-testid=consent] li[data-tier=viewingPhotos] button").click();
+            await page.locator("[data-testid=consent] li[data-tier=viewingPhotos][data-given=true]").waitFor(WAIT);
+            const face = first.locator("[data-testid=disclose-form][data-stage=blurred_face]");
+            await face.waitFor(WAIT);
+            await face.locator("textarea").fill(FACE_MESSAGE);
+            await face.locator("input[id$=-consent]").fill("in person");
+            await face.locator("input[id$=-reason]").fill(l.reason);
+            await face.locator("[data-testid=preview-disclosure]").click();
+            await face.locator("[data-testid=disclosure-preview] .fam-image-placeholder").waitFor(WAIT);
+            await face.locator("[data-testid=send-disclosure]").click();
+            await imagesLoaded(page, "[data-testid=disclosures] li[data-stage=blurred_face] img");
+            await expectNoAxeViolations(page, "report after the blurred face");
+            await shot(page, p("04b-blurred-face"));
+          }
+
           // The new-report form (looked at, not filled: the report above was filed at the console).
           await page.goto(`${base}/families/reports/new`);
           await page.locator("[data-testid=report-form]").waitFor(WAIT);
@@ -206,8 +228,20 @@ test("the families screens in Chromium: a caseworker decides and discloses in wo
           await page.locator("[data-testid=portal-message]").first().waitFor(WAIT);
           const text = (await page.locator("main").textContent())!;
           assert.ok(text.includes(l.message), "the family reads the words sent");
-          assert.equal(await page.locator("[data-testid=portal-message]").count(), 1);
-          assert.equal(await page.locator("[data-testid=candidates], article.fam-candidate, main img").count(), 0, "no candidate list, no image");
+          assert.equal(await page.locator("[data-testid=candidates], article.fam-candidate").count(), 0, "no candidate list");
+          if (l.code === "en") {
+            // the words first, then the blurred face with its own words
+            await imagesLoaded(page, "main img");
+            assert.deepEqual(await page.locator("[data-testid=portal-message] p[dir=auto]").allTextContents(), [l.message, FACE_MESSAGE]);
+            assert.match((await page.locator("main img").getAttribute("src"))!, /^\/api\/portal\/images\//);
+          } else {
+            assert.equal(await page.locator("[data-testid=portal-message]").count(), 1, "the words only");
+            assert.equal(await page.locator("main img").count(), 0, "no image before one is disclosed");
+            // a consent is the family's to withdraw or give, at once
+            const recontact = page.locator("#consent-recontact");
+            await recontact.click(); // the switch follows the server: it turns on once the consent is recorded
+            await page.locator("#consent-recontact:checked:not([disabled])").waitFor(WAIT);
+          }
           assert.deepEqual(bodyRefs.filter((r) => text.includes(r)), [], "no body reference reaches the family");
           await expectNoAxeViolations(page, "portal report");
           await shot(page, p("07-portal-report"));
