@@ -14,7 +14,7 @@ import { writeDemoCard, type DemoCardTruth } from "../../src/archive/demo-card/i
 import { runProposals, type CatalogueEngine, type CardReading } from "../../src/catalogue/index.ts";
 import { ensureWebBuilt } from "../../web/ensure-built.mjs";
 import { CATALOGUE_ENDPOINTS } from "../../web/src/api/endpoints/catalogue.ts";
-import { axeViolations, browserSkip, openBrowser, shot, startDalil, waitForExpression, type DalilServer } from "../support/browser.ts";
+import { expectNoAxeViolations, browserSkip, openBrowser, shot, startDalil, waitForExpression, type DalilServer } from "../support/browser.ts";
 
 /**
  * The catalogue's screens in Chromium against a real `dalil serve`, in English and in Arabic. A demo card is
@@ -72,14 +72,6 @@ function truthEngine(truth: DemoCardTruth): CatalogueEngine {
   };
 }
 
-async function expectNoAxeViolations(page: Page, screen: string): Promise<void> {
-  const v = await axeViolations(page);
-  assert.deepEqual(
-    v.map((x) => `${x.id} (${x.impact}): ${x.help} at ${x.nodes.join(" ")}`),
-    [],
-    `axe-core found serious or critical violations on ${screen}`,
-  );
-}
 
 async function imagesLoaded(page: Page, selector: string): Promise<void> {
   await waitForExpression(page, `[...document.querySelectorAll(${JSON.stringify(selector)})].length > 0 && [...document.querySelectorAll(${JSON.stringify(selector)})].every((i) => i.complete && i.naturalWidth > 0)`);

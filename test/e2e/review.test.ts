@@ -3,7 +3,6 @@ import assert from "node:assert/strict";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Page } from "playwright-core";
 import { loadConfig } from "../../src/core/config.ts";
 import { openArchive } from "../../src/app/context.ts";
 import { operatorActor } from "../../src/core/actor.ts";
@@ -13,7 +12,7 @@ import { acceptProposals, listProposals, runProposals, type CatalogueEngine, typ
 import { assignSample, drawReviewSample, myAssignments, submitReview } from "../../src/review/index.ts";
 import { ensureWebBuilt } from "../../web/ensure-built.mjs";
 import { codeAt, fullSession, readyUser, type TestUser } from "../access/fixtures.ts";
-import { axeViolations, browserSkip, openBrowser, shot, startDalil, waitForExpression, type DalilServer } from "../support/browser.ts";
+import { expectNoAxeViolations, browserSkip, openBrowser, shot, startDalil, waitForExpression, type DalilServer } from "../support/browser.ts";
 
 /**
  * Forensic review in Chromium, in English and in Arabic, over an archive with a demo card taken in and grouped
@@ -61,10 +60,6 @@ function truthEngine(truth: DemoCardTruth): CatalogueEngine {
   };
 }
 
-async function expectNoAxeViolations(page: Page, screen: string): Promise<void> {
-  const v = await axeViolations(page);
-  assert.deepEqual(v.map((x) => `${x.id} (${x.impact}): ${x.help} at ${x.nodes.join(" ")}`), [], `axe-core found serious or critical violations on ${screen}`);
-}
 
 test("forensic review in Chromium, in English and in Arabic", { skip, timeout: 300_000 }, async (t) => {
   ensureWebBuilt({ quiet: true });

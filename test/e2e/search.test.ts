@@ -14,7 +14,7 @@ import { createBodyInTx, type NewBody } from "../../src/catalogue/index.ts";
 import { cdb } from "../../src/catalogue/tables.ts";
 import { ensureWebBuilt } from "../../web/ensure-built.mjs";
 import { typeQuery } from "./search-support.ts";
-import { axeViolations, browserSkip, openBrowser, shot, startDalil, totp, waitForExpression, type DalilServer } from "../support/browser.ts";
+import { expectNoAxeViolations, browserSkip, openBrowser, shot, startDalil, totp, waitForExpression, type DalilServer } from "../support/browser.ts";
 
 /**
  * Search and statistics in Chromium against a real `dalil serve`, in English and in Arabic. A demo card is
@@ -46,14 +46,6 @@ const NAME_QUERY = "احمد عبدالله";
 /** The hospital's label is "مشفى تشرين العسكري": typed with a final yaa and diacritics. */
 const PLACE_QUERY = "مَشفي تِشرين";
 
-async function expectNoAxeViolations(page: Page, screen: string): Promise<void> {
-  const v = await axeViolations(page);
-  assert.deepEqual(
-    v.map((x) => `${x.id} (${x.impact}): ${x.help} at ${x.nodes.join(" ")}`),
-    [],
-    `axe-core found serious or critical violations on ${screen}`,
-  );
-}
 
 /** The bodies of the demo card, catalogued as a person would (one with a name, two reviewed). */
 function bodiesOf(truth: DemoCardTruth, preserved: Set<string>): NewBody[] {

@@ -12,7 +12,7 @@ import { verifyArchive } from "../../src/app/verify.ts";
 import { writeDemoCard } from "../../src/archive/demo-card/index.ts";
 import { ENDPOINTS } from "../../web/src/api/endpoints.ts";
 import { ensureWebBuilt } from "../../web/ensure-built.mjs";
-import { axeViolations, browserSkip, openBrowser, shot, startDalil, totp, waitForExpression, zipFolder, type DalilServer } from "../support/browser.ts";
+import { expectNoAxeViolations, browserSkip, openBrowser, shot, startDalil, totp, waitForExpression, zipFolder, type DalilServer } from "../support/browser.ts";
 
 /**
  * The web app end to end, in Debian's Chromium against a real `dalil serve`: in English and in Arabic, a new
@@ -44,14 +44,6 @@ const LANGS = ONLY ? ALL_LANGS.filter((l) => l.code === ONLY) : ALL_LANGS;
 
 const NEW_PASSWORD = "a long passphrase for the archive";
 
-async function expectNoAxeViolations(page: Page, screen: string): Promise<void> {
-  const v = await axeViolations(page);
-  assert.deepEqual(
-    v.map((x) => `${x.id} (${x.impact}): ${x.help} at ${x.nodes.join(" ")}`),
-    [],
-    `axe-core found serious or critical violations on ${screen}`,
-  );
-}
 
 async function htmlDir(page: Page): Promise<{ lang: string | null; dir: string | null }> {
   return page.evaluate(`({ lang: document.documentElement.getAttribute("lang"), dir: document.documentElement.getAttribute("dir") })`);

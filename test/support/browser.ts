@@ -1,3 +1,4 @@
+import assert from "node:assert/strict";
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
@@ -170,6 +171,16 @@ export async function axeViolations(page: Page): Promise<AxeViolation[]> {
   const result = (await page.evaluate(`axe.run(document, { resultTypes: ["violations"] }).then((r) =>
     r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.slice(0, 5).map((n) => JSON.stringify(n.target)) })))`)) as AxeViolation[];
   return result.filter((v) => v.impact === "serious" || v.impact === "critical");
+}
+
+/** Fails the test with each serious or critical axe-core violation on the page, named by rule and element. */
+export async function expectNoAxeViolations(page: Page, screen: string): Promise<void> {
+  const v = await axeViolations(page);
+  assert.deepEqual(
+    v.map((x) => `${x.id} (${x.impact}): ${x.help} at ${x.nodes.join(" ")}`),
+    [],
+    `axe-core found serious or critical violations on ${screen}`,
+  );
 }
 
 /** The code an authenticator app shows for this secret, `steps` time steps from now. */
