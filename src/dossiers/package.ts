@@ -225,7 +225,9 @@ export async function writePackage(ctx: Ctx, actor: Actor, input: WriteInput, ex
   let eventCount = 0;
   await pool(perItem.length, async (i) => {
     const { exhibit, meta } = perItem[i]!;
-    const events = (await ctx.log.eventsFor(exhibit.sha256)).filter((e) => e.seq < cp.size);
+    // The handover names every exhibit; copying it into each exhibit's folder made the bag grow with the square
+    // of the exhibit count (~160 KB × 2,000), so it stays once, in handover/.
+    const events = (await ctx.log.eventsFor(exhibit.sha256)).filter((e) => e.seq < cp.size && e.seq !== appended.seq);
     for (const e of events) {
       await bag.addPayload(`${exhibit.exhibit}/events/${e.seq}.json`, e.leaf);
       await bag.addPayload(`${exhibit.exhibit}/events/${e.seq}.tlog-proof`, await proofOf(e.seq));
@@ -399,7 +401,8 @@ check it. Run every command below in this directory.
 
    data/exhibits.csv and data/E-nnnn/metadata.json give each exhibit's SHA-256. Compare with
      sha256sum data/${first.file.slice("data/".length)}
-   The same SHA-256 is named in every custody event of that exhibit (data/E-nnnn/events/<n>.json).
+   The same SHA-256 is named in every custody event of that exhibit (data/E-nnnn/events/<n>.json) and in
+   this package's handover (data/handover/${index.handover}.json, step 5).
 
 3. The custody events are entries of the archive's signed log
 
@@ -424,7 +427,8 @@ check it. Run every command below in this directory.
 ${copiesText(index)}${dossierText(index)}5. The handover of this package is itself in the log
 
    data/handover/${index.handover}.json is the "export" event that records this package: its recipient, purpose and
-   the SHA-256 of every exhibit. It was logged before the checkpoint was signed, so
+   the SHA-256 of every exhibit. It concerns every exhibit but is kept once, here, not in each exhibit's
+   events/ folder. It was logged before the checkpoint was signed, so
      dalil verify-proof --proof data/handover/${index.handover}.tlog-proof --leaf data/handover/${index.handover}.json --key data/log/log.vkey
    proves the handover too.
 
