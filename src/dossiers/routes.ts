@@ -5,6 +5,7 @@ import { addExhibit, reviseReasoning, withdrawExhibit } from "./exhibits.ts";
 import { markRegion, regionsOf, withdrawRegion, REGION_LABELS } from "./redaction.ts";
 import { enqueueDossierPackage } from "./dossier-package.ts";
 import { CLEARANCES } from "./package.ts";
+import { downloadPackage, PACKAGE_FORMATS } from "./package-download.ts";
 
 /** Dossiers over HTTP: cases, exhibits, versions, redaction regions and packages. Thin shells over the use cases. */
 const Id = z.object({ id: z.string().min(1).max(64) });
@@ -94,6 +95,17 @@ export function registerDossierRoutes(route: RegisterRoute): void {
         .strict()
         .parse(req.body);
       return enqueueDossierPackage(ctx, actor, { dossierId: Id.parse(req.params).id, ...b });
+    },
+  });
+  route({
+    method: "GET",
+    url: "/api/packages/:job/download",
+    action: "package.export",
+    query: z.object({ format: z.enum(PACKAGE_FORMATS).default("tar") }).strict(),
+    summary: "download the finished package of a package job as one streamed .tar or .zip (extract it and run dalil package verify)",
+    handler: async (req, ctx, actor, q, reply) => {
+      const d = await downloadPackage(ctx, actor, z.object({ job: z.string().min(1).max(64) }).parse(req.params).job, q.format);
+      return reply.header("content-type", d.contentType).header("content-disposition", `attachment; filename="${d.filename}"`).header("cache-control", "no-store").send(d.body);
     },
   });
   route({
