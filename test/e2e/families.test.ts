@@ -214,6 +214,26 @@ test("the families screens in Chromium: a caseworker decides and discloses in wo
           await expectNoAxeViolations(page, "new report form");
           await shot(page, p("05-form"));
 
+          // Flags, duplicates (a scan), and a CSV checked without saving: its bad row named.
+          await page.goto(`${base}/families/flags`);
+          await page.locator("#fam-flags-title").waitFor(WAIT);
+          await expectNoAxeViolations(page, "flags");
+          await page.goto(`${base}/families/duplicates`);
+          await page.locator("#fam-dups-title").waitFor(WAIT);
+          await page.locator("main .screen-head button").click();
+          await page.locator("main p[role=status]").waitFor(WAIT);
+          await expectNoAxeViolations(page, "duplicates");
+          await shot(page, p("05b-duplicates"));
+          await page.goto(`${base}/families/import`);
+          const header = "ref,name_ar,name_lat,father_name,mother_name,sex,birth_year,arrest_date,arrest_governorate,branch,marks";
+          await page.fill("#import-text", `${header}\nCSV-${l.code}-1,سعيد حسن العلي,,,,male,1980,,,,\nCSV-${l.code}-2,عمر خالد,,,,unknown-sex,1990,,,,\n`);
+          await page.locator("main form button[type=submit]").click();
+          const result = page.locator("[data-testid=import-result]");
+          await result.waitFor(WAIT);
+          assert.equal(await result.locator("tbody tr").count(), 1, "the one bad row is named");
+          await expectNoAxeViolations(page, "CSV import");
+          await shot(page, p("05c-import"));
+
           // The family member: only their portal; the words sent, and nothing of the ranking.
           await b.context.clearCookies();
           await b.context.addCookies([{ name: "dalil_session", value: c.family, url: base }]);
