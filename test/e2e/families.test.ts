@@ -16,7 +16,7 @@ import { createReport, rerank } from "../../src/families/index.ts";
 import { linkMember } from "../../src/families/members.ts";
 import { ensureWebBuilt } from "../../web/ensure-built.mjs";
 import { FAMILIES_ENDPOINTS } from "../../web/src/api/endpoints/families.ts";
-import { axeViolations, browserSkip, openBrowser, shot, startDalil, waitForExpression, type DalilServer } from "../support/browser.ts";
+import { expectNoAxeViolations, browserSkip, openBrowser, shot, startDalil, waitForExpression, type DalilServer } from "../support/browser.ts";
 
 /**
  * The families screens in Chromium against a real `dalil serve`, in English and in Arabic. At the console: a
@@ -79,10 +79,6 @@ async function imagesLoaded(page: Page, selector: string): Promise<void> {
   await waitForExpression(page, `[...document.querySelectorAll(${JSON.stringify(selector)})].length > 0 && [...document.querySelectorAll(${JSON.stringify(selector)})].every((i) => i.complete && i.naturalWidth > 0)`, 60_000);
 }
 
-async function expectNoAxeViolations(page: Page, screen: string): Promise<void> {
-  const v = await axeViolations(page);
-  assert.deepEqual(v.map((x) => `${x.id} (${x.impact}): ${x.help} at ${x.nodes.join(" ")}`), [], `axe-core found serious or critical violations on ${screen}`);
-}
 
 test("the families screens in Chromium: a caseworker decides and discloses in words, the family sees only that; in English and in Arabic", { skip, timeout: 600_000 }, async (t) => {
   ensureWebBuilt({ quiet: true });
