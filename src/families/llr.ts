@@ -369,10 +369,19 @@ function nearRegion(a: string, b: string): boolean {
   return limb(a) === limb(b) || (ADJACENT[a]?.includes(b) ?? false);
 }
 
+/** One reported mark's comparison, for the words in another language (the web app's). */
+export interface MarkPart {
+  fit: MarkFit;
+  type: string;
+  region: string | null;
+  bodyRegion: string | null;
+}
+
 /** Each reported mark against the body's best unused counterpart: the points and the words. */
-export function marksTerm(pop: Population, report: readonly { type: string; region: string | null }[], body: readonly { type: string; region: string | null }[], explain = true): { points: number; words: string[] } {
+export function marksTerm(pop: Population, report: readonly { type: string; region: string | null }[], body: readonly { type: string; region: string | null }[], explain = true): { points: number; words: string[]; parts: MarkPart[] } {
   let points = 0;
   const words: string[] = [];
+  const parts: MarkPart[] = [];
   const used = new Set<number>();
   for (const m of report) {
     let fit = "none" as MarkFit;
@@ -395,6 +404,7 @@ export function marksTerm(pop: Population, report: readonly { type: string; regi
     points += Math.max(FLOOR, bestLlr);
     if (!explain) continue;
     const bm = best >= 0 ? body[best]! : null;
+    parts.push({ fit, type: m.type, region: m.region, bodyRegion: bm?.region ?? null });
     words.push(
       fit === "place"
         ? `${m.type} on the ${m.region} on both`
@@ -405,7 +415,7 @@ export function marksTerm(pop: Population, report: readonly { type: string; regi
             : `the reported ${m.type}${m.region ? ` on the ${m.region}` : ""} was not recorded on the body`,
     );
   }
-  return { points, words };
+  return { points, words, parts };
 }
 
 /** The best agreement of the report's names with the body's (the caller already knows a key is shared). */

@@ -15,6 +15,7 @@ import {
   periodTerm,
   photoMid,
   sexAgreeLlr,
+  type MarkPart,
   type Population,
 } from "./llr.ts";
 import { buildIndex, rankIndexed, type BodyIndex } from "./ranking.ts";
@@ -63,11 +64,51 @@ export interface BodyFeatures {
   nameKeys?: readonly string[];
 }
 
+/** A value that fills a message's placeholder; codes (sex, certainty, number role) are translated by the reader. */
+export type EvidenceParam = string | number | boolean | null;
+
+/**
+ * One term of the score. `text` is the English sentence (the CLI, JSON consumers, rows stored before `key`);
+ * `key` and `params` say the same for the web app to word in the reader's language (`families.evidence.<key>`),
+ * and `parts` the marks one by one (`families.evidence.mark.<fit>`).
+ */
 export interface Evidence {
   feature: "sex" | "age" | "dates" | "period" | "branch" | "marks" | "numbers" | "name";
   points: number;
   text: string;
+  key: EvidenceKey;
+  params: Readonly<Record<string, EvidenceParam>>;
+  parts?: MarkPart[];
 }
+
+export type EvidenceKey =
+  | "sexAgrees"
+  | "sexExcluded"
+  | "ageFits"
+  | "ageNear"
+  | "ageOff"
+  | "datesExcluded"
+  | "periodBefore"
+  | "periodWithin"
+  | "periodWithinFits"
+  | "periodDaysAfter"
+  | "periodDaysAfterFits"
+  | "periodOneMonthUsual"
+  | "periodOneMonthLong"
+  | "periodMonthsUsual"
+  | "periodMonthsLong"
+  | "branchAgrees"
+  | "branchDiffers"
+  | "marks"
+  | "numberHit"
+  | "numberClash"
+  | "nameNoKey"
+  | "nameSame"
+  | "namePartly"
+  | "nameDifferent";
+
+type Params = Record<string, EvidenceParam>;
+const NO_PARAMS: Readonly<Params> = Object.freeze({});
 
 export interface Scored {
   bodyId: string;
@@ -110,17 +151,27 @@ export function scoreBody(
   names?: Map<string, { points: number; score: number; decision: string }>,
 ): Scored {
   // the words are built only for the candidates that are kept: ranking thousands of bodies needs the numbers alone
-  const say = explain ? (f: () => string): string => f() : (): string => "";
   const ev: Evidence[] = [];
+  const add = (feature: Evidence["feature"], points: number, key: EvidenceKey, words: () => [string, Params]): void => {
+    if (!explain) {
+      ev.push({ feature, points, text: "", key, params: NO_PARAMS });
+      return;
+    }
+    const [text, params] = words();
+    ev.push({ feature, points, text, key, params });
+  };
   let excluded = false;
 
   if (r.sex && b.sex) {
     if (r.sex === b.sex) {
       const p = sexAgreeLlr(pop, r.sex);
-      ev.push({ feature: "sex", points: round(p), text: say(() => `Sex agrees (${r.sex}); ${Math.round(Math.exp(-p) * 100)}% of the bodies are ${r.sex}.`) });
+      add("sex", round(p), "sexAgrees", () => {
+        const share = Math.round(Math.exp(-p) * 100);
+        return [`Sex agrees (${r.sex}); ${share}% of the bodies are ${r.sex}.`, { sex: r.sex, share }];
+      });
     } else {
       excluded = true;
-      ev.push({ feature: "sex", points: 0, text: say(() => `Excluded: the report says ${r.sex}, the body was recorded as ${b.sex}.`) });
+      add("sex", 0, "sexExcluded", () => [`Excluded: the report says ${r.sex}, the body was recorded as ${b.sex}.`, { reported: r.sex, recorded: b.sex }]);
     }
   }
 
@@ -129,9 +180,12 @@ export function scoreBody(
     const photoYear = (yearOf(b.photoEarliest) + yearOf(b.photoLatest ?? b.photoEarliest)) / 2;
     const p = ageTerm(pop, r.birthYear, r.birthApprox ?? false, photoYear, range.centre, range.half);
     const age = Math.round(photoYear - r.birthYear);
-    const span = `${age} at the time of the photograph; the body was estimated ${range.centre - range.half}–${range.centre + range.half}`;
-    const how = p > 0 ? "Age fits" : p > -2 ? "Age is a little outside" : "Age does not fit";
-    ev.push({ feature: "age", points: round(p), text: say(() => `${how}: born ${r.birthApprox ? "about " : ""}${r.birthYear}, about ${span}.`) });
+    const [min, max] = [range.centre - range.half, range.centre + range.half];
+    const [how, key] = p > 0 ? ["Age fits", "ageFits"] as const : p > -2 ? ["Age is a little outside", "ageNear"] as const : ["Age does not fit", "ageOff"] as const;
+    add("age", round(p), key, () => [
+      `${how}: born ${r.birthApprox ? "about " : ""}${r.birthYear}, about ${age} at the time of the photograph; the body was estimated ${min}–${max}.`,
+      { born: r.birthYear, approx: r.birthApprox ?? false, age, min, max },
+    ]);
   }
 
   const mid = photoMid(b);
@@ -140,54 +194,92 @@ export function scoreBody(
     const l = dayOf(r.arrestLatest ?? r.arrestEarliest);
     if (beforeArrest(dayOf(b.photoLatest), e)) {
       excluded = true;
-      ev.push({ feature: "dates", points: 0, text: say(() => `Excluded: the body was photographed by ${b.photoLatest}, more than a month before the arrest (not before ${r.arrestEarliest}).`) });
+      add("dates", 0, "datesExcluded", () => [
+        `Excluded: the body was photographed by ${b.photoLatest}, more than a month before the arrest (not before ${r.arrestEarliest}).`,
+        { photoLatest: b.photoLatest, arrestEarliest: r.arrestEarliest },
+      ]);
     } else {
       const p = periodTerm(pop, mid, e, l);
       const months = Math.round((mid - l) / 30.44);
       const daysBefore = Math.round(e - mid);
-      ev.push({
-        feature: "period",
-        points: round(p),
-        text: say(() =>
-          mid < e
-            ? `Photographed about ${daysBefore} days before the reported arrest: possible only if the family's date is a little off.`
-            : mid <= l + 1
-              ? `Photographed within the time the arrest is reported in (${r.arrestEarliest} to ${r.arrestLatest ?? r.arrestEarliest})${p > 0 ? ", which fits" : ""}.`
-              : mid - l < 45
-                ? `Photographed about ${Math.round(mid - l)} days after the arrest${p > 0 ? ", which fits" : ""}.`
-                : `Photographed about ${months} month${months === 1 ? "" : "s"} after the arrest${p > 0 ? ", a usual interval for deaths in detention" : ", a long interval"}.`,
-        ),
-      });
+      const fits = p > 0;
+      const from = r.arrestEarliest;
+      const to = r.arrestLatest ?? r.arrestEarliest;
+      const days = Math.round(mid - l);
+      if (mid < e) {
+        add("period", round(p), "periodBefore", () => [
+          `Photographed about ${daysBefore} days before the reported arrest: possible only if the family's date is a little off.`,
+          { days: daysBefore },
+        ]);
+      } else if (mid <= l + 1) {
+        add("period", round(p), fits ? "periodWithinFits" : "periodWithin", () => [
+          `Photographed within the time the arrest is reported in (${from} to ${to})${fits ? ", which fits" : ""}.`,
+          { from, to },
+        ]);
+      } else if (mid - l < 45) {
+        add("period", round(p), fits ? "periodDaysAfterFits" : "periodDaysAfter", () => [`Photographed about ${days} days after the arrest${fits ? ", which fits" : ""}.`, { days }]);
+      } else {
+        const key = months === 1 ? (fits ? "periodOneMonthUsual" : "periodOneMonthLong") : fits ? "periodMonthsUsual" : "periodMonthsLong";
+        add("period", round(p), key, () => [
+          `Photographed about ${months} month${months === 1 ? "" : "s"} after the arrest${fits ? ", a usual interval for deaths in detention" : ", a long interval"}.`,
+          { months },
+        ]);
+      }
     }
   }
 
   if (r.branch && b.branch) {
     const p = branchLlr(pop, r.branch, r.branchCertainty, b.branch);
     const sure = r.branchCertainty ? ` (the family is ${CERTAINTY_WORDS[r.branchCertainty]})` : "";
-    if (r.branch === b.branch) ev.push({ feature: "branch", points: round(p), text: say(() => `Branch agrees: ${b.branch}${sure}.`) });
-    else ev.push({ feature: "branch", points: round(p), text: say(() => `Branch differs: the family named ${r.branch}${sure}, the body's card says ${b.branch}; families are often told the wrong branch.`) });
+    const params = (): Params => ({ reported: r.branch, recorded: b.branch, certainty: r.branchCertainty });
+    if (r.branch === b.branch) add("branch", round(p), "branchAgrees", () => [`Branch agrees: ${b.branch}${sure}.`, params()]);
+    else {
+      add("branch", round(p), "branchDiffers", () => [
+        `Branch differs: the family named ${r.branch}${sure}, the body's card says ${b.branch}; families are often told the wrong branch.`,
+        params(),
+      ]);
+    }
   }
 
   if (r.marks.length > 0) {
-    const m = marksTerm(pop, r.marks, b.marks);
-    const none = b.marks.length === 0 ? " (none recorded on the body; they may not be visible in the photographs)" : "";
-    ev.push({ feature: "marks", points: round(m.points), text: say(() => `Marks: ${m.words.join("; ")}${none}.`) });
+    const m = marksTerm(pop, r.marks, b.marks, explain);
+    const bare = b.marks.length === 0;
+    const none = bare ? " (none recorded on the body; they may not be visible in the photographs)" : "";
+    add("marks", round(m.points), "marks", () => [`Marks: ${m.words.join("; ")}${none}.`, { bare }]);
+    if (explain) ev[ev.length - 1]!.parts = m.parts;
   }
 
   for (const n of r.numbers) {
     const hit = b.numbers.find((x) => x.role === n.role && x.value === n.value);
     const clash = b.numbers.find((x) => x.role === n.role && x.value !== n.value);
-    if (hit) ev.push({ feature: "numbers", points: round(numberHitLlr(pop, n.role, n.value)), text: say(() => `The ${n.role} number ${n.value} in the family's documents is on the body's card.`) });
-    else if (clash) ev.push({ feature: "numbers", points: round(NUMBER_CLASH_LLR), text: say(() => `The ${n.role} number ${n.value} in the family's documents differs from the body's (${clash.value}).`) });
+    if (hit) {
+      add("numbers", round(numberHitLlr(pop, n.role, n.value)), "numberHit", () => [
+        `The ${n.role} number ${n.value} in the family's documents is on the body's card.`,
+        { role: n.role, value: n.value },
+      ]);
+    } else if (clash) {
+      add("numbers", round(NUMBER_CLASH_LLR), "numberClash", () => [
+        `The ${n.role} number ${n.value} in the family's documents differs from the body's (${clash.value}).`,
+        { role: n.role, value: n.value, recorded: clash.value },
+      ]);
+    }
   }
 
   if (r.names.length > 0 && b.name) {
     if (!sharesNameKey(r, b)) {
-      ev.push({ feature: "name", points: round(NAME_LLR.noKey), text: say(() => "A document names the body; its given name and the other names do not agree with the report's.") });
+      add("name", round(NAME_LLR.noKey), "nameNoKey", () => ["A document names the body; its given name and the other names do not agree with the report's.", {}]);
     } else {
       const s = names?.get(b.id) ?? nameTerm(r, b.name);
-      const d = s.decision === "same" ? "the same person" : s.points > 0 ? "partly the same (not enough to say one person)" : "different people";
-      ev.push({ feature: "name", points: round(s.points), text: say(() => `A document names the body; the names read as ${d} (similarity ${s.score.toFixed(2)}).`) });
+      const [d, key] =
+        s.decision === "same"
+          ? ["the same person", "nameSame"] as const
+          : s.points > 0
+            ? ["partly the same (not enough to say one person)", "namePartly"] as const
+            : ["different people", "nameDifferent"] as const;
+      add("name", round(s.points), key, () => {
+        const similarity = s.score.toFixed(2);
+        return [`A document names the body; the names read as ${d} (similarity ${similarity}).`, { similarity }];
+      });
     }
   }
 

@@ -166,3 +166,49 @@ test("population: the someone-else side is counted from the catalogue", () => {
   near(ev(scoreBody(report({ branch: "215", branchCertainty: "certain" }), body(), true, pop), "branch").points, Math.log(0.9 / 0.25));
   near(ev(scoreBody(report({ branch: "215", branchCertainty: "certain" }), body(), true, DEFAULT_POPULATION), "branch").points, Math.log(0.9 / 0.125));
 });
+
+test("every term has a message key whose params carry the English sentence's numbers and codes", () => {
+  const names = [prepareName(parseNameChain("محمد أحمد الخطيب"))];
+  const scar = (region: string | null) => ({ type: "scar", region });
+  const cases: [ReportFeatures, BodyFeatures][] = [
+    [report(), body()],
+    [report({ sex: "female" }), body()],
+    [report({ birthYear: 1977, birthApprox: true }), body()],
+    [report({ birthYear: 1950 }), body()],
+    [report({ arrestEarliest: "2013-01-01", arrestLatest: "2013-01-31" }), body()],
+    [report({ arrestEarliest: "2012-09-10", arrestLatest: "2012-09-10" }), body()],
+    [report({ arrestEarliest: "2012-09-01", arrestLatest: "2012-09-30" }), body()],
+    [report({ arrestEarliest: "2012-08-10", arrestLatest: "2012-08-10" }), body()],
+    [report({ arrestEarliest: "2012-07-25", arrestLatest: "2012-07-25" }), body()],
+    [report({ arrestEarliest: "2009-01-01", arrestLatest: "2009-01-01" }), body()],
+    [report({ branch: "215", branchCertainty: "certain" }), body()],
+    [report({ branch: "227", branchCertainty: null }), body()],
+    [report({ marks: [scar("arm_left"), scar(null), scar("arm_right"), scar("chest")] }), body({ marks: [scar("arm_left"), scar("arm_left"), scar("arm_left")] })],
+    [report({ marks: [scar("chest")] }), body()],
+    [report({ numbers: [{ role: "detainee", value: "1234" }, { role: "branch", value: "77" }] }), body({ numbers: [{ role: "detainee", value: "1234" }, { role: "branch", value: "78" }] })],
+    [report({ names, nameKeys: keysOf(names) }), body({ name: prepareName("Mohammad Ahmad al-Khatib"), nameKeys: blockingKeys("Mohammad Ahmad al-Khatib") })],
+    [report({ names, nameKeys: keysOf(names) }), body({ name: prepareName("خالد حسن النجار"), nameKeys: blockingKeys("خالد حسن النجار") })],
+  ];
+  const keys = new Set<string>();
+  for (const [r, b] of cases) {
+    for (const e of scoreBody(r, b).evidence) {
+      assert.match(e.key, /^[a-zA-Z]+$/, e.text);
+      keys.add(e.key);
+      const values = Object.values(e.params).map(String);
+      // every number of the sentence (years, days, shares, similarity, card numbers, dates) is in the params
+      for (const n of e.text.match(/\d{4}-\d{2}-\d{2}|\d+(\.\d+)?/g) ?? []) {
+        if (/^\d{4}-\d{2}-\d{2}$/.test(n) || !e.text.includes(`${n}-`)) assert.ok(values.includes(n), `${e.key}: ${n} of "${e.text}" in ${JSON.stringify(e.params)}`);
+      }
+      if (e.key === "marks") {
+        assert.equal(e.parts?.length, r.marks.length, "a part for each reported mark");
+        for (const p of e.parts!) assert.ok(e.text.includes(p.type));
+      }
+      // not kept: no words, the same key and points
+      const bare = scoreBody(r, b, false).evidence.find((x) => x.key === e.key && x.points === e.points);
+      assert.ok(bare && bare.text === "" && Object.keys(bare.params).length === 0, `${e.key} without words`);
+    }
+  }
+  for (const k of ["sexAgrees", "sexExcluded", "ageFits", "ageOff", "datesExcluded", "periodBefore", "periodWithin", "periodDaysAfterFits", "periodMonthsUsual", "periodMonthsLong", "branchAgrees", "branchDiffers", "marks", "numberHit", "numberClash", "nameSame", "nameNoKey"]) {
+    assert.ok(keys.has(k), `a case says ${k}`);
+  }
+});

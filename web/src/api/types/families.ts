@@ -89,7 +89,20 @@ export interface ReportImportReport {
 export interface Evidence {
   feature: "sex" | "age" | "dates" | "period" | "branch" | "marks" | "numbers" | "name";
   points: number;
+  /** The sentence in English; the only words of rows ranked before `key` existed. */
   text: string;
+  /** `families.evidence.<key>`, filled with `params` (codes such as sex, certainty and number role are translated). */
+  key?: string;
+  params?: Record<string, string | number | boolean | null>;
+  /** The marks one by one (`families.evidence.mark.<fit>`). */
+  parts?: MarkPart[];
+}
+
+export interface MarkPart {
+  fit: "place" | "type" | "elsewhere" | "none";
+  type: string;
+  region: string | null;
+  bodyRegion: string | null;
 }
 
 export interface CandidateView {

@@ -7,6 +7,7 @@ import { ErrorNote } from "../../components/ErrorNote.tsx";
 import { families } from "./api.ts";
 import { BandBadge, useAct } from "./shared.tsx";
 import { DiscloseForm } from "./DiscloseForm.tsx";
+import { EvidenceText } from "./evidence.tsx";
 
 /** The ranked candidates: the score and its band, the evidence in words, the decision and the disclosure. */
 export function Candidates({ kase, candidates, onChange }: { kase: CaseView; candidates: CandidateView[] | null; onChange: () => Promise<void> }) {
@@ -48,9 +49,7 @@ function Candidate({ kase, c, onChange }: { kase: CaseView; c: CandidateView; on
           {c.evidence.map((e, i) => (
             <li key={i} data-feature={e.feature}>
               <span className="fam-feature">{t(`families.features.${e.feature}`)}</span>{" "}
-              <span lang="en" dir="ltr">
-                {e.text}
-              </span>{" "}
+              <EvidenceText e={e} />{" "}
               <span className={e.points >= 0 ? "fam-points-for" : "fam-points-against"} dir="ltr">
                 {e.points >= 0 ? "+" : ""}
                 {fmt.num(Math.round(e.points * 10) / 10)}
