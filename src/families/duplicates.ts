@@ -41,6 +41,8 @@ export interface DuplicateView {
   status: "proposed" | "accepted" | "rejected" | "superseded";
   score: number;
   reasons: string[];
+  /** The same reasons as message keys (`families.duplicates.why.<key>`) and params; null for rows stored before. */
+  words: (ReasonWords | null)[];
   a: { id: string; ref: string; nameAr: string | null; nameLat: string | null };
   b: { id: string; ref: string; nameAr: string | null; nameLat: string | null };
   survivorId: string | null;
@@ -64,8 +66,35 @@ function days(a: string, b: string): number {
   return (Date.parse(b) - Date.parse(a)) / 86_400_000;
 }
 
+export type ReasonKey =
+  | "namesSame"
+  | "namesPossibly"
+  | "motherAgree"
+  | "motherDiffer"
+  | "sameSex"
+  | "birthWithin"
+  | "birthApart"
+  | "arrestOverlap"
+  | "arrestApart"
+  | "sameGovernorate"
+  | "otherGovernorates"
+  | "sameBranch"
+  | "sameNumber";
+
+/** A reason for the web app to word in the reader's language; `points` is signed ("+1.5"). */
+export interface ReasonWords {
+  key: ReasonKey;
+  params: Record<string, string | number>;
+}
+
+export interface DuplicateEvidence {
+  score: number;
+  reasons: string[];
+  words: ReasonWords[];
+}
+
 /** The evidence that two reports are about one person; null when something rules it out. */
-export function duplicateEvidence(a: Side, b: Side): { score: number; reasons: string[] } | null {
+export function duplicateEvidence(a: Side, b: Side): DuplicateEvidence | null {
   if (a.view.sex && b.view.sex && a.view.sex !== b.view.sex) return null;
   const ya = year(a.view.birthDate);
   const yb = year(b.view.birthDate);
@@ -81,35 +110,38 @@ export function duplicateEvidence(a: Side, b: Side): { score: number; reasons: s
   }
   if (!best || best.decision === "different") return null;
   const reasons = [`the names read as ${best.decision === "same" ? "the same person" : "possibly the same person"} (${best.points.toFixed(1)} points)`];
+  const words: ReasonWords[] = [{ key: best.decision === "same" ? "namesSame" : "namesPossibly", params: { points: best.points.toFixed(1) } }];
   let score = best.points;
-  const add = (points: number, why: string): void => {
+  const add = (points: number, key: ReasonKey, why: string, params: Record<string, string | number> = {}): void => {
     score += points;
-    reasons.push(`${why} (${points > 0 ? "+" : ""}${points.toFixed(1)})`);
+    const signed = `${points > 0 ? "+" : ""}${points.toFixed(1)}`;
+    reasons.push(`${why} (${signed})`);
+    words.push({ key, params: { ...params, points: signed } });
   };
   if (a.view.motherName && b.view.motherName) {
     const m = nameScore(a.view.motherName, b.view.motherName);
-    if (m.decision !== "different" && m.points > 0) add(1.5, "the mother's names agree");
-    else if (m.decision === "different") add(-2, "the mother's names differ");
+    if (m.decision !== "different" && m.points > 0) add(1.5, "motherAgree", "the mother's names agree");
+    else if (m.decision === "different") add(-2, "motherDiffer", "the mother's names differ");
   }
-  if (a.view.sex && a.view.sex === b.view.sex) add(0.3, "same sex");
+  if (a.view.sex && a.view.sex === b.view.sex) add(0.3, "sameSex", "same sex");
   if (ya !== null && yb !== null) {
     const d = Math.abs(ya - yb);
-    if (d <= 2) add(1, `birth years within ${d} year${d === 1 ? "" : "s"}`);
-    else if (d > 5) add(-3, `birth years ${d} years apart`);
+    if (d <= 2) add(1, "birthWithin", `birth years within ${d} year${d === 1 ? "" : "s"}`, { years: d });
+    else if (d > 5) add(-3, "birthApart", `birth years ${d} years apart`, { years: d });
   }
   if (a.view.arrestEarliest && a.view.arrestLatest && b.view.arrestEarliest && b.view.arrestLatest) {
     const gap = Math.max(days(a.view.arrestLatest, b.view.arrestEarliest), days(b.view.arrestLatest, a.view.arrestEarliest), 0);
-    if (gap === 0) add(1, "the arrest dates overlap");
-    else if (gap > 365) add(-1.5, `the arrest dates are ${Math.round(gap / 30)} months apart`);
+    if (gap === 0) add(1, "arrestOverlap", "the arrest dates overlap");
+    else if (gap > 365) add(-1.5, "arrestApart", `the arrest dates are ${Math.round(gap / 30)} months apart`, { months: Math.round(gap / 30) });
   }
   if (a.view.arrestGovernorate && b.view.arrestGovernorate) {
-    if (a.view.arrestGovernorate === b.view.arrestGovernorate) add(0.5, "arrested in the same governorate");
-    else add(-0.5, "arrested in different governorates");
+    if (a.view.arrestGovernorate === b.view.arrestGovernorate) add(0.5, "sameGovernorate", "arrested in the same governorate");
+    else add(-0.5, "otherGovernorates", "arrested in different governorates");
   }
-  if (a.view.branch && b.view.branch && a.view.branch === b.view.branch) add(0.5, "the same branch is named");
+  if (a.view.branch && b.view.branch && a.view.branch === b.view.branch) add(0.5, "sameBranch", "the same branch is named");
   const numsA = new Set(a.view.numbers.map((n) => `${n.role}:${n.value}`));
-  if (b.view.numbers.some((n) => numsA.has(`${n.role}:${n.value}`))) add(4, "the same number from a document");
-  return { score: Math.round(score * 100) / 100, reasons };
+  if (b.view.numbers.some((n) => numsA.has(`${n.role}:${n.value}`))) add(4, "sameNumber", "the same number from a document");
+  return { score: Math.round(score * 100) / 100, reasons, words };
 }
 
 /**
@@ -120,7 +152,7 @@ export function findPairs(
   sides: readonly Side[],
   seen: Set<string> = new Set(),
   changed: (s: Side) => boolean = () => true,
-): { a: string; b: string; score: number; reasons: string[] }[] {
+): ({ a: string; b: string } & DuplicateEvidence)[] {
   const byKey = new Map<string, number[]>();
   sides.forEach((s, i) => {
     for (const k of keysOf(s.names)) {
@@ -129,7 +161,7 @@ export function findPairs(
       byKey.set(k, list);
     }
   });
-  const out: { a: string; b: string; score: number; reasons: string[] }[] = [];
+  const out: ({ a: string; b: string } & DuplicateEvidence)[] = [];
   for (const list of byKey.values()) {
     for (let i = 0; i < list.length; i++) {
       for (let j = i + 1; j < list.length; j++) {
@@ -173,7 +205,7 @@ export async function proposeDuplicates(ctx: Ctx, actor: Actor, input: { full?: 
     const found = findPairs((await openReports(tx)).map(sideOf), seen, (s) => s.row.updated_at >= since);
     await setSetting(tx, SCANNED_AT, now);
     const rows: DuplicatesTable[] = found.map((p) => ({
-      id: newId("dup"), report_a: p.a, report_b: p.b, score: p.score, reasons: canonicalJson(p.reasons), status: "proposed",
+      id: newId("dup"), report_a: p.a, report_b: p.b, score: p.score, reasons: canonicalJson(p.reasons.map((text, i) => ({ text, ...p.words[i]! }))), status: "proposed",
       survivor_id: null, decided_by: null, decided_at: null, reason: null, created_at: now,
     }));
     for (let i = 0; i < rows.length; i += 200) await cwdb(tx).insertInto("family_duplicates").values(rows.slice(i, i + 200)).execute();
@@ -210,13 +242,22 @@ export async function listDuplicates(ctx: Ctx, actor: Actor, input: { status?: D
   });
 }
 
+/** The stored reasons: `{ text, key, params }` objects, or the English strings of rows stored before keys. */
+function reasonsOf(json: string): Pick<DuplicateView, "reasons" | "words"> {
+  const stored = JSON.parse(json) as (string | ({ text: string } & ReasonWords))[];
+  return {
+    reasons: stored.map((x) => (typeof x === "string" ? x : x.text)),
+    words: stored.map((x) => (typeof x === "string" ? null : { key: x.key, params: x.params })),
+  };
+}
+
 function toView(r: DuplicatesTable, by: Map<string, DuplicateView["a"]>): DuplicateView {
   const missing = (id: string) => ({ id, ref: id, nameAr: null, nameLat: null });
   return {
     id: r.id,
     status: r.status as DuplicateView["status"],
     score: Number(r.score),
-    reasons: JSON.parse(r.reasons) as string[],
+    ...reasonsOf(r.reasons),
     a: by.get(r.report_a) ?? missing(r.report_a),
     b: by.get(r.report_b) ?? missing(r.report_b),
     survivorId: r.survivor_id,

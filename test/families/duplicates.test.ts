@@ -37,6 +37,11 @@ for (const { backend, skip } of await backends()) {
       const p = scan.proposals[0]!;
       assert.deepEqual(new Set([p.a.id, p.b.id]), new Set([r1.id, r2.id]));
       assert.ok(p.reasons.some((x) => /names read as/.test(x)) && p.reasons.some((x) => /mother/.test(x)), p.reasons.join("; "));
+      // each reason also as a message key for the reader's language, its signed points as in the English
+      assert.equal(p.words.length, p.reasons.length);
+      p.words.forEach((w, i) => assert.ok(w && p.reasons[i]!.includes(String(w.params.points)), `${p.reasons[i]} ~ ${JSON.stringify(w)}`));
+      assert.equal(p.words[0]!.key, "namesSame");
+      assert.ok(p.words.some((w) => w?.key === "motherAgree"));
       assert.equal((await proposeDuplicates(a, caseworker)).proposed, 0, "a pair is proposed once");
 
       const { survivor, merged } = await acceptDuplicate(a, caseworker, { id: p.id, reason: "same mother, same arrest" });

@@ -188,6 +188,8 @@ export interface DuplicateView {
   status: DuplicateStatus;
   score: number;
   reasons: string[];
+  /** The reasons as `families.duplicates.why.<key>` with params (`points` signed); null for rows stored before keys. */
+  words?: ({ key: string; params: Record<string, string | number> } | null)[];
   a: DuplicateSide;
   b: DuplicateSide;
   survivorId: string | null;

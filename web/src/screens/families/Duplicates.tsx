@@ -82,11 +82,18 @@ function Pairing({ d, onChange }: { d: DuplicateView; onChange: () => Promise<vo
         ))}
       </div>
       <ul className="fam-plain small">
-        {d.reasons.map((r, i) => (
-          <li key={i} lang="en" dir="ltr">
-            {r}
-          </li>
-        ))}
+        {d.reasons.map((r, i) => {
+          const w = d.words?.[i];
+          return w ? (
+            <li key={i} dir="auto">
+              {t(`families.duplicates.why.${w.key}`, w.params)}
+            </li>
+          ) : (
+            <li key={i} lang="en" dir="ltr">
+              {r}
+            </li>
+          );
+        })}
       </ul>
       {d.status === "proposed" ? (
         <div className="inline-form">
