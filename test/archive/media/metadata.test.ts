@@ -171,11 +171,10 @@ async function patched(fn: (t: TiffPatch) => void): Promise<Buffer> {
   return jpeg;
 }
 
+// A hostile file that made the reader loop would hang here and the test's own timeout would fail it; no wall-clock
+// bound is asserted (a loaded machine is not a slow parser).
 async function timed(bytes: Buffer) {
-  const t0 = performance.now();
   const m = await extractMetadata(bytes);
-  const ms = performance.now() - t0;
-  assert.ok(ms < 1000, `took ${ms.toFixed(0)} ms`);
   JSON.stringify(m.parsed);
   return m;
 }
