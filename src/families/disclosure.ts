@@ -78,6 +78,8 @@ export interface FlagView {
   caseworkerId: string | null;
   kind: "status-changed" | "outranked" | "view-request";
   detail: string;
+  /** The detail as `families.flags.why.<key>` and params, for the reader's language; null when not recognised. */
+  words: FlagWords | null;
   createdAt: string;
   clearedBy: string | null;
   clearedAt: string | null;
@@ -119,9 +121,32 @@ export function requestView(r: ViewRequestsTable): RequestView {
   };
 }
 
+export interface FlagWords {
+  key: "statusChanged" | "outranked" | "viewBlurred" | "viewUnblurred";
+  params: Record<string, string>;
+}
+
+/**
+ * The flag's English detail read back as a message key and params. The table keeps the English only (a column
+ * for params would need a migration); the sentences are built here and in portal.ts, and the tests hold the two
+ * sides together. Anything else (older wording) is shown in English.
+ */
+export function flagWords(kind: string, detail: string): FlagWords | null {
+  let m: RegExpExecArray | null;
+  if (kind === "status-changed" && (m = /^The decision changed from (\w+) to (\w+);/.exec(detail))) return { key: "statusChanged", params: { from: m[1]!, to: m[2]! } };
+  if (kind === "outranked" && (m = /now scores (-?[\d.]+), above the body disclosed to the family \((-?[\d.]+)\)/.exec(detail))) {
+    return { key: "outranked", params: { score: m[1]!, floor: m[2]! } };
+  }
+  if (kind === "view-request" && (m = /^The family asks to see more(, unblurred| \(blurred\)); approve or decline request (\S+)\.$/.exec(detail))) {
+    return { key: m[1]!.startsWith(",") ? "viewUnblurred" : "viewBlurred", params: { request: m[2]! } };
+  }
+  return null;
+}
+
 function flagView(f: FlagsTable, ref: string): FlagView {
   return {
     id: f.id, reportId: f.report_id, reportRef: ref, bodyId: f.body_id, caseworkerId: f.caseworker_id, kind: f.kind as FlagView["kind"], detail: f.detail,
+    words: flagWords(f.kind, f.detail),
     createdAt: f.created_at, clearedBy: f.cleared_by, clearedAt: f.cleared_at, clearNote: f.clear_note,
   };
 }

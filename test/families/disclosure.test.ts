@@ -66,7 +66,9 @@ for (const { backend, skip } of await backends()) {
       assert.equal(m.stage, "blurred_face");
       const req = await requestMore(a, mother, { report: report.ref, matchId: m.matchId, unblurred: true, note: "we want to be sure" });
       await assert.rejects(requestMore(a, mother, { report: report.ref, matchId: m.matchId, unblurred: false }), Conflict, "one request at a time");
-      assert.ok((await listFlags(a, caseworker)).some((f) => f.kind === "view-request"), "the request is on the caseworker's list");
+      const asked = (await listFlags(a, caseworker)).find((f) => f.kind === "view-request");
+      assert.ok(asked, "the request is on the caseworker's list");
+      assert.ok(asked.words && /^view(Blurred|Unblurred)$/.test(asked.words.key) && asked.detail.includes(asked.words.params.request!), "its words for the reader's language");
       const more = await approveRequest(a, caseworker, { id: req.id, photos: [body.other], reason: "family asked, counselled first" });
       assert.equal(more.length, 1);
       assert.equal(more[0]!.blurred, false, "unblurred because they asked for it");
@@ -87,6 +89,7 @@ for (const { backend, skip } of await backends()) {
       const flags = await listFlags(a, caseworker);
       const changed = flags.find((f) => f.kind === "status-changed");
       assert.ok(changed && /confirmed to probable/.test(changed.detail));
+      assert.deepEqual(changed.words, { key: "statusChanged", params: { from: "confirmed", to: "probable" } });
       await clearFlag(a, caseworker, { id: changed.id, note: "called the family" });
       assert.ok(!(await listFlags(a, caseworker)).some((f) => f.id === changed.id));
       assert.ok((await listFlags(a, caseworker, { all: true })).some((f) => f.id === changed.id && f.clearNote === "called the family"));
@@ -107,7 +110,10 @@ for (const { backend, skip } of await backends()) {
       assert.equal(w.changed, true, "an edit moves the stamp");
       const cands = (await listCandidates(a, caseworker, report.ref)).candidates;
       assert.equal(cands[0]!.bodyId, better!.id, JSON.stringify(cands.map((x) => [x.ref, x.score])));
-      assert.ok((await listFlags(a, caseworker)).some((f) => f.kind === "outranked" && f.bodyId === better!.id), "outranked flag");
+      const out = (await listFlags(a, caseworker)).find((f) => f.kind === "outranked" && f.bodyId === better!.id);
+      assert.ok(out, "outranked flag");
+      assert.equal(out.words?.key, "outranked");
+      assert.ok(out.detail.includes(out.words.params.score!) && out.detail.includes(`(${out.words.params.floor!})`));
       // excluded: no image is disclosed of it
       await decide(a, caseworker, { report: report.ref, bodyId: body.id, status: "excluded", reason: "DNA excludes" });
       await assert.rejects(disclose(a, caseworker, { report: report.ref, bodyId: body.id, stage: "blurred_face", text: "t", consentNote: "n", reason: "r" }), Conflict);

@@ -161,6 +161,8 @@ export interface FlagView {
   caseworkerId: string | null;
   kind: "status-changed" | "outranked" | "view-request";
   detail: string;
+  /** The detail as `families.flags.why.<key>` with params; null when only the English exists. */
+  words?: { key: string; params: Record<string, string> } | null;
   createdAt: string;
   clearedBy: string | null;
   clearedAt: string | null;

@@ -42,6 +42,14 @@ function FlagItem({ f, onChange }: { f: FlagView; onChange: () => Promise<void> 
   const [note, setNote] = useState("");
   const { busy, error, run } = useAct(onChange);
   const clear = () => void run(() => families.clearFlag(f.id, note.trim()));
+  // decision statuses in the reader's words, scores in the reader's digits
+  const flagParams = (p: Record<string, string>): Record<string, string> => ({
+    ...p,
+    ...(p.from ? { from: t(`families.decision.statuses.${p.from}`) } : {}),
+    ...(p.to ? { to: t(`families.decision.statuses.${p.to}`) } : {}),
+    ...(p.score ? { score: fmt.num(Number(p.score)) } : {}),
+    ...(p.floor ? { floor: fmt.num(Number(p.floor)) } : {}),
+  });
   return (
     <li className="card fam-flag" data-kind={f.kind}>
       <p>
@@ -51,9 +59,15 @@ function FlagItem({ f, onChange }: { f: FlagView; onChange: () => Promise<void> 
         </Link>{" "}
         · <span className="muted small">{fmt.dateTime(f.createdAt)}</span>
       </p>
-      <p lang="en" dir="ltr" className="small">
-        {f.detail}
-      </p>
+      {f.words ? (
+        <p dir="auto" className="small">
+          {t(`families.flags.why.${f.words.key}`, flagParams(f.words.params))}
+        </p>
+      ) : (
+        <p lang="en" dir="ltr" className="small">
+          {f.detail}
+        </p>
+      )}
       {f.clearedAt ? (
         <p className="muted small">
           {t("families.flags.cleared", { when: fmt.dateTime(f.clearedAt) })} <span dir="auto">{f.clearNote}</span>
