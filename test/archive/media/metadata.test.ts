@@ -171,7 +171,7 @@ async function patched(fn: (t: TiffPatch) => void): Promise<Buffer> {
   return jpeg;
 }
 
-// A hostile file that made the reader loop would hang here and the test's own timeout would fail it; no wall-clock
+// A hostile file that made the reader loop would hang here and the test's timeout (60 s) would fail it; no wall-clock
 // bound is asserted (a loaded machine is not a slow parser).
 async function timed(bytes: Buffer) {
   const m = await extractMetadata(bytes);
@@ -179,7 +179,7 @@ async function timed(bytes: Buffer) {
   return m;
 }
 
-test("hostile EXIF: a value offset outside the block is dropped with a problem, the rest is read", async () => {
+test("hostile EXIF: a value offset outside the block is dropped with a problem, the rest is read", { timeout: 60_000 }, async () => {
   const jpeg = await patched((t) => t.w32(entry(t.tiff, "ifd0", 0x013b).entryAt + 8, 0x7ffffff0)); // Artist
   const m = await timed(jpeg);
   assert.equal((m.parsed.ifd0 as Record<string, unknown>).Artist, undefined);
@@ -188,7 +188,7 @@ test("hostile EXIF: a value offset outside the block is dropped with a problem, 
   assert.ok(m.problems.some((p) => /Artist.*beyond/.test(p)), m.problems.join("\n"));
 });
 
-test("hostile EXIF: IFD loops are cut (Exif IFD → IFD0, GPS → Exif IFD, IFD1 → IFD0)", async () => {
+test("hostile EXIF: IFD loops are cut (Exif IFD → IFD0, GPS → Exif IFD, IFD1 → IFD0)", { timeout: 60_000 }, async () => {
   const loops: [string, (t: TiffPatch) => void][] = [
     ["exif→ifd0", (t) => t.w32(entry(t.tiff, "ifd0", 0x8769).entryAt + 8, t.r32(4))],
     ["gps→exif", (t) => t.w32(entry(t.tiff, "ifd0", 0x8825).entryAt + 8, t.r32(entry(t.tiff, "ifd0", 0x8769).entryAt + 8))],
@@ -207,7 +207,7 @@ test("hostile EXIF: IFD loops are cut (Exif IFD → IFD0, GPS → Exif IFD, IFD1
   }
 });
 
-test("hostile EXIF: absurd counts and entry counts allocate nothing and hang nothing", async () => {
+test("hostile EXIF: absurd counts and entry counts allocate nothing and hang nothing", { timeout: 60_000 }, async () => {
   const before = process.memoryUsage().arrayBuffers;
   const jpeg = await patched((t) => {
     for (const e of tiffEntries(t.tiff)) {
@@ -224,7 +224,7 @@ test("hostile EXIF: absurd counts and entry counts allocate nothing and hang not
   assert.ok(m.problems.some((p) => /declares 65535 entries/.test(p)), m.problems.join("\n"));
 });
 
-test("hostile EXIF: unknown types, a bad byte-order mark and a bad IFD0 offset", async () => {
+test("hostile EXIF: unknown types, a bad byte-order mark and a bad IFD0 offset", { timeout: 60_000 }, async () => {
   const typeBad = await timed(await patched((t) => t.w16(entry(t.tiff, "ifd0", 0x0110).entryAt + 2, 99)));
   assert.ok(typeBad.problems.some((p) => /unknown value type 99/.test(p)));
   assert.equal(typeBad.camera.model, undefined);
@@ -236,7 +236,7 @@ test("hostile EXIF: unknown types, a bad byte-order mark and a bad IFD0 offset",
   assert.ok(ifd0.problems.some((p) => /IFD0 offset/.test(p)));
 });
 
-test("hostile EXIF: invalid UTF-8 is replaced in the parsed view and kept raw", async () => {
+test("hostile EXIF: invalid UTF-8 is replaced in the parsed view and kept raw", { timeout: 60_000 }, async () => {
   const jpeg = await patched((t) => t.tiff.set([0xc3, 0x28, 0xff, 0xfe, 0xa0], entry(t.tiff, "ifd0", 0x013b).valueAt)); // Artist
   const m = await timed(jpeg);
   const artist = String((m.parsed.ifd0 as Record<string, unknown>).Artist);
@@ -245,7 +245,7 @@ test("hostile EXIF: invalid UTF-8 is replaced in the parsed view and kept raw", 
   assert.ok(m.raw.exif?.includes(Buffer.from([0xc3, 0x28, 0xff, 0xfe, 0xa0])));
 });
 
-test("hostile EXIF: a 1 MB string (claimed in a JPEG, present in a PNG eXIf chunk) stays bounded", async () => {
+test("hostile EXIF: a 1 MB string (claimed in a JPEG, present in a PNG eXIf chunk) stays bounded", { timeout: 60_000 }, async () => {
   const claimed = await timed(await patched((t) => t.w32(entry(t.tiff, "ifd0", 0x010e).entryAt + 4, 1024 * 1024)));
   assert.ok(claimed.problems.some((p) => /ImageDescription.*1048576 bytes/.test(p)), claimed.problems.join("\n"));
 
@@ -265,7 +265,7 @@ test("hostile EXIF: a 1 MB string (claimed in a JPEG, present in a PNG eXIf chun
   assert.equal(m.camera.make, "Canon");
 });
 
-test("hostile XMP: no prototype pollution, no quadratic regex, bounded nesting", async () => {
+test("hostile XMP: no prototype pollution, no quadratic regex, bounded nesting", { timeout: 60_000 }, async () => {
   const wrap = (body: string) =>
     `<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"><rdf:Description rdf:about="" ${body}</rdf:RDF></x:xmpmeta>`;
   const pollute = wrap(
