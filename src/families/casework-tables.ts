@@ -70,7 +70,8 @@ export interface FlagsTable {
   body_id: string;
   caseworker_id: string | null;
   kind: string; // status-changed | outranked
-  detail: string; // in words, for the caseworker
+  detail: string; // in English words, for the CLI and logs
+  words: string | null; // FlagWords as JSON: a message key and params for the screen's language
   created_at: string;
   cleared_by: string | null;
   cleared_at: string | null;

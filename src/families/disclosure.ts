@@ -126,27 +126,19 @@ export interface FlagWords {
   params: Record<string, string>;
 }
 
-/**
- * The flag's English detail read back as a message key and params. The table keeps the English only (a column
- * for params would need a migration); the sentences are built here and in portal.ts, and the tests hold the two
- * sides together. Anything else (older wording) is shown in English.
- */
-export function flagWords(kind: string, detail: string): FlagWords | null {
-  let m: RegExpExecArray | null;
-  if (kind === "status-changed" && (m = /^The decision changed from (\w+) to (\w+);/.exec(detail))) return { key: "statusChanged", params: { from: m[1]!, to: m[2]! } };
-  if (kind === "outranked" && (m = /now scores (-?[\d.]+), above the body disclosed to the family \((-?[\d.]+)\)/.exec(detail))) {
-    return { key: "outranked", params: { score: m[1]!, floor: m[2]! } };
+function storedWords(json: string | null): FlagWords | null {
+  if (!json) return null;
+  try {
+    return JSON.parse(json) as FlagWords;
+  } catch {
+    return null;
   }
-  if (kind === "view-request" && (m = /^The family asks to see more(, unblurred| \(blurred\)); approve or decline request (\S+)\.$/.exec(detail))) {
-    return { key: m[1]!.startsWith(",") ? "viewUnblurred" : "viewBlurred", params: { request: m[2]! } };
-  }
-  return null;
 }
 
 function flagView(f: FlagsTable, ref: string): FlagView {
   return {
     id: f.id, reportId: f.report_id, reportRef: ref, bodyId: f.body_id, caseworkerId: f.caseworker_id, kind: f.kind as FlagView["kind"], detail: f.detail,
-    words: flagWords(f.kind, f.detail),
+    words: storedWords(f.words),
     createdAt: f.created_at, clearedBy: f.cleared_by, clearedAt: f.cleared_at, clearNote: f.clear_note,
   };
 }
@@ -162,13 +154,13 @@ export async function currentDecision(tx: Tx, reportId: string, bodyId: string):
 }
 
 /** Raises a flag for the report's caseworker (once per report × body × kind while it is not cleared). */
-export async function raiseFlag(ctx: Ctx, tx: Tx, actor: Actor, report: CaseReportsTable, bodyId: string, kind: FlagView["kind"], detail: string): Promise<boolean> {
+export async function raiseFlag(ctx: Ctx, tx: Tx, actor: Actor, report: CaseReportsTable, bodyId: string, kind: FlagView["kind"], detail: string, words: FlagWords): Promise<boolean> {
   const open = await cwdb(tx).selectFrom("family_flags").select("id").where("report_id", "=", report.id).where("body_id", "=", bodyId).where("kind", "=", kind).where("cleared_at", "is", null).executeTakeFirst();
   if (open) return false;
   const id = newId("flg");
   await cwdb(tx)
     .insertInto("family_flags")
-    .values({ id, report_id: report.id, body_id: bodyId, caseworker_id: report.caseworker_id, kind, detail, created_at: ctx.clock.now().toISOString(), cleared_by: null, cleared_at: null, clear_note: null })
+    .values({ id, report_id: report.id, body_id: bodyId, caseworker_id: report.caseworker_id, kind, detail, words: JSON.stringify(words), created_at: ctx.clock.now().toISOString(), cleared_by: null, cleared_at: null, clear_note: null })
     .execute();
   await ctx.log.append(tx, custody("metadata modification", actor, ctx.clock.now(), objects(report.id, bodyId), { action: "case.flagged", flag: id, kind }));
   return true;
@@ -195,7 +187,10 @@ export async function decide(ctx: Ctx, actor: Actor, input: { report: string; bo
     await cwdb(tx).insertInto("family_decisions").values(row).execute();
     await ctx.log.append(tx, custody("identification", actor, ctx.clock.now(), objects(r.id, input.bodyId), { action: "disclosure.decide", decision: row.id, status: row.status, ...(prev ? { previous: prev.status } : {}) }));
     if (prev && FINAL.includes(prev.status) && prev.status !== row.status) {
-      await raiseFlag(ctx, tx, actor, r, input.bodyId, "status-changed", `The decision changed from ${prev.status} to ${row.status}; the family was told of the earlier one if it was disclosed.`);
+      await raiseFlag(ctx, tx, actor, r, input.bodyId, "status-changed", `The decision changed from ${prev.status} to ${row.status}; the family was told of the earlier one if it was disclosed.`, {
+        key: "statusChanged",
+        params: { from: prev.status, to: row.status },
+      });
     }
     return decisionView(row);
   });
@@ -410,7 +405,11 @@ export async function sweepOutranked(ctx: Ctx, actor: Actor): Promise<number> {
       if (floor === -Infinity) continue;
       for (const c of cands) {
         if (Number(c.score) <= floor || c.band === "exclude" || decided.has(c.body_id)) continue;
-        if (await raiseFlag(ctx, tx, actor, r, c.body_id, "outranked", `A candidate not yet decided on now scores ${Number(c.score).toFixed(2)}, above the body disclosed to the family (${floor.toFixed(2)}).`)) raised++;
+        if (await raiseFlag(ctx, tx, actor, r, c.body_id, "outranked", `A candidate not yet decided on now scores ${Number(c.score).toFixed(2)}, above the body disclosed to the family (${floor.toFixed(2)}).`, {
+          key: "outranked",
+          params: { score: Number(c.score).toFixed(2), floor: floor.toFixed(2) },
+        }))
+          raised++;
       }
     }
     return raised;

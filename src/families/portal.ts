@@ -142,7 +142,10 @@ export async function requestMore(ctx: Ctx, actor: Actor, input: { report: strin
     const row = { id: newId("vrq"), report_id: r.id, body_id: first.body_id, requested_by: actor.id, unblurred: input.unblurred ? 1 : 0, note, status: "requested", decided_by: null, decided_at: null, reason: null, created_at: now };
     await cwdb(tx).insertInto("family_view_requests").values(row).execute();
     await ctx.log.append(tx, custody("disclosure", actor, ctx.clock.now(), [{ id: r.id, role: "report" }, { id: first.body_id, role: "body" }], { action: "disclosure.requested", request: row.id, unblurred: input.unblurred }));
-    await raiseFlag(ctx, tx, actor, r, first.body_id, "view-request", `The family asks to see more${input.unblurred ? ", unblurred" : " (blurred)"}; approve or decline request ${row.id}.`);
+    await raiseFlag(ctx, tx, actor, r, first.body_id, "view-request", `The family asks to see more${input.unblurred ? ", unblurred" : " (blurred)"}; approve or decline request ${row.id}.`, {
+      key: input.unblurred ? "viewUnblurred" : "viewBlurred",
+      params: { request: row.id },
+    });
     const v = requestView(row);
     return { id: v.id, unblurred: v.unblurred, note: v.note, status: v.status, createdAt: v.createdAt };
   });

@@ -87,6 +87,8 @@ export async function up(db: Kysely<unknown>, m: MigrationContext): Promise<void
     .addColumn("caseworker_id", "text")
     .addColumn("kind", "text", (c) => c.notNull())
     .addColumn("detail", "text", (c) => c.notNull())
+    // the detail as a message key and params (JSON), so the caseworker's screen words it in their language
+    .addColumn("words", "text")
     .addColumn("created_at", "text", (c) => c.notNull())
     .addColumn("cleared_by", "text")
     .addColumn("cleared_at", "text")
