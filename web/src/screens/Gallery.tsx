@@ -58,19 +58,24 @@ export function Gallery(_props: ScreenProps) {
   });
   useEffect(() => virtualizer.measure(), [rowHeight, virtualizer]);
 
-  const load = useCallback(async (page: number) => {
+  const load = useCallback(async (page: number, attempt = 0): Promise<void> => {
     if (pages.current.has(page) || inflight.current.has(page)) return;
     inflight.current.add(page);
+    let retry = false;
     try {
       const r = await api.gallery(page * PAGE, PAGE);
       pages.current.set(page, r.items);
       setTotal(r.total);
       setVersion((v) => v + 1);
     } catch (e) {
-      setError(e);
+      // A busy server or a field link drops a request now and then: a page the grid needs is asked for again
+      // (three times, backing off) before the error is shown; otherwise its tiles would wait for ever.
+      retry = attempt < 3;
+      if (!retry) setError(e);
     } finally {
       inflight.current.delete(page);
     }
+    if (retry) setTimeout(() => void load(page, attempt + 1), 400 * 2 ** attempt);
   }, []);
 
   useEffect(() => {
