@@ -14,7 +14,7 @@ import { writeDemoCard, type DemoCardTruth } from "../../src/archive/demo-card/i
 import { runProposals, type CatalogueEngine, type CardReading } from "../../src/catalogue/index.ts";
 import { ensureWebBuilt } from "../../web/ensure-built.mjs";
 import { CATALOGUE_ENDPOINTS } from "../../web/src/api/endpoints/catalogue.ts";
-import { expectNoAxeViolations, browserSkip, openBrowser, shot, startDalil, waitForExpression, type DalilServer } from "../support/browser.ts";
+import { expectNoAxeViolations, missingEndpoints, browserSkip, openBrowser, shot, startDalil, waitForExpression, type DalilServer } from "../support/browser.ts";
 
 /**
  * The catalogue's screens in Chromium against a real `dalil serve`, in English and in Arabic. A demo card is
@@ -109,14 +109,7 @@ test("the catalogue's screens in Chromium: group a body, edit it, see its histor
     const base = server.url;
 
     await t.test("every catalogue route the web app calls exists in the server's route table", async () => {
-      const routes = (await (await fetch(`${base}/api/routes`)).json()) as { method: string; url: string }[];
-      const have = new Set(routes.map((r) => `${r.method} ${r.url}`));
-      assert.deepEqual(
-        Object.entries(CATALOGUE_ENDPOINTS)
-          .filter(([, e]) => !have.has(`${e.method} ${e.url}`))
-          .map(([name]) => name),
-        [],
-      );
+      assert.deepEqual(await missingEndpoints(base, CATALOGUE_ENDPOINTS), []);
     });
 
     for (const l of LANGS) {

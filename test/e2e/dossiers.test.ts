@@ -13,7 +13,7 @@ import { writeDemoCard } from "../../src/archive/demo-card/index.ts";
 import { ensureWebBuilt } from "../../web/ensure-built.mjs";
 import { DOSSIERS_ENDPOINTS } from "../../web/src/api/endpoints/dossiers.ts";
 import { seedBodies } from "../catalogue/fixtures.ts";
-import { expectNoAxeViolations, browserSkip, openBrowser, shot, startDalil, type DalilServer } from "../support/browser.ts";
+import { expectNoAxeViolations, missingEndpoints, browserSkip, openBrowser, shot, startDalil, type DalilServer } from "../support/browser.ts";
 
 /**
  * The dossiers screens in Chromium against a real `dalil serve`, in English and in Arabic. At the console: a demo
@@ -71,14 +71,7 @@ test("the dossiers screens in Chromium: create a dossier, add a body with reason
     const base = server.url;
 
     await t.test("every dossiers route the web app calls exists in the server's route table", async () => {
-      const routes = (await (await fetch(`${base}/api/routes`)).json()) as { method: string; url: string }[];
-      const have = new Set(routes.map((r) => `${r.method} ${r.url}`));
-      assert.deepEqual(
-        Object.entries(DOSSIERS_ENDPOINTS)
-          .filter(([, e]) => !have.has(`${e.method} ${e.url}`))
-          .map(([name]) => name),
-        [],
-      );
+      assert.deepEqual(await missingEndpoints(base, DOSSIERS_ENDPOINTS), []);
     });
 
     for (const l of LANGS) {

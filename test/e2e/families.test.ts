@@ -16,7 +16,7 @@ import { createReport, rerank } from "../../src/families/index.ts";
 import { linkMember } from "../../src/families/members.ts";
 import { ensureWebBuilt } from "../../web/ensure-built.mjs";
 import { FAMILIES_ENDPOINTS } from "../../web/src/api/endpoints/families.ts";
-import { expectNoAxeViolations, browserSkip, openBrowser, shot, startDalil, waitForExpression, type DalilServer } from "../support/browser.ts";
+import { expectNoAxeViolations, missingEndpoints, browserSkip, openBrowser, shot, startDalil, waitForExpression, type DalilServer } from "../support/browser.ts";
 
 /**
  * The families screens in Chromium against a real `dalil serve`, in English and in Arabic. At the console: a
@@ -127,14 +127,7 @@ test("the families screens in Chromium: a caseworker decides and discloses in wo
     const base = server.url;
 
     await t.test("every families route the web app calls exists in the server's route table", async () => {
-      const routes = (await (await fetch(`${base}/api/routes`)).json()) as { method: string; url: string }[];
-      const have = new Set(routes.map((r) => `${r.method} ${r.url}`));
-      assert.deepEqual(
-        Object.entries(FAMILIES_ENDPOINTS)
-          .filter(([, e]) => !have.has(`${e.method} ${e.url}`))
-          .map(([name]) => name),
-        [],
-      );
+      assert.deepEqual(await missingEndpoints(base, FAMILIES_ENDPOINTS), []);
     });
 
     for (const l of LANGS) {

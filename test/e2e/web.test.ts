@@ -12,7 +12,7 @@ import { verifyArchive } from "../../src/app/verify.ts";
 import { writeDemoCard } from "../../src/archive/demo-card/index.ts";
 import { ENDPOINTS } from "../../web/src/api/endpoints.ts";
 import { ensureWebBuilt } from "../../web/ensure-built.mjs";
-import { expectNoAxeViolations, browserSkip, openBrowser, shot, startDalil, totp, waitForExpression, zipFolder, type DalilServer } from "../support/browser.ts";
+import { expectNoAxeViolations, missingEndpoints, browserSkip, openBrowser, shot, startDalil, totp, waitForExpression, zipFolder, type DalilServer } from "../support/browser.ts";
 
 /**
  * The web app end to end, in Debian's Chromium against a real `dalil serve`: in English and in Arabic, a new
@@ -72,12 +72,7 @@ test("the web app in Chromium, in English and in Arabic", { skip, timeout: 240_0
     const base = server.url;
 
     await t.test("every route the web app calls exists in the server's route table", async () => {
-      const routes = (await (await fetch(`${base}/api/routes`)).json()) as { method: string; url: string }[];
-      const have = new Set(routes.map((r) => `${r.method} ${r.url}`));
-      const missing = Object.entries(ENDPOINTS)
-        .filter(([, e]) => !have.has(`${e.method} ${e.url}`))
-        .map(([name, e]) => `${name}: ${e.method} ${e.url}`);
-      assert.deepEqual(missing, []);
+      assert.deepEqual(await missingEndpoints(base, ENDPOINTS), []);
     });
 
     for (const l of LANGS) {

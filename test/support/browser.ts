@@ -173,6 +173,15 @@ export async function axeViolations(page: Page): Promise<AxeViolation[]> {
   return result.filter((v) => v.impact === "serious" || v.impact === "critical");
 }
 
+/** The names of the endpoints in a table that the running server's route table (GET /api/routes) lacks. */
+export async function missingEndpoints(base: string, table: Record<string, { method: string; url: string }>): Promise<string[]> {
+  const routes = (await (await fetch(`${base}/api/routes`)).json()) as { method: string; url: string }[];
+  const have = new Set(routes.map((r) => `${r.method} ${r.url}`));
+  return Object.entries(table)
+    .filter(([, e]) => !have.has(`${e.method} ${e.url}`))
+    .map(([name, e]) => `${name}: ${e.method} ${e.url}`);
+}
+
 /** Fails the test with each serious or critical axe-core violation on the page, named by rule and element. */
 export async function expectNoAxeViolations(page: Page, screen: string): Promise<void> {
   const v = await axeViolations(page);
