@@ -60,10 +60,25 @@ export async function getOriginal(
   };
 }
 
+/** Many originals by SHA-256 (as getOriginal, without sightings) in a few queries; absent ones are left out. */
+export async function getOriginals(ctx: Ctx, actor: Actor, sha256s: readonly string[]): Promise<Map<string, OriginalView>> {
+  ctx.policy.require(actor, "archive.read");
+  const sensitive = ctx.policy.allows(actor, "metadata.sensitive");
+  const out = new Map<string, OriginalView>();
+  // In slices: both databases cap the parameters of one statement.
+  for (let i = 0; i < sha256s.length; i += 1000) {
+    const rows = await ctx.db.db.selectFrom("originals").selectAll().where("sha256", "in", sha256s.slice(i, i + 1000)).execute();
+    for (const v of await withRenditions(ctx, rows, sensitive)) out.set(v.sha256, v);
+  }
+  return out;
+}
+
 async function withRenditions(ctx: Ctx, rows: OriginalsTable[], sensitive: boolean): Promise<OriginalView[]> {
   const rend = rows.length
     ? await ctx.db.db.selectFrom("renditions").selectAll().where("original_sha256", "in", rows.map((r) => r.sha256)).execute()
     : [];
+  const byOriginal = new Map<string, typeof rend>();
+  for (const x of rend) byOriginal.set(x.original_sha256, [...(byOriginal.get(x.original_sha256) ?? []), x]);
   return rows.map((r) => ({
     sha256: r.sha256,
     size: r.size,
@@ -78,8 +93,6 @@ async function withRenditions(ctx: Ctx, rows: OriginalsTable[], sensitive: boole
     camera: { make: r.camera_make, model: r.camera_model, ...(sensitive ? { serial: r.camera_serial } : {}) },
     phash: r.phash,
     firstSeenAt: r.first_seen_at,
-    renditions: rend
-      .filter((x) => x.original_sha256 === r.sha256)
-      .map((x) => ({ kind: x.kind, sha256: x.sha256, width: x.width, height: x.height })),
+    renditions: (byOriginal.get(r.sha256) ?? []).map((x) => ({ kind: x.kind, sha256: x.sha256, width: x.width, height: x.height })),
   }));
 }

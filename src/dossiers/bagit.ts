@@ -178,6 +178,18 @@ export class BagWriter {
     return entry;
   }
 
+  /**
+   * Adds a payload file at `data/<relPath>` that write(target) creates and hashes itself (a photo decrypted
+   * straight into the bag by the blob store's worker threads); its digests go into the manifests as reported.
+   */
+  async addPayloadWritten(relPath: string, write: (target: string) => Promise<Omit<BagEntry, "path">>): Promise<BagEntry> {
+    const { path, target } = this.claim(relPath);
+    const got = await write(target);
+    const entry: BagEntry = { path, size: got.size, sha256: got.sha256, sha512: got.sha512 };
+    this.entries.set(path, entry);
+    return entry;
+  }
+
   /** The bag path and file for a new payload file, its directory made. */
   private claim(relPath: string): { path: string; target: string } {
     if (this.finished) throw new Conflict("The bag is already finished.");

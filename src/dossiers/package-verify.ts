@@ -91,8 +91,17 @@ export async function verifyPackage(dir: string, opts: VerifyPackageOptions = {}
     }
   }
 
+  // Every event is kept once in data/events/: one that concerns many exhibits (a handover) is not copied per exhibit.
+  const eventRel = (seq: number): string => `data/events/${seq}`;
+  const checked = new Map<string, CustodyEvent | null>();
   /** One event file and its proof: proves against the package's checkpoint and returns the event, or null. */
   const checkEvent = (rel: string, seq: number): CustodyEvent | null => {
+    if (checked.has(rel)) return checked.get(rel)!;
+    const e = checkEventOnce(rel, seq);
+    checked.set(rel, e);
+    return e;
+  };
+  const checkEventOnce = (rel: string, seq: number): CustodyEvent | null => {
     const leaf = existsSync(file(`${rel}.json`)) ? readFileSync(file(`${rel}.json`)) : null;
     const proofText = readText(`${rel}.tlog-proof`);
     if (leaf === null) problems.push(`${rel}.json is missing.`);
@@ -128,12 +137,9 @@ export async function verifyPackage(dir: string, opts: VerifyPackageOptions = {}
     else if (got !== want) problems.push(`${ex.exhibit}: ${ex.file} hashes to ${got}, not the ${ex.copy ? "copy's" : "exhibit's"} SHA-256 ${want}.`);
     if (ex.copy) checkCopy(ex, readText, problems);
     else if (index.clearance && index.clearance !== "original") problems.push(`${ex.exhibit}: the package is of ${index.clearance} copies but this exhibit has no copy: an original may have been put in its place.`);
-    const eventsDir = file(`data/${ex.exhibit}/events`);
-    const present = existsSync(eventsDir) ? readdirSync(eventsDir).filter((n) => n.endsWith(".json")).map((n) => Number(n.slice(0, -5))) : [];
-    for (const seq of present) if (!ex.events.includes(seq)) problems.push(`data/${ex.exhibit}/events/${seq}.json is not among the exhibit's events in data/package.json.`);
-    // The handover is not required here: it is kept once in data/handover/, checked below to name every exhibit.
+    if (!ex.events.includes(index.handover)) problems.push(`${ex.exhibit}: its events in data/package.json leave out this package's handover (${index.handover}).`);
     for (const seq of ex.events) {
-      const rel = `data/${ex.exhibit}/events/${seq}`;
+      const rel = eventRel(seq);
       const e = checkEvent(rel, seq);
       if (e && !e.objects.some((o) => o.sha256 === ex.sha256)) problems.push(`${rel}.json does not concern ${ex.exhibit} (it names no object with SHA-256 ${ex.sha256}).`);
     }
@@ -142,11 +148,12 @@ export async function verifyPackage(dir: string, opts: VerifyPackageOptions = {}
     if (/^E-\d+(-\d+)?$/.test(name) && !listed.has(name)) problems.push(`data/${name} is an exhibit directory that data/package.json does not list.`);
   }
 
-  const h = checkEvent(`data/handover/${index.handover}`, index.handover);
+  const handoverRel = eventRel(index.handover);
+  const h = checkEvent(handoverRel, index.handover);
   if (h) {
-    if (h.type !== "export" || h.detail.package !== index.id) problems.push(`data/handover/${index.handover}.json is not the export event of package ${index.id}.`);
+    if (h.type !== "export" || h.detail.package !== index.id) problems.push(`${handoverRel}.json is not the export event of package ${index.id}.`);
     if (h.detail.recipient !== index.recipient || h.detail.purpose !== index.purpose) {
-      problems.push(`data/handover/${index.handover}.json names another recipient or purpose than data/package.json.`);
+      problems.push(`${handoverRel}.json names another recipient or purpose than data/package.json.`);
     }
     for (const ex of index.exhibits ?? []) {
       if (!h.objects.some((o) => o.sha256 === ex.sha256)) problems.push(`The handover event does not name ${ex.exhibit} (${ex.sha256}).`);
@@ -173,12 +180,21 @@ export async function verifyPackage(dir: string, opts: VerifyPackageOptions = {}
     else if (got !== d.sha256) problems.push(`${d.file} hashes to ${got}, not the frozen version's SHA-256 ${d.sha256}.`);
     if (!d.events.includes(d.freezeEvent)) problems.push(`The dossier's events in data/package.json do not include its freeze event ${d.freezeEvent}.`);
     for (const seq of d.events) {
-      const rel = `data/dossier/events/${seq}`;
+      const rel = eventRel(seq);
       const e = checkEvent(rel, seq);
       if (e && !e.objects.some((o) => o.id === d.id)) problems.push(`${rel}.json does not concern dossier ${d.id}.`);
       if (e && seq === d.freezeEvent && (e.detail.action !== "dossier.freeze" || e.detail.sha256 !== d.sha256 || e.detail.version !== d.version)) {
         problems.push(`${rel}.json is not the freezing of version ${d.version} with SHA-256 ${d.sha256}.`);
       }
+    }
+  }
+  if (existsSync(file("data/events"))) {
+    // Every event file must be one an exhibit or the dossier names: nothing rides along unaccounted for.
+    const named = new Set([index.handover, ...(index.exhibits ?? []).flatMap((x) => x.events ?? []), ...(index.dossier?.events ?? [])]);
+    for (const n of readdirSync(file("data/events"))) {
+      const m = /^(\d+)\.(json|tlog-proof)$/.exec(n);
+      if (!m) problems.push(`data/events/${n} is not an event (<n>.json) or its proof (<n>.tlog-proof).`);
+      else if (!named.has(Number(m[1]))) problems.push(`data/events/${n} is not among the events data/package.json gives any exhibit or the dossier.`);
     }
   }
   return done(out);

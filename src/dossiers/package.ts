@@ -15,14 +15,16 @@ import { canonicalJson } from "../core/canonical-json.ts";
 import { Invalid, IntegrityError, NotFound } from "../core/errors.ts";
 import { newId } from "../core/ids.ts";
 import { SOFTWARE } from "../core/version.ts";
-import { getOriginal } from "../archive/originals.ts";
+import { getOriginals, type OriginalView } from "../archive/originals.ts";
 import { custody, type CustodyEvent } from "../ledger/events.ts";
-import { inclusionProof } from "../ledger/merkle.ts";
+import type { AppendedEvent } from "../ledger/log.ts";
+import { inclusionProofs } from "../ledger/merkle.ts";
 import { formatTlogProof } from "../ledger/tlog-proof.ts";
 import { BagWriter } from "./bagit.ts";
 import { blurredImage, redactedImage, REDACTION_METHOD, type Region } from "./redaction.ts";
 
-export const PACKAGE_VERSION = "dalil.evidence-package/1";
+/** Version 2 keeps every event once in data/events/ (version 1 copied each into every exhibit's folder). */
+export const PACKAGE_VERSION = "dalil.evidence-package/2";
 
 export type Clearance = "original" | "redacted" | "blurred";
 export const CLEARANCES: readonly Clearance[] = ["original", "redacted", "blurred"];
@@ -171,9 +173,11 @@ export async function writePackage(ctx: Ctx, actor: Actor, input: WriteInput, ex
   const tick = (note?: string): void => input.onProgress?.(++done, total, note);
 
   // 1. The photos (or their copies) and the report, before the handover: the handover names their hashes.
-  const perItem: { exhibit: PackageExhibit; meta: Awaited<ReturnType<typeof getOriginal>> }[] = [];
+  const metas = await getOriginals(ctx, actor, shas);
+  const perItem: { exhibit: PackageExhibit; meta: OriginalView }[] = [];
   await pool(input.items.length, async (i) => {
-    perItem[i] = await addContent(ctx, actor, bag, input.items[i]!, clearance, now);
+    const item = input.items[i]!;
+    perItem[i] = { exhibit: await addContent(ctx, bag, item, metas.get(item.sha256)!, clearance, now), meta: metas.get(item.sha256)! };
     tick("exhibits");
   });
   let report: PackageIndex["report"];
@@ -218,22 +222,23 @@ export async function writePackage(ctx: Ctx, actor: Actor, input: WriteInput, ex
   );
   const appended = await ctx.db.transaction((tx) => ctx.log.append(tx, handover));
   const cp = await ctx.tree.checkpoint();
-  const read = ctx.tree.reader();
-  const proofOf = async (seq: number): Promise<string> => formatTlogProof({ index: seq, proof: await inclusionProof(seq, cp.size, read), checkpoint: cp.note });
 
-  // 3. Each photo's custody events with their proofs, and its metadata.
-  let eventCount = 0;
-  await pool(perItem.length, async (i) => {
-    const { exhibit, meta } = perItem[i]!;
-    // The handover names every exhibit; copying it into each exhibit's folder made the bag grow with the square
-    // of the exhibit count (~160 KB × 2,000), so it stays once, in handover/.
-    const events = (await ctx.log.eventsFor(exhibit.sha256)).filter((e) => e.seq < cp.size && e.seq !== appended.seq);
-    for (const e of events) {
-      await bag.addPayload(`${exhibit.exhibit}/events/${e.seq}.json`, e.leaf);
-      await bag.addPayload(`${exhibit.exhibit}/events/${e.seq}.tlog-proof`, await proofOf(e.seq));
-    }
-    exhibit.events = events.map((e) => e.seq);
-    eventCount += events.length;
+  // 3. Every custody event of the photos and of the dossier, this handover among them, each once in events/ with
+  // its proof: an event that concerns many photos (a handover names all of them) is not copied per photo, which
+  // made a bag grow with the square of its photos. Then each photo's metadata, naming its events.
+  const eventsOf = await ctx.log.eventsForMany([...shas, ...(extras.dossier ? [extras.dossier.id] : [])]);
+  const inPackage = (key: string): AppendedEvent[] => (eventsOf.get(key) ?? []).filter((e) => e.seq < cp.size);
+  const shared = new Map<number, AppendedEvent>([[appended.seq, appended]]);
+  for (const list of eventsOf.values()) for (const e of list) if (e.seq < cp.size) shared.set(e.seq, e);
+  const proofs = await inclusionProofs([...shared.keys()], cp.size, ctx.tree.reader());
+  const proofOf = (seq: number): string => formatTlogProof({ index: seq, proof: proofs.get(seq)!, checkpoint: cp.note });
+  for (const e of [...shared.values()].sort((a, b) => a.seq - b.seq)) {
+    await bag.addPayload(`events/${e.seq}.json`, e.leaf);
+    await bag.addPayload(`events/${e.seq}.tlog-proof`, proofOf(e.seq));
+  }
+  const eventCount = shared.size;
+  for (const { exhibit, meta } of perItem) {
+    exhibit.events = inPackage(exhibit.sha256).map((e) => e.seq);
     const metadata = {
       exhibit: exhibit.exhibit,
       ...(exhibit.dossierExhibit ? { dossierExhibit: exhibit.dossierExhibit } : {}),
@@ -255,7 +260,7 @@ export async function writePackage(ctx: Ctx, actor: Actor, input: WriteInput, ex
     };
     await bag.addPayload(`${exhibit.exhibit}/metadata.json`, `${JSON.stringify(metadata, null, 2)}\n`);
     tick("events");
-  });
+  }
   const exhibits = perItem.map((x) => x.exhibit);
   const csvRows: string[][] = [["exhibit", "sha256", "sha512", "size", "format", "width", "height", "capture_time", "camera_make", "camera_model", "first_seen_at", "file", "events", "content", "copy_sha256", "dossier_exhibit"]];
   for (const { exhibit: x, meta } of perItem) {
@@ -267,18 +272,11 @@ export async function writePackage(ctx: Ctx, actor: Actor, input: WriteInput, ex
   if (extras.dossier) {
     const dx = extras.dossier;
     await bag.addPayload("dossier/version.json", dx.snapshot);
-    const events = (await ctx.log.eventsFor(dx.id)).filter((e) => e.seq < cp.size);
-    for (const e of events) {
-      await bag.addPayload(`dossier/events/${e.seq}.json`, e.leaf);
-      await bag.addPayload(`dossier/events/${e.seq}.tlog-proof`, await proofOf(e.seq));
-    }
-    eventCount += events.length;
+    const events = inPackage(dx.id);
     await bag.addPayload("dossier/exhibits.csv", csv(dx.csv));
     dossier = { id: dx.id, version: dx.version, sha256: dx.sha256, file: "data/dossier/version.json", freezeEvent: dx.freezeEvent, events: events.map((e) => e.seq) };
   }
 
-  await bag.addPayload(`handover/${appended.seq}.json`, appended.leaf);
-  await bag.addPayload(`handover/${appended.seq}.tlog-proof`, await proofOf(appended.seq));
   await bag.addPayload("log/checkpoint", cp.note);
   if (cp.timestampToken) await bag.addPayload("log/checkpoint.tsr", cp.timestampToken);
   await bag.addPayload("log/log.vkey", `${ctx.tree.verifierKey}\n`);
@@ -326,17 +324,15 @@ async function pool(n: number, fn: (i: number) => Promise<void>): Promise<void> 
 }
 
 /** Writes an item's original, or its copy and redaction manifest, into the bag. */
-async function addContent(ctx: Ctx, actor: Actor, bag: BagWriter, item: PackageItem, clearance: Clearance, now: Date): Promise<{ exhibit: PackageExhibit; meta: Awaited<ReturnType<typeof getOriginal>> }> {
+async function addContent(ctx: Ctx, bag: BagWriter, item: PackageItem, meta: OriginalView, clearance: Clearance, now: Date): Promise<PackageExhibit> {
   const sha = item.sha256;
-  const meta = await getOriginal(ctx, actor, sha);
   const base = { exhibit: item.exhibit, ...(item.dossierExhibit ? { dossierExhibit: item.dossierExhibit } : {}), events: [] as number[] };
   if (clearance === "original") {
     const file = `${item.exhibit}/original.${EXTENSIONS[meta.format] ?? (meta.format.replace(/[^a-z0-9]/g, "") || "bin")}`;
-    const entry = await bag.addPayload(file, await ctx.blobs.get(sha));
-    if (entry.sha256 !== sha) {
-      throw new IntegrityError(`The stored original ${sha} read back as ${entry.sha256}; run \`dalil verify\` before building a package.`);
-    }
-    return { exhibit: { ...base, sha256: sha, sha512: entry.sha512, size: entry.size, file: `data/${file}` }, meta };
+    // Decrypted straight into the bag and hashed as written, on the blob store's worker threads; the store refuses
+    // bytes that do not hash to the original's SHA-256.
+    const entry = await bag.addPayloadWritten(file, (target) => ctx.blobs.decryptToFile(sha, target));
+    return { ...base, sha256: sha, sha512: entry.sha512, size: entry.size, file: `data/${file}` };
   }
   // The original's own hashes, from its bytes as stored (the copy is derived from the same bytes).
   const h256 = createHash("sha256");
@@ -368,10 +364,7 @@ async function addContent(ctx: Ctx, actor: Actor, bag: BagWriter, item: PackageI
     software: { ...SOFTWARE },
   };
   await bag.addPayload(manifestPath, `${JSON.stringify(manifest, null, 2)}\n`);
-  return {
-    exhibit: { ...base, sha256: sha, sha512: manifest.original.sha512, size, file: `data/${file}`, copy: { sha256: entry.sha256, size: entry.size, method, regions, manifest: `data/${manifestPath}` } },
-    meta,
-  };
+  return { ...base, sha256: sha, sha512: manifest.original.sha512, size, file: `data/${file}`, copy: { sha256: entry.sha256, size: entry.size, method, regions, manifest: `data/${manifestPath}` } };
 }
 
 function verifyText(index: PackageIndex): string {
@@ -401,21 +394,22 @@ check it. Run every command below in this directory.
 
    data/exhibits.csv and data/E-nnnn/metadata.json give each exhibit's SHA-256. Compare with
      sha256sum data/${first.file.slice("data/".length)}
-   The same SHA-256 is named in every custody event of that exhibit (data/E-nnnn/events/<n>.json) and in
-   this package's handover (data/handover/${index.handover}.json, step 5).
+   The same SHA-256 is named in every custody event of that exhibit (the "events" its metadata.json lists, each
+   data/events/<n>.json), this package's handover among them (data/events/${index.handover}.json, step 5).
 
 3. The custody events are entries of the archive's signed log
 
    data/log/log.vkey is the log's verifier key. Do not take it from this package alone: compare it with the key
    the archive publishes (dalil log key) or that was given to you separately.
-   Each data/E-nnnn/events/<n>.json is the exact bytes of log entry <n>; next to it, <n>.tlog-proof is a C2SP
-   tlog-proof@v1 inclusion proof of it against the signed checkpoint in data/log/checkpoint.
+   Each data/events/<n>.json is the exact bytes of log entry <n>; next to it, <n>.tlog-proof is a C2SP
+   tlog-proof@v1 inclusion proof of it against the signed checkpoint in data/log/checkpoint. An event that
+   concerns several exhibits (a handover names every one) is there once.
 
    With dalil:
-     dalil verify-proof --proof data/${first.exhibit}/events/${ev}.tlog-proof --leaf data/${first.exhibit}/events/${ev}.json --key data/log/log.vkey
+     dalil verify-proof --proof data/events/${ev}.tlog-proof --leaf data/events/${ev}.json --key data/log/log.vkey
 
    Independently, with the Go tool in dalil's source (tools/verify-go, built from golang.org/x/mod):
-     verify-go proof -vkey @data/log/log.vkey -proof data/${first.exhibit}/events/${ev}.tlog-proof -leaf data/${first.exhibit}/events/${ev}.json
+     verify-go proof -vkey @data/log/log.vkey -proof data/events/${ev}.tlog-proof -leaf data/events/${ev}.json
      verify-go checkpoint -vkey @data/log/log.vkey -checkpoint data/log/checkpoint
 
 4. Everything at once (the bag, every proof, every exhibit's hash, the handover)
@@ -426,10 +420,10 @@ check it. Run every command below in this directory.
 
 ${copiesText(index)}${dossierText(index)}5. The handover of this package is itself in the log
 
-   data/handover/${index.handover}.json is the "export" event that records this package: its recipient, purpose and
-   the SHA-256 of every exhibit. It concerns every exhibit but is kept once, here, not in each exhibit's
-   events/ folder. It was logged before the checkpoint was signed, so
-     dalil verify-proof --proof data/handover/${index.handover}.tlog-proof --leaf data/handover/${index.handover}.json --key data/log/log.vkey
+   data/events/${index.handover}.json is the "export" event that records this package: its recipient, purpose and
+   the SHA-256 of every exhibit (data/package.json names it as "handover"). It was logged before the checkpoint
+   was signed, so
+     dalil verify-proof --proof data/events/${index.handover}.tlog-proof --leaf data/events/${index.handover}.json --key data/log/log.vkey
    proves the handover too.
 
 6. When the checkpoint was signed (only if data/log/checkpoint.tsr exists)
@@ -466,10 +460,10 @@ function dossierText(index: PackageIndex): string {
    data/dossier/version.json is version ${d.version} of dossier ${d.id} exactly as it was frozen: the exhibits with their
    numbers and the reasoning for each. Its SHA-256 is in the freeze event, entry ${d.freezeEvent} of the log:
      sha256sum data/dossier/version.json
-   must print ${d.sha256}, the "sha256" in data/dossier/events/${d.freezeEvent}.json, which
-     dalil verify-proof --proof data/dossier/events/${d.freezeEvent}.tlog-proof --leaf data/dossier/events/${d.freezeEvent}.json --key data/log/log.vkey
-   proves. data/dossier/events/ holds every custody event of the dossier (created, exhibits added and withdrawn,
-   versions frozen, this handover), each with its proof.${index.report ? `\n   The report is ${index.report.pdf} (${index.report.pages} pages; its SHA-256 is in the handover event, "report").` : ""}
+   must print ${d.sha256}, the "sha256" in data/events/${d.freezeEvent}.json, which
+     dalil verify-proof --proof data/events/${d.freezeEvent}.tlog-proof --leaf data/events/${d.freezeEvent}.json --key data/log/log.vkey
+   proves. data/package.json ("dossier", "events") lists every custody event of the dossier (created, exhibits
+   added and withdrawn, versions frozen, this handover), each in data/events/ with its proof.${index.report ? `\n   The report is ${index.report.pdf} (${index.report.pages} pages; its SHA-256 is in the handover event, "report").` : ""}
 
 `;
 }

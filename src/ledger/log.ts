@@ -98,8 +98,37 @@ export class CustodyLog {
     }
     return out;
   }
+
+  /**
+   * eventsFor of many objects in a few queries: each key's events, oldest first. An event that concerns many of
+   * them (a handover names thousands of photos) is read and parsed once and shared between their lists.
+   */
+  async eventsForMany(keys: readonly string[], tx: Tx = this.dbh.db): Promise<Map<string, AppendedEvent[]>> {
+    const seqsOf = new Map<string, Set<number>>(keys.map((k) => [k, new Set<number>()]));
+    for (let i = 0; i < keys.length; i += KEY_SLICE) {
+      const rows = await tx.selectFrom("event_objects").select(["sha256", "seq"]).where("sha256", "in", keys.slice(i, i + KEY_SLICE)).execute();
+      for (const r of rows) seqsOf.get(r.sha256)?.add(r.seq);
+    }
+    const all = [...new Set([...seqsOf.values()].flatMap((s) => [...s]))].sort((a, b) => a - b);
+    const bySeq = new Map<number, AppendedEvent>();
+    for (let i = 0; i < all.length; i += KEY_SLICE) {
+      const rows = await tx.selectFrom("custody_events").select(["seq", "leaf"]).where("seq", "in", all.slice(i, i + KEY_SLICE)).execute();
+      for (const r of rows) bySeq.set(r.seq, { seq: r.seq, leaf: r.leaf, event: JSON.parse(r.leaf.toString("utf8")) as CustodyEvent });
+    }
+    return new Map(
+      [...seqsOf].map(([k, seqs]) => [
+        k,
+        [...seqs]
+          .sort((a, b) => a - b)
+          .map((s) => bySeq.get(s))
+          .filter((e): e is AppendedEvent => e !== undefined),
+      ]),
+    );
+  }
 }
 
+/** Keys per statement when asking about many objects at once (both databases cap a statement's parameters). */
+const KEY_SLICE = 2000;
 /** event_objects indexes both file hashes and record ids, so "everything about X" is one lookup. */
 function dedupeObjects(e: CustodyEvent): { key: string; role: string }[] {
   const seen = new Set<string>();

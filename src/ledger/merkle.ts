@@ -184,6 +184,35 @@ export async function treeHash(size: number, read: HashReader): Promise<Buffer> 
 
 /** RFC 9162 §2.1.3.1 inclusion proof (audit path) of leaf `index` in the tree of `size` leaves, leaf's sibling first. */
 export async function inclusionProof(index: number, size: number, read: HashReader): Promise<Buffer[]> {
+  return rangeHashes(auditRanges(index, size), read);
+}
+
+/**
+ * Inclusion proofs of many leaves in one tree, with one read of the stored hashes they need between them (an
+ * evidence package proves thousands of events: one read instead of thousands). Same proofs as inclusionProof.
+ */
+export async function inclusionProofs(indexes: readonly number[], size: number, read: HashReader): Promise<Map<number, Buffer[]>> {
+  const ranges = new Map(indexes.map((i) => [i, auditRanges(i, size)]));
+  const wanted = new Set<number>();
+  for (const rs of ranges.values()) for (const [lo, hi] of rs) for (const x of subtreeIndexes(lo, hi, [])) wanted.add(x);
+  const list = [...wanted];
+  const hashes = await readChecked(read, list);
+  const byIndex = new Map(list.map((x, i) => [x, hashes[i]!]));
+  const out = new Map<number, Buffer[]>();
+  for (const [i, rs] of ranges) {
+    out.set(
+      i,
+      rs.map(([lo, hi]) => {
+        const hs = subtreeIndexes(lo, hi, []).map((x) => byIndex.get(x)!);
+        return foldRight(hs, 0, hs.length);
+      }),
+    );
+  }
+  return out;
+}
+
+/** The ranges whose hashes make the audit path of leaf index in a tree of size leaves, leaf's sibling first. */
+function auditRanges(index: number, size: number): Array<[number, number]> {
   assertSize(index, "A leaf index");
   assertSize(size, "A tree size");
   if (index >= size) throw new RangeError(`Leaf ${index} is not in a tree of ${size} leaves.`);
@@ -200,8 +229,7 @@ export async function inclusionProof(index: number, size: number, read: HashRead
       lo += k;
     }
   }
-  ranges.reverse();
-  return rangeHashes(ranges, read);
+  return ranges.reverse();
 }
 
 /** RFC 9162 §2.1.4.1 consistency proof that the tree of size m is a prefix of the tree of size n (0 < m ≤ n). */

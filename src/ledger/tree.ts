@@ -11,6 +11,8 @@ import { openCheckpoint, signCheckpoint } from "./checkpoint.ts";
 import { formatConsistencyProof, formatTlogProof } from "./tlog-proof.ts";
 import { tileForPath, type TileFile } from "./tiles.ts";
 import { requestTimestamp } from "./timestamp.ts";
+
+const READ_SLICE = 5000;
 import type { Logger } from "../core/logger.ts";
 
 /**
@@ -115,8 +117,12 @@ export class LogTree {
   reader(tx: Tx = this.dbh.db): HashReader {
     return async (indexes) => {
       if (indexes.length === 0) return [];
-      const rows = await tx.selectFrom("log_hashes").select(["idx", "hash"]).where("idx", "in", indexes).execute();
-      const byIdx = new Map(rows.map((r) => [r.idx, r.hash]));
+      const byIdx = new Map<number, Buffer>();
+      // In slices: SQLite and PostgreSQL both cap the parameters of one statement.
+      for (let i = 0; i < indexes.length; i += READ_SLICE) {
+        const rows = await tx.selectFrom("log_hashes").select(["idx", "hash"]).where("idx", "in", indexes.slice(i, i + READ_SLICE)).execute();
+        for (const r of rows) byIdx.set(r.idx, r.hash);
+      }
       return indexes.map((i) => byIdx.get(i) as Buffer);
     };
   }

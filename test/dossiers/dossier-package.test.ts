@@ -112,7 +112,7 @@ for (const { backend, skip } of await backends()) {
       }
 
       // The handover: recipient, what, why — in the package and in the archive's log, naming the dossier.
-      const h = parseLeaf(readFileSync(join(redDir, `data/handover/${rr.handoverSeq}.json`)));
+      const h = parseLeaf(readFileSync(join(redDir, `data/events/${rr.handoverSeq}.json`)));
       assert.equal(h.type, "export");
       assert.deepEqual([h.detail.recipient, h.detail.purpose, h.detail.content, h.detail.dossier, h.detail.version, h.detail.versionSha256], ["UN Commission of Inquiry", "Pattern of deaths in Branch 215", "redacted", d.id, 1, v1.sha256]);
       assert.equal((h.detail.copies as Record<string, string>)["E-0001-1"], filled.copy!.sha256);
@@ -202,7 +202,7 @@ test("a dossier package carries the report when the report module is present, na
     const index = JSON.parse(readFileSync(join(out, "data/package.json"), "utf8")) as PackageIndex;
     assert.ok(index.report && index.report.pages > 0);
     assert.equal(sha(readFileSync(join(out, index.report.pdf))), index.report.pdfSha256);
-    assert.equal(parseLeaf(readFileSync(join(out, `data/handover/${r.handoverSeq}.json`))).detail.report, index.report.pdfSha256);
+    assert.equal(parseLeaf(readFileSync(join(out, `data/events/${r.handoverSeq}.json`))).detail.report, index.report.pdfSha256);
     await caught(out, "report swapped", (x) => {
       const f = join(x, index.report!.pdf);
       writeFileSync(f, Buffer.concat([readFileSync(f), Buffer.from("%tampered\n")]));

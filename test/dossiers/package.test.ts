@@ -56,18 +56,18 @@ test("a package holds each exhibit's original, metadata, events with proofs, the
     const meta = JSON.parse(readFileSync(join(pkgDir, `data/${ex.exhibit}/metadata.json`), "utf8")) as { sha256: string };
     assert.equal(meta.sha256, ex.sha256);
     assert.ok(ex.events.length >= 1, "at least the ingestion");
-    // The handover names every exhibit; a copy per exhibit would grow the bag with the square of their number.
-    assert.ok(!ex.events.includes(built.handoverSeq), "the handover is not among an exhibit's own events");
-    assert.ok(!existsSync(join(pkgDir, `data/${ex.exhibit}/events/${built.handoverSeq}.json`)), "the handover is kept once, in handover/");
+    // The handover names every exhibit: it is among each one's events, and kept once, as every event is.
+    assert.ok(ex.events.includes(built.handoverSeq), "the handover is among each exhibit's events");
+    assert.ok(!existsSync(join(pkgDir, `data/${ex.exhibit}/events`)), "no per-exhibit copies of events");
     for (const seq of ex.events) {
-      const leaf = readFileSync(join(pkgDir, `data/${ex.exhibit}/events/${seq}.json`));
+      const leaf = readFileSync(join(pkgDir, `data/events/${seq}.json`));
       const stored = await a.archive.db.db.selectFrom("custody_events").select("leaf").where("seq", "=", seq).executeTakeFirstOrThrow();
       assert.ok(leaf.equals(stored.leaf), "exact leaf bytes");
       assert.ok(parseLeaf(leaf).objects.some((o) => o.sha256 === ex.sha256));
     }
-    assert.ok(ex.events.some((s) => parseLeaf(readFileSync(join(pkgDir, `data/${ex.exhibit}/events/${s}.json`))).type === "ingestion"));
+    assert.ok(ex.events.some((s) => parseLeaf(readFileSync(join(pkgDir, `data/events/${s}.json`))).type === "ingestion"));
   }
-  const handover = parseLeaf(readFileSync(join(pkgDir, `data/handover/${built.handoverSeq}.json`)));
+  const handover = parseLeaf(readFileSync(join(pkgDir, `data/events/${built.handoverSeq}.json`)));
   assert.equal(handover.type, "export");
   assert.equal(handover.detail.recipient, "Office of the Prosecutor");
   assert.equal(handover.detail.purpose, "Case 12: Branch 215");
@@ -75,7 +75,7 @@ test("a package holds each exhibit's original, metadata, events with proofs, the
   assert.equal(readFileSync(join(pkgDir, "data/log/log.vkey"), "utf8"), `${a.archive.tree.verifierKey}\n`);
   assert.equal(readFileSync(join(pkgDir, "data/exhibits.csv"), "utf8").split("\r\n").length, 5, "header + 3 rows + final CRLF");
   const howTo = readFileSync(join(pkgDir, "VERIFY.txt"), "utf8");
-  for (const step of [/sha256sum -c manifest-sha256\.txt/, /sha512sum -c manifest-sha512\.txt/, /openssl ts -verify -data data\/log\/checkpoint/, /dalil verify-proof --proof data\/E-0001/, /verify-go proof -vkey @data\/log\/log\.vkey/, /dalil package verify \./]) {
+  for (const step of [/sha256sum -c manifest-sha256\.txt/, /sha512sum -c manifest-sha512\.txt/, /openssl ts -verify -data data\/log\/checkpoint/, /dalil verify-proof --proof data\/events\//, /verify-go proof -vkey @data\/log\/log\.vkey/, /dalil package verify \./]) {
     assert.match(howTo, step);
   }
   const logged = await a.archive.log.eventsFor(shas[0]!);
@@ -93,10 +93,10 @@ test("our verifier and sha256sum/sha512sum -c accept the package", async () => {
     assert.equal(r.status, 0, `${tool} -c ${file}: ${r.stdout}${r.stderr}`);
   }
   // The two commands VERIFY.txt gives, run from the package directory; in parallel (each CLI start is slow).
-  const ev = readdirSync(join(pkgDir, "data/E-0001/events")).find((n) => n.endsWith(".json"))!;
+  const ev = readdirSync(join(pkgDir, "data/events")).find((n) => n.endsWith(".json"))!;
   const [cli, vp] = await Promise.all([
     dalil(pkgDir, ["package", "verify", "."]),
-    dalil(pkgDir, ["verify-proof", "--proof", `data/E-0001/events/${ev.replace(".json", ".tlog-proof")}`, "--leaf", `data/E-0001/events/${ev}`, "--key", "data/log/log.vkey"]),
+    dalil(pkgDir, ["verify-proof", "--proof", `data/events/${ev.replace(".json", ".tlog-proof")}`, "--leaf", `data/events/${ev}`, "--key", "data/log/log.vkey"]),
   ]);
   assert.equal(cli.code, 0, cli.stdout + cli.stderr);
   assert.match(cli.stdout, /^ok: 3 exhibit/);
@@ -139,8 +139,8 @@ function remanifest(dir: string): void {
 }
 
 function firstEvent(dir: string): string {
-  const n = readdirSync(join(dir, "data/E-0001/events")).filter((x) => x.endsWith(".json")).sort()[0]!;
-  return join(dir, "data/E-0001/events", n);
+  const index = JSON.parse(readFileSync(join(dir, "data/package.json"), "utf8")) as PackageIndex;
+  return join(dir, "data/events", `${index.exhibits[0]!.events[0]!}.json`);
 }
 
 test("tampering is caught and named: a changed byte in a photo", async () => {
@@ -166,7 +166,7 @@ test("tampering is caught and named: a removed file and an extra file", async ()
     rmSync(firstEvent(d).replace(".json", ".tlog-proof"));
     const m = (alg: string): void => {
       const f = join(d, `manifest-${alg}.txt`);
-      writeFileSync(f, readFileSync(f, "utf8").split("\n").filter((l) => !/E-0001\/events\/\d+\.tlog-proof$/.test(l) || existsSync(join(d, l.slice(l.indexOf("  ") + 2)))).join("\n"));
+      writeFileSync(f, readFileSync(f, "utf8").split("\n").filter((l) => !/events\/\d+\.tlog-proof$/.test(l) || existsSync(join(d, l.slice(l.indexOf("  ") + 2)))).join("\n"));
     };
     m("sha256");
     m("sha512");
@@ -192,10 +192,10 @@ test("tampering is caught and named: a proof from another archive's log", async 
   try {
     const otherDir = join(root, "other");
     await buildPackage(other.a.archive, actor, { originals: other.shas.slice(0, 1), recipient: "x", purpose: "y", out: otherDir });
-    const foreign = readdirSync(join(otherDir, "data/E-0001/events")).find((n) => n.endsWith(".tlog-proof"))!;
+    const foreign = readdirSync(join(otherDir, "data/events")).find((n) => n.endsWith(".tlog-proof"))!;
     await tampered("foreign proof", (d) => {
       const target = firstEvent(d).replace(".json", ".tlog-proof");
-      writeFileSync(target, readFileSync(join(otherDir, "data/E-0001/events", foreign)));
+      writeFileSync(target, readFileSync(join(otherDir, "data/events", foreign)));
       remanifest(d);
     }, /is against another checkpoint than data\/log\/checkpoint|not signed by any trusted key/);
     // A whole foreign package checked against the first archive's key: every proof refused.
@@ -206,6 +206,22 @@ test("tampering is caught and named: a proof from another archive's log", async 
   } finally {
     await other.a.close();
   }
+});
+
+test("a second package of the same photos holds the first handover once, not once per photo; a stray event file is caught", async () => {
+  const second = join(root, "pkg-2");
+  const r = await buildPackage(a.archive, actor, { originals: shas, recipient: "UN IIIM", purpose: "Case 12, second copy", out: second });
+  const index = JSON.parse(readFileSync(join(second, "data/package.json"), "utf8")) as PackageIndex;
+  for (const ex of index.exhibits) assert.ok(ex.events.includes(built.handoverSeq) && ex.events.includes(r.handoverSeq), "both handovers are among each photo's events");
+  const files = readdirSync(join(second, "data/events"));
+  const distinct = new Set(index.exhibits.flatMap((x) => x.events));
+  assert.equal(files.length, distinct.size * 2, "each event once, with its proof");
+  assert.equal(r.events, distinct.size);
+  assert.deepEqual((await verifyPackage(second)).problems, []);
+  await tampered("stray event", (d) => {
+    writeFileSync(join(d, "data/events/999999.json"), readFileSync(firstEvent(d)));
+    remanifest(d);
+  }, /data\/events\/999999\.json is not among the events data\/package\.json gives/);
 });
 
 test("only custodians build packages; bad input refused before anything is logged", async () => {

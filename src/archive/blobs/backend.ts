@@ -30,6 +30,11 @@ export interface Backend {
    */
   writeSmall(key: string, data: Buffer, mode: "create" | "replace"): Promise<boolean>;
   remove(key: string): Promise<void>;
+  /**
+   * The plain file that holds key, when this back-end keeps objects as files on this machine (so a worker thread
+   * may read one directly); undefined for remote storage.
+   */
+  localPath?(key: string): string;
   /** Keys under prefix in ascending byte order, so a blob comes just before its sidecars. */
   list(prefix: string): AsyncIterable<string>;
   /** Temporary objects left behind (by crashes) with their last modification time. */

@@ -46,6 +46,10 @@ const NO_LINKS = new Set(["EPERM", "ENOTSUP", "EOPNOTSUPP", "ENOSYS", "EXDEV"]);
 class FsBackend implements Backend {
   constructor(private readonly root: string) {}
 
+  localPath(key: string): string {
+    return this.path(key);
+  }
+
   private path(key: string): string {
     return join(this.root, ...key.split("/"));
   }

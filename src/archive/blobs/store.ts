@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from "node:crypto";
+import { open, rm } from "node:fs/promises";
 import { Readable } from "node:stream";
 import { canonicalJson } from "../../core/canonical-json.ts";
 import { IntegrityError, Invalid, NotFound, TooLarge } from "../../core/errors.ts";
@@ -28,6 +29,8 @@ import {
 } from "./format.ts";
 import type { BlobHeader, Geometry } from "./format.ts";
 import type { BlobKeys, MasterKey } from "./keys.ts";
+import { decryptToFile as decryptHere, type DecryptJob, type DecryptResult } from "./decrypt-file.ts";
+import { WorkerPool } from "../../core/worker-pool.ts";
 
 export interface PutOptions {
   /** When given, the bytes must hash to it (else Invalid, nothing stored); a known hash skips encryption. */
@@ -72,6 +75,12 @@ export interface BlobStore {
    * (header or key record unreadable); a chunk that fails authentication errors the stream with IntegrityError.
    */
   get(sha256: string, range?: ByteRange): Promise<Readable>;
+  /**
+   * Decrypts a blob into a new file (never overwriting one) and returns the plaintext's size, SHA-256 and SHA-512,
+   * hashed as it was written; IntegrityError when it does not hash to its name. On a local store the work runs on
+   * a worker thread, so packaging thousands of photos keeps the main thread free.
+   */
+  decryptToFile(sha256: string, target: string): Promise<DecryptResult>;
   /** Whole blob in memory; for small blobs (TooLarge above 512 MiB). */
   read(sha256: string): Promise<Buffer>;
   stat(sha256: string): Promise<{ size: number } | null>;
@@ -390,6 +399,23 @@ class EncryptedBlobStore implements BlobStore {
     }
   }
 
+  async decryptToFile(sha256: string, target: string): Promise<DecryptResult> {
+    const sha = this.hashArg(sha256);
+    let got: DecryptResult;
+    const local = this.backend.localPath;
+    if (local) {
+      const blob = await this.openBlob(sha, HEADER_LENGTH);
+      got = await decryptPool().run({ sha256: sha, source: local.call(this.backend, blob.key), header: blob.header.bytes, dek: blob.dek, target });
+    } else {
+      got = await streamToFile(await this.get(sha), target);
+    }
+    if (got.sha256 !== sha) {
+      await rm(target, { force: true });
+      throw new IntegrityError(`Blob ${sha} decrypts, but its content hashes to ${got.sha256}; run \`dalil verify\`.`);
+    }
+    return got;
+  }
+
   async read(sha256: string): Promise<Buffer> {
     const st = await this.stat(sha256);
     if (!st) throw new NotFound(`No blob with SHA-256 ${this.hashArg(sha256)} is stored.`);
@@ -587,4 +613,46 @@ class ByteReader {
   async close(): Promise<void> {
     await this.it.return(undefined);
   }
+}
+
+let pool: WorkerPool<DecryptJob, DecryptResult> | null = null;
+
+function decryptPool(): WorkerPool<DecryptJob, DecryptResult> {
+  pool ??= new WorkerPool<DecryptJob, DecryptResult>(new URL("./decrypt-worker.ts", import.meta.url), decryptHere, (message, code) =>
+    code === "integrity" ? new IntegrityError(message) : new Error(message),
+  );
+  return pool;
+}
+
+/** The remote-storage path of decryptToFile: the stream written in batches and hashed on this thread. */
+async function streamToFile(source: Readable, target: string): Promise<DecryptResult> {
+  const fh = await open(target, "wx");
+  const h256 = createHash("sha256");
+  const h512 = createHash("sha512");
+  let size = 0;
+  try {
+    let batch: Buffer[] = [];
+    let batched = 0;
+    const flush = async (): Promise<void> => {
+      if (batch.length) await fh.writev(batch);
+      batch = [];
+      batched = 0;
+    };
+    for await (const c of source) {
+      const b = c as Buffer;
+      h256.update(b);
+      h512.update(b);
+      size += b.length;
+      batch.push(b);
+      batched += b.length;
+      if (batched >= WRITE_BATCH) await flush();
+    }
+    await flush();
+  } catch (e) {
+    await fh.close();
+    await rm(target, { force: true });
+    throw e;
+  }
+  await fh.close();
+  return { size, sha256: h256.digest("hex"), sha512: h512.digest("hex") };
 }

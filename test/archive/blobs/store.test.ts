@@ -1,6 +1,9 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { createHash, createHmac, randomBytes } from "node:crypto";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { Readable } from "node:stream";
 import { pathToFileURL } from "node:url";
 import { Forbidden, IntegrityError, Invalid, NotFound, TooLarge } from "../../../src/core/errors.ts";
@@ -12,6 +15,9 @@ import type { Backend } from "../../../src/archive/blobs/backend.ts";
 import { collect, fsLeg, keysUnder, s3Leg, tempsOf, testKeys } from "./legs.ts";
 
 const sha = (b: Buffer) => createHash("sha256").update(b).digest("hex");
+const scratch = mkdtempSync(join(tmpdir(), "dalil-decrypt-"));
+process.on("exit", () => rmSync(scratch, { recursive: true, force: true }));
+let tamperedCount = 0;
 /** Small chunks so that a few kilobytes span many of them. */
 const C = 1024;
 
@@ -43,6 +49,11 @@ for (const leg of [fsLeg(), s3Leg()]) {
         assert.ok((await store.read(r.sha256)).equals(data), `read back size ${n}`);
         assert.ok((await collect(await store.get(r.sha256))).equals(data), `get size ${n}`);
         assert.deepEqual(await store.verify(r.sha256), { ok: true, size: n });
+        // Decrypted into a plain file (on a worker thread on the filesystem), hashed as written.
+        const target = join(scratch, `out-${leg.name}-${n}`);
+        assert.deepEqual(await store.decryptToFile(r.sha256, target), { size: n, sha256: sha(data), sha512: createHash("sha512").update(data).digest("hex") });
+        assert.ok(readFileSync(target).equals(data), `decryptToFile size ${n}`);
+        await assert.rejects(store.decryptToFile(r.sha256, target), /EEXIST/, "an existing file is never overwritten");
         const stored = await raw.size(layout.blob(store.nameOf(r.sha256)));
         assert.equal(stored, HEADER_LENGTH + n + Math.max(1, Math.ceil(n / C)) * TAG_LENGTH);
       }
@@ -230,6 +241,9 @@ for (const leg of [fsLeg(), s3Leg()]) {
             (e: unknown) => e instanceof IntegrityError && e.message.includes(sha256),
             `${what}: get must fail`,
           );
+          const target = join(scratch, `tampered-${leg.name}-${++tamperedCount}`);
+          await assert.rejects(store.decryptToFile(sha256, target), (e: unknown) => e instanceof IntegrityError && e.message.includes(sha256), `${what}: decryptToFile must fail`);
+          assert.ok(!existsSync(target), `${what}: no partial file is left behind`);
         } finally {
           await raw.writeSmall(key, original, "replace");
         }
