@@ -12,7 +12,7 @@
  */
 import { createHash } from "node:crypto";
 import { constants, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync, lstatSync } from "node:fs";
-import { copyFile, open } from "node:fs/promises";
+import { copyFile, mkdir, open, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import type { Readable } from "node:stream";
 import { Conflict, IntegrityError, Invalid } from "../core/errors.ts";
@@ -138,7 +138,7 @@ export class BagWriter {
   private readonly entries = new Map<string, BagEntry>();
   private readonly tagFiles = new Map<string, Buffer>();
   private finished = false;
-  private readonly dirs = new Set<string>();
+  private readonly dirs = new Map<string, Promise<void>>();
 
   constructor(readonly dir: string) {
     if (existsSync(dir) && readdirSync(dir).length > 0) {
@@ -149,11 +149,13 @@ export class BagWriter {
 
   /** Adds a payload file at `data/<relPath>` from bytes or a stream, hashing as it writes. */
   async addPayload(relPath: string, source: Buffer | string | Readable | AsyncIterable<Uint8Array>): Promise<BagEntry> {
-    const { path, target } = this.claim(relPath);
+    const { path, target } = await this.claim(relPath);
     let entry: BagEntry;
     if (typeof source === "string" || Buffer.isBuffer(source)) {
       const buf = typeof source === "string" ? Buffer.from(source, "utf8") : source;
-      writeFileSync(target, buf, { flag: "wx" });
+      // Asynchronous: creating thousands of small files costs the kernel far more than hashing them, and on
+      // libuv's pool those creations overlap each other and the main thread's work (measured: docs/packages.md).
+      await writeFile(target, buf, { flag: "wx" });
       entry = buf.length < INLINE_HASH_LIMIT ? hashHere(path, [buf]) : await hashWritten(path, target);
     } else {
       const written = await writeStream(target, source);
@@ -171,7 +173,7 @@ export class BagWriter {
    * the filesystem offers one; the bytes never pass through JS), then hashes the copy.
    */
   async addPayloadFile(relPath: string, sourceFile: string): Promise<BagEntry> {
-    const { path, target } = this.claim(relPath);
+    const { path, target } = await this.claim(relPath);
     await copyFile(sourceFile, target, constants.COPYFILE_EXCL | constants.COPYFILE_FICLONE);
     const entry = await hashWritten(path, target);
     this.entries.set(path, entry);
@@ -183,7 +185,7 @@ export class BagWriter {
    * straight into the bag by the blob store's worker threads); its digests go into the manifests as reported.
    */
   async addPayloadWritten(relPath: string, write: (target: string) => Promise<Omit<BagEntry, "path">>): Promise<BagEntry> {
-    const { path, target } = this.claim(relPath);
+    const { path, target } = await this.claim(relPath);
     const got = await write(target);
     const entry: BagEntry = { path, size: got.size, sha256: got.sha256, sha512: got.sha512 };
     this.entries.set(path, entry);
@@ -191,17 +193,19 @@ export class BagWriter {
   }
 
   /** The bag path and file for a new payload file, its directory made. */
-  private claim(relPath: string): { path: string; target: string } {
+  private async claim(relPath: string): Promise<{ path: string; target: string }> {
     if (this.finished) throw new Conflict("The bag is already finished.");
     const path = `data/${relPath}`;
     assertSafePath(path);
     if (this.entries.has(path)) throw new Conflict(`The bag already has a payload file ${path}.`);
     const target = join(this.dir, ...path.split("/"));
     const parent = dirname(target);
-    if (!this.dirs.has(parent)) {
-      mkdirSync(parent, { recursive: true });
-      this.dirs.add(parent);
+    let made = this.dirs.get(parent);
+    if (!made) {
+      made = mkdir(parent, { recursive: true }).then(() => undefined);
+      this.dirs.set(parent, made);
     }
+    await made;
     return { path, target };
   }
 

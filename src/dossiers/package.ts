@@ -115,6 +115,8 @@ export interface PackageExtras {
 }
 
 const EXHIBIT_CONCURRENCY = 4;
+/** Small files (events, proofs, metadata) created at once: their cost is the kernel's, spread over libuv's pool. */
+const SMALL_FILE_CONCURRENCY = 16;
 const EXTENSIONS: Record<string, string> = { jpeg: "jpg", tiff: "tif" };
 
 /** RFC 4180 with CRLF; a cell a spreadsheet would run as a formula gets a leading apostrophe. */
@@ -232,12 +234,15 @@ export async function writePackage(ctx: Ctx, actor: Actor, input: WriteInput, ex
   for (const list of eventsOf.values()) for (const e of list) if (e.seq < cp.size) shared.set(e.seq, e);
   const proofs = await inclusionProofs([...shared.keys()], cp.size, ctx.tree.reader());
   const proofOf = (seq: number): string => formatTlogProof({ index: seq, proof: proofs.get(seq)!, checkpoint: cp.note });
-  for (const e of [...shared.values()].sort((a, b) => a.seq - b.seq)) {
+  const ordered = [...shared.values()].sort((a, b) => a.seq - b.seq);
+  await pool(ordered.length, async (i) => {
+    const e = ordered[i]!;
     await bag.addPayload(`events/${e.seq}.json`, e.leaf);
     await bag.addPayload(`events/${e.seq}.tlog-proof`, proofOf(e.seq));
-  }
+  }, SMALL_FILE_CONCURRENCY);
   const eventCount = shared.size;
-  for (const { exhibit, meta } of perItem) {
+  await pool(perItem.length, async (i) => {
+    const { exhibit, meta } = perItem[i]!;
     exhibit.events = inPackage(exhibit.sha256).map((e) => e.seq);
     const metadata = {
       exhibit: exhibit.exhibit,
@@ -260,7 +265,7 @@ export async function writePackage(ctx: Ctx, actor: Actor, input: WriteInput, ex
     };
     await bag.addPayload(`${exhibit.exhibit}/metadata.json`, `${JSON.stringify(metadata, null, 2)}\n`);
     tick("events");
-  }
+  }, SMALL_FILE_CONCURRENCY);
   const exhibits = perItem.map((x) => x.exhibit);
   const csvRows: string[][] = [["exhibit", "sha256", "sha512", "size", "format", "width", "height", "capture_time", "camera_make", "camera_model", "first_seen_at", "file", "events", "content", "copy_sha256", "dossier_exhibit"]];
   for (const { exhibit: x, meta } of perItem) {
@@ -315,12 +320,12 @@ export async function writePackage(ctx: Ctx, actor: Actor, input: WriteInput, ex
 }
 
 /** Runs fn(0..n-1) a few at a time: one photo's reads and writes overlap another's hashing. */
-async function pool(n: number, fn: (i: number) => Promise<void>): Promise<void> {
+async function pool(n: number, fn: (i: number) => Promise<void>, width = EXHIBIT_CONCURRENCY): Promise<void> {
   let next = 0;
   const worker = async (): Promise<void> => {
     while (next < n) await fn(next++);
   };
-  await Promise.all(Array.from({ length: Math.min(EXHIBIT_CONCURRENCY, n) }, worker));
+  await Promise.all(Array.from({ length: Math.min(width, n) }, worker));
 }
 
 /** Writes an item's original, or its copy and redaction manifest, into the bag. */
