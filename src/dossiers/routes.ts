@@ -6,6 +6,7 @@ import { markRegion, regionsOf, withdrawRegion, REGION_LABELS } from "./redactio
 import { enqueueDossierPackage } from "./dossier-package.ts";
 import { CLEARANCES } from "./package.ts";
 import { downloadPackage, PACKAGE_FORMATS } from "./package-download.ts";
+import { exhibitLabels } from "./labels.ts";
 
 /** Dossiers over HTTP: cases, exhibits, versions, redaction regions and packages. Thin shells over the use cases. */
 const Id = z.object({ id: z.string().min(1).max(64) });
@@ -29,7 +30,10 @@ export function registerDossierRoutes(route: RegisterRoute): void {
     action: "dossier.read",
     query: z.object({ version: z.coerce.number().int().min(1).optional() }).strict(),
     summary: "a dossier's draft, or one frozen version exactly as frozen (?version=N)",
-    handler: (req, ctx, actor, q) => showDossier(ctx, actor, Id.parse(req.params).id, q.version),
+    handler: async (req, ctx, actor, q) => {
+      const d = await showDossier(ctx, actor, Id.parse(req.params).id, q.version);
+      return { ...d, labels: await exhibitLabels(ctx, actor, d.exhibits) };
+    },
   });
   route({
     method: "GET",

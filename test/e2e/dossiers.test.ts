@@ -13,6 +13,7 @@ import { writeDemoCard } from "../../src/archive/demo-card/index.ts";
 import { ensureWebBuilt } from "../../web/ensure-built.mjs";
 import { DOSSIERS_ENDPOINTS } from "../../web/src/api/endpoints/dossiers.ts";
 import { seedBodies } from "../catalogue/fixtures.ts";
+import { createEntity } from "../../src/catalogue/index.ts";
 import { expectNoAxeViolations, missingEndpoints, browserSkip, openBrowser, shot, startDalil, type DalilServer } from "../support/browser.ts";
 
 /**
@@ -47,6 +48,8 @@ test("the dossiers screens in Chromium: create a dossier, add a body with reason
   const card = join(work, "card");
   const tokens = new Map<string, string>();
   let bodyRef = "";
+  const facilityName = { en: "Tishreen Military Hospital", ar: "مستشفى تشرين العسكري" };
+  let facilityId = "";
   let server: DalilServer | null = null;
   try {
     await writeDemoCard(card, { bodies: 1, seed: "dossiers-e2e", withFaults: false });
@@ -63,6 +66,7 @@ test("the dossiers screens in Chromium: create a dossier, add a body with reason
       }
       const [body] = await seedBodies(archive, first!, [{ photos: photos.map((sha256) => ({ sha256 })) }]);
       bodyRef = body!.ref;
+      facilityId = (await createEntity(archive, operatorActor(), { kind: "facility", nameEn: facilityName.en, nameAr: facilityName.ar })).id;
       assert.match(bodyRef, /^B-\d+$/);
     } finally {
       await archive.close();
@@ -104,6 +108,16 @@ test("the dossiers screens in Chromium: create a dossier, add a body with reason
           await row.locator(`a[href^='/bodies/']`, { hasText: bodyRef }).waitFor();
           const text = (await row.textContent()) ?? "";
           assert.ok(text.includes("E-0001") && text.includes(bodyRef) && text.includes(l.reasoning), text);
+          // A facility by its id: shown by its name in the reader's language, linking to its page.
+          await page.selectOption("#dos-kind", "facility");
+          await page.fill("#dos-ref", facilityId);
+          await page.fill("#dos-reasoning", l.reasoning);
+          await page.locator("[data-testid=exhibit-add] button[type=submit]").click();
+          await page
+            .locator("[data-testid=dossier-exhibits] tbody tr")
+            .nth(1)
+            .locator(`a[href='/entities/${facilityId}']`, { hasText: l.code === "ar" ? facilityName.ar : facilityName.en })
+            .waitFor();
           await expectNoAxeViolations(page, "dossier with an exhibit");
           await shot(page, p("02-exhibit"));
 

@@ -33,6 +33,8 @@ export interface DossierView {
   frozen: { at: string; by: string; note: string | null; sha256: string; eventSeq: number } | null;
   exhibits: ExhibitView[];
   summary: DossierSummary;
+  /** Per exhibit ref: a body's reference, an entity's name, a review's body; absent where the reader may not see it. */
+  labels?: Record<string, { ar: string; en: string }>;
 }
 
 export interface VersionSummary {

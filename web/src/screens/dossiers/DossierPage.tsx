@@ -7,7 +7,6 @@ import type { ScreenProps } from "../../app/screens.ts";
 import { useSession } from "../../app/session.tsx";
 import { ErrorNote } from "../../components/ErrorNote.tsx";
 import { useAsync } from "../../components/useAsync.ts";
-import { catalogue } from "../catalogue/api.ts";
 import { useAct } from "../catalogue/shared.tsx";
 import { dossiers } from "./api.ts";
 import { PackageForm } from "./PackageForm.tsx";
@@ -48,7 +47,7 @@ export function DossierPage({ params }: ScreenProps) {
       {d && (
         <>
           <h2>{t("dossiers.exhibits.title")}</h2>
-          {d.exhibits.length === 0 ? <p>{t("dossiers.exhibits.empty")}</p> : <Exhibits id={id} exhibits={d.exhibits} canEdit={canEdit} onChange={reload} />}
+          {d.exhibits.length === 0 ? <p>{t("dossiers.exhibits.empty")}</p> : <Exhibits id={id} exhibits={d.exhibits} labels={d.labels ?? {}} canEdit={canEdit} onChange={reload} />}
           {canEdit && <AddExhibit id={id} onAdded={reload} />}
           {canEdit && <Freeze id={id} changed={d.summary.draftChanged || d.summary.frozenVersions === 0} onFrozen={reload} />}
         </>
@@ -92,17 +91,23 @@ export function DossierPage({ params }: ScreenProps) {
   );
 }
 
-/** What an exhibit selects: a body by its reference (B-000123) linking to its page, a photo by its hash's start. */
-function ExhibitRecord({ kind, refId, canReadBodies }: { kind: ExhibitKind; refId: string; canReadBodies: boolean }) {
-  const body = useAsync(async () => (kind === "body" && canReadBodies ? (await catalogue.body(refId)).ref : null), [kind, refId, canReadBodies]);
+/**
+ * What an exhibit selects, as the server labelled it for this reader: a body by its reference (B-000123) and an
+ * entity by its name, each linking to its page; a review by the body it is of; a photo by its hash's start. A
+ * target the reader may not see has no label and shows its bare id.
+ */
+function ExhibitRecord({ kind, refId, label }: { kind: ExhibitKind; refId: string; label: { ar: string; en: string } | undefined }) {
+  const { i18n } = useTranslation();
+  const text = label ? (i18n.language === "ar" ? label.ar : label.en) : refId;
   if (kind === "photo") return <Link to={`/photo/${refId}`}>{`${refId.slice(0, 12)}…`}</Link>;
-  if (kind === "body" && canReadBodies) return <Link to={`/bodies/${refId}`}>{body.data ?? refId}</Link>;
-  return <>{refId}</>;
+  if (!label) return <span dir="ltr">{refId}</span>;
+  if (kind === "body") return <Link to={`/bodies/${refId}`}>{text}</Link>;
+  if (kind === "facility" || kind === "unit" || kind === "person") return <Link to={`/entities/${refId}`}><bdi>{text}</bdi></Link>;
+  return <bdi>{text}</bdi>;
 }
 
-function Exhibits({ id, exhibits, canEdit, onChange }: { id: string; exhibits: ExhibitView[]; canEdit: boolean; onChange: () => Promise<void> }) {
+function Exhibits({ id, exhibits, labels, canEdit, onChange }: { id: string; exhibits: ExhibitView[]; labels: Record<string, { ar: string; en: string }>; canEdit: boolean; onChange: () => Promise<void> }) {
   const { t } = useTranslation();
-  const canReadBodies = useSession().can("catalogue.read");
   const [withdrawing, setWithdrawing] = useState<string | null>(null);
   const [reason, setReason] = useState("");
   const { busy, error, act } = useAct();
@@ -140,8 +145,8 @@ function Exhibits({ id, exhibits, canEdit, onChange }: { id: string; exhibits: E
                   {gone ? <del>{x.number}</del> : x.number}
                 </th>
                 <td>{t(`dossiers.kinds.${x.kind}`)}</td>
-                <td dir="ltr">
-                  <ExhibitRecord kind={x.kind} refId={x.ref} canReadBodies={canReadBodies} />
+                <td>
+                  <ExhibitRecord kind={x.kind} refId={x.ref} label={labels[x.ref]} />
                 </td>
                 <td dir="auto">
                   {gone ? <del>{x.reasoning}</del> : x.reasoning}
