@@ -5,6 +5,7 @@ import { fileURLToPath } from "node:url";
 import { cpSync, existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { createHash } from "node:crypto";
 import { join } from "node:path";
+import { tmpdir } from "node:os";
 import { operatorActor, type Actor } from "../../src/core/actor.ts";
 import { ingestCard } from "../../src/archive/intake.ts";
 import { buildPackage } from "../../src/dossiers/package.ts";
@@ -102,6 +103,35 @@ test("our verifier and sha256sum/sha512sum -c accept the package", async () => {
   assert.match(cli.stdout, /^ok: 3 exhibit/);
   assert.equal(vp.code, 0, vp.stdout + vp.stderr);
   assert.match(vp.stdout, /^ok: leaf \d+ is in/);
+});
+
+/** The Go toolchain with golang.org/x/mod, or why not (under CI=true the test below never skips). */
+function goMissing(): string | null {
+  const r = spawnSync("go", ["version"], { encoding: "utf8" });
+  if (r.error || r.status !== 0) return "the Go toolchain (`go`) is not installed; install Debian's golang-go";
+  if (!existsSync("/usr/share/gocode/src/golang.org/x/mod/sumdb/note")) return "golang.org/x/mod is missing; install Debian's golang-golang-x-mod-dev";
+  return null;
+}
+const noGo = goMissing();
+
+test("Go's sumdb/note and sumdb/tlog accept every event proof and the checkpoint of the package, run as VERIFY.txt says", { skip: noGo !== null && process.env.CI !== "true" ? `skipped: ${noGo}` : false, timeout: 180_000 }, () => {
+  assert.equal(noGo, null, `CI=true, so the Go verifier must run, but ${noGo}`);
+  const bin = join(root, "verify-go");
+  const build = spawnSync(fileURLToPath(new URL("../../tools/verify-go/build.sh", import.meta.url)), [bin], { encoding: "utf8", env: { ...process.env, GOCACHE: join(tmpdir(), "dalil-verify-go-cache") } });
+  assert.equal(build.status, 0, `build failed:\n${build.stdout}${build.stderr}`);
+  const go = (command: string, args: string[]) => spawnSync(bin, [command, "-vkey", "@data/log/log.vkey", ...args], { cwd: pkgDir, encoding: "utf8" });
+  const cp = go("checkpoint", ["-checkpoint", "data/log/checkpoint"]);
+  assert.equal(cp.status, 0, cp.stdout + cp.stderr);
+  const seqs = readdirSync(join(pkgDir, "data/events")).filter((n) => n.endsWith(".json")).map((n) => n.slice(0, -5));
+  assert.ok(seqs.length >= 4, "the ingestions and the handover at least");
+  for (const n of seqs) {
+    const r = go("proof", ["-proof", `data/events/${n}.tlog-proof`, "-leaf", `data/events/${n}.json`]);
+    assert.equal(r.status, 0, `entry ${n}: ${r.stdout}${r.stderr}`);
+  }
+  // And the Go tool refuses a leaf that is not the one proved.
+  const [a1, a2] = seqs;
+  const wrong = go("proof", ["-proof", `data/events/${a1}.tlog-proof`, "-leaf", `data/events/${a2}.json`]);
+  assert.notEqual(wrong.status, 0, "another entry's bytes must not verify");
 });
 
 /** A fresh copy of the good package, tampered by fn, must fail verification with a problem matching re. */
