@@ -223,100 +223,118 @@ export async function writePackage(ctx: Ctx, actor: Actor, input: WriteInput, ex
     },
   );
   const appended = await ctx.db.transaction((tx) => ctx.log.append(tx, handover));
-  const cp = await ctx.tree.checkpoint();
+  // From here on the handover is in the log: if the bag cannot be finished, the log must say so too, or it would
+  // record a handover that never happened.
+  try {
+    const cp = await ctx.tree.checkpoint();
 
-  // 3. Every custody event of the photos and of the dossier, this handover among them, each once in events/ with
-  // its proof: an event that concerns many photos (a handover names all of them) is not copied per photo, which
-  // made a bag grow with the square of its photos. Then each photo's metadata, naming its events.
-  const eventsOf = await ctx.log.eventsForMany([...shas, ...(extras.dossier ? [extras.dossier.id] : [])]);
-  const inPackage = (key: string): AppendedEvent[] => (eventsOf.get(key) ?? []).filter((e) => e.seq < cp.size);
-  const shared = new Map<number, AppendedEvent>([[appended.seq, appended]]);
-  for (const list of eventsOf.values()) for (const e of list) if (e.seq < cp.size) shared.set(e.seq, e);
-  const proofs = await inclusionProofs([...shared.keys()], cp.size, ctx.tree.reader());
-  const proofOf = (seq: number): string => formatTlogProof({ index: seq, proof: proofs.get(seq)!, checkpoint: cp.note });
-  const ordered = [...shared.values()].sort((a, b) => a.seq - b.seq);
-  await pool(ordered.length, async (i) => {
-    const e = ordered[i]!;
-    await bag.addPayload(`events/${e.seq}.json`, e.leaf);
-    await bag.addPayload(`events/${e.seq}.tlog-proof`, proofOf(e.seq));
-  }, SMALL_FILE_CONCURRENCY);
-  const eventCount = shared.size;
-  await pool(perItem.length, async (i) => {
-    const { exhibit, meta } = perItem[i]!;
-    exhibit.events = inPackage(exhibit.sha256).map((e) => e.seq);
-    const metadata = {
-      exhibit: exhibit.exhibit,
-      ...(exhibit.dossierExhibit ? { dossierExhibit: exhibit.dossierExhibit } : {}),
-      sha256: exhibit.sha256,
-      sha512: exhibit.sha512,
-      size: exhibit.size,
-      file: exhibit.file,
-      ...(exhibit.copy ? { copy: exhibit.copy } : {}),
-      format: meta.format,
-      mediaKind: meta.mediaKind,
-      status: meta.status,
-      width: meta.width,
-      height: meta.height,
-      captureTime: meta.captureTime,
-      camera: meta.camera,
-      phash: meta.phash,
-      firstSeenAt: meta.firstSeenAt,
-      events: exhibit.events,
+    // 3. Every custody event of the photos and of the dossier, this handover among them, each once in events/ with
+    // its proof: an event that concerns many photos (a handover names all of them) is not copied per photo, which
+    // made a bag grow with the square of its photos. Then each photo's metadata, naming its events.
+    const eventsOf = await ctx.log.eventsForMany([...shas, ...(extras.dossier ? [extras.dossier.id] : [])]);
+    const inPackage = (key: string): AppendedEvent[] => (eventsOf.get(key) ?? []).filter((e) => e.seq < cp.size);
+    const shared = new Map<number, AppendedEvent>([[appended.seq, appended]]);
+    for (const list of eventsOf.values()) for (const e of list) if (e.seq < cp.size) shared.set(e.seq, e);
+    const proofs = await inclusionProofs([...shared.keys()], cp.size, ctx.tree.reader());
+    const proofOf = (seq: number): string => formatTlogProof({ index: seq, proof: proofs.get(seq)!, checkpoint: cp.note });
+    const ordered = [...shared.values()].sort((a, b) => a.seq - b.seq);
+    await pool(ordered.length, async (i) => {
+      const e = ordered[i]!;
+      await bag.addPayload(`events/${e.seq}.json`, e.leaf);
+      await bag.addPayload(`events/${e.seq}.tlog-proof`, proofOf(e.seq));
+    }, SMALL_FILE_CONCURRENCY);
+    const eventCount = shared.size;
+    await pool(perItem.length, async (i) => {
+      const { exhibit, meta } = perItem[i]!;
+      exhibit.events = inPackage(exhibit.sha256).map((e) => e.seq);
+      const metadata = {
+        exhibit: exhibit.exhibit,
+        ...(exhibit.dossierExhibit ? { dossierExhibit: exhibit.dossierExhibit } : {}),
+        sha256: exhibit.sha256,
+        sha512: exhibit.sha512,
+        size: exhibit.size,
+        file: exhibit.file,
+        ...(exhibit.copy ? { copy: exhibit.copy } : {}),
+        format: meta.format,
+        mediaKind: meta.mediaKind,
+        status: meta.status,
+        width: meta.width,
+        height: meta.height,
+        captureTime: meta.captureTime,
+        camera: meta.camera,
+        phash: meta.phash,
+        firstSeenAt: meta.firstSeenAt,
+        events: exhibit.events,
+      };
+      await bag.addPayload(`${exhibit.exhibit}/metadata.json`, `${JSON.stringify(metadata, null, 2)}\n`);
+      tick("events");
+    }, SMALL_FILE_CONCURRENCY);
+    const exhibits = perItem.map((x) => x.exhibit);
+    const csvRows: string[][] = [["exhibit", "sha256", "sha512", "size", "format", "width", "height", "capture_time", "camera_make", "camera_model", "first_seen_at", "file", "events", "content", "copy_sha256", "dossier_exhibit"]];
+    for (const { exhibit: x, meta } of perItem) {
+      csvRows.push([x.exhibit, x.sha256, x.sha512, String(x.size), meta.format, String(meta.width ?? ""), String(meta.height ?? ""), meta.captureTime ?? "", meta.camera.make ?? "", meta.camera.model ?? "", meta.firstSeenAt, x.file, x.events.join(" "), x.copy ? x.copy.method : "original", x.copy?.sha256 ?? "", x.dossierExhibit ?? ""]);
+    }
+
+    // The dossier version exactly as frozen (its SHA-256 is in the freeze event) and the dossier's own events.
+    let dossier: PackageDossier | undefined;
+    if (extras.dossier) {
+      const dx = extras.dossier;
+      await bag.addPayload("dossier/version.json", dx.snapshot);
+      const events = inPackage(dx.id);
+      await bag.addPayload("dossier/exhibits.csv", csv(dx.csv));
+      dossier = { id: dx.id, version: dx.version, sha256: dx.sha256, file: "data/dossier/version.json", freezeEvent: dx.freezeEvent, events: events.map((e) => e.seq) };
+    }
+
+    await bag.addPayload("log/checkpoint", cp.note);
+    if (cp.timestampToken) await bag.addPayload("log/checkpoint.tsr", cp.timestampToken);
+    await bag.addPayload("log/log.vkey", `${ctx.tree.verifierKey}\n`);
+    await bag.addPayload("exhibits.csv", csv(csvRows));
+    const index: PackageIndex = {
+      v: PACKAGE_VERSION,
+      id,
+      recipient,
+      purpose,
+      clearance,
+      createdAt: now.toISOString(),
+      createdBy: handover.actor,
+      software: { ...SOFTWARE },
+      log: { origin: ctx.tree.origin, size: cp.size, verifierKey: ctx.tree.verifierKey, timestamped: Boolean(cp.timestampToken) },
+      handover: appended.seq,
+      exhibits,
+      ...(dossier ? { dossier } : {}),
+      ...(report ? { report } : {}),
     };
-    await bag.addPayload(`${exhibit.exhibit}/metadata.json`, `${JSON.stringify(metadata, null, 2)}\n`);
-    tick("events");
-  }, SMALL_FILE_CONCURRENCY);
-  const exhibits = perItem.map((x) => x.exhibit);
-  const csvRows: string[][] = [["exhibit", "sha256", "sha512", "size", "format", "width", "height", "capture_time", "camera_make", "camera_model", "first_seen_at", "file", "events", "content", "copy_sha256", "dossier_exhibit"]];
-  for (const { exhibit: x, meta } of perItem) {
-    csvRows.push([x.exhibit, x.sha256, x.sha512, String(x.size), meta.format, String(meta.width ?? ""), String(meta.height ?? ""), meta.captureTime ?? "", meta.camera.make ?? "", meta.camera.model ?? "", meta.firstSeenAt, x.file, x.events.join(" "), x.copy ? x.copy.method : "original", x.copy?.sha256 ?? "", x.dossierExhibit ?? ""]);
+    await bag.addPayload("package.json", `${canonicalJson(index)}\n`);
+    bag.addTagFile("VERIFY.txt", verifyText(index));
+    const { octets, count } = bag.finish({
+      sourceOrganization: input.sourceOrganization ?? "dalil archive",
+      externalIdentifier: id,
+      externalDescription: `Evidence package of ${shas.length} exhibit(s) for ${recipient}: ${purpose}`,
+      baggingDate: now.toISOString().slice(0, 10),
+      extra: [
+        ["Bag-Software-Agent", `${SOFTWARE.name} ${SOFTWARE.version}`],
+        ["Log-Origin", ctx.tree.origin],
+        ["Log-Checkpoint-Size", String(cp.size)],
+        ["Handover-Event", String(appended.seq)],
+        ["Content", clearance === "original" ? "originals" : `${clearance} copies`],
+      ],
+    });
+    return { id, dir: input.out, exhibits: shas.length, events: eventCount, handoverSeq: appended.seq, checkpointSize: cp.size, octets, files: count };
+  } catch (e) {
+    await logUnfinished(ctx, actor, id, e);
+    throw e;
   }
+}
 
-  // The dossier version exactly as frozen (its SHA-256 is in the freeze event) and the dossier's own events.
-  let dossier: PackageDossier | undefined;
-  if (extras.dossier) {
-    const dx = extras.dossier;
-    await bag.addPayload("dossier/version.json", dx.snapshot);
-    const events = inPackage(dx.id);
-    await bag.addPayload("dossier/exhibits.csv", csv(dx.csv));
-    dossier = { id: dx.id, version: dx.version, sha256: dx.sha256, file: "data/dossier/version.json", freezeEvent: dx.freezeEvent, events: events.map((e) => e.seq) };
-  }
-
-  await bag.addPayload("log/checkpoint", cp.note);
-  if (cp.timestampToken) await bag.addPayload("log/checkpoint.tsr", cp.timestampToken);
-  await bag.addPayload("log/log.vkey", `${ctx.tree.verifierKey}\n`);
-  await bag.addPayload("exhibits.csv", csv(csvRows));
-  const index: PackageIndex = {
-    v: PACKAGE_VERSION,
-    id,
-    recipient,
-    purpose,
-    clearance,
-    createdAt: now.toISOString(),
-    createdBy: handover.actor,
-    software: { ...SOFTWARE },
-    log: { origin: ctx.tree.origin, size: cp.size, verifierKey: ctx.tree.verifierKey, timestamped: Boolean(cp.timestampToken) },
-    handover: appended.seq,
-    exhibits,
-    ...(dossier ? { dossier } : {}),
-    ...(report ? { report } : {}),
-  };
-  await bag.addPayload("package.json", `${canonicalJson(index)}\n`);
-  bag.addTagFile("VERIFY.txt", verifyText(index));
-  const { octets, count } = bag.finish({
-    sourceOrganization: input.sourceOrganization ?? "dalil archive",
-    externalIdentifier: id,
-    externalDescription: `Evidence package of ${shas.length} exhibit(s) for ${recipient}: ${purpose}`,
-    baggingDate: now.toISOString().slice(0, 10),
-    extra: [
-      ["Bag-Software-Agent", `${SOFTWARE.name} ${SOFTWARE.version}`],
-      ["Log-Origin", ctx.tree.origin],
-      ["Log-Checkpoint-Size", String(cp.size)],
-      ["Handover-Event", String(appended.seq)],
-      ["Content", clearance === "original" ? "originals" : `${clearance} copies`],
-    ],
+/** Records that the package whose handover was logged was not finished, and why (the bag left behind is incomplete). */
+async function logUnfinished(ctx: Ctx, actor: Actor, id: string, e: unknown): Promise<void> {
+  // The error's code only (ENOSPC, integrity, …): its message may name local paths, and the log is published.
+  const code = (e as { code?: unknown }).code;
+  const reason = typeof code === "string" ? code : e instanceof Error ? e.name : "unknown";
+  const event = custody("export", actor, ctx.clock.now(), [{ id, role: "package" }], { package: id, completed: false, reason }, "failure");
+  await ctx.db.transaction((tx) => ctx.log.append(tx, event)).catch(() => {
+    // The log itself failing is reported by the error being rethrown; there is nothing more to record it in.
   });
-  return { id, dir: input.out, exhibits: shas.length, events: eventCount, handoverSeq: appended.seq, checkpointSize: cp.size, octets, files: count };
 }
 
 /** Runs fn(0..n-1) a few at a time: one photo's reads and writes overlap another's hashing. */

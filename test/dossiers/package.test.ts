@@ -254,6 +254,27 @@ test("a second package of the same photos holds the first handover once, not onc
   }, /data\/events\/999999\.json is not among the events data\/package\.json gives/);
 });
 
+test("a build that fails after its handover was logged says so in the log: the same package, outcome failure, and why", async () => {
+  const out = join(root, "pkg-fails");
+  let planted = false;
+  const onProgress = (_done: number, _total: number, note?: string): void => {
+    // Once the photos are in, a plain file where the events folder must go makes the rest of the build fail.
+    if (note === "exhibits" && !planted) {
+      planted = true;
+      writeFileSync(join(out, "data/events"), "in the way");
+    }
+  };
+  await assert.rejects(buildPackage(a.archive, actor, { originals: shas.slice(0, 1), recipient: "r", purpose: "p", out, onProgress }), /EEXIST|ENOTDIR/);
+  const exports = (await a.archive.log.eventsFor(shas[0]!)).filter((e) => e.event.type === "export").map((e) => e.event);
+  const handover = exports[exports.length - 1]!;
+  assert.equal(handover.outcome, "success");
+  const pkg = handover.detail.package as string;
+  const after = (await a.archive.log.eventsFor(pkg)).map((e) => e.event);
+  assert.deepEqual(after.map((e) => [e.type, e.outcome]), [["export", "success"], ["export", "failure"]]);
+  assert.equal(after[1]!.detail.completed, false);
+  assert.match(String(after[1]!.detail.reason), /^E[A-Z]+$/, "the error's code, not a message that could name local paths");
+});
+
 test("only custodians build packages; bad input refused before anything is logged", async () => {
   const prosecutor: Actor = { kind: "user", id: "u_pros", role: "prosecutor" };
   const size = await a.archive.log.size();
