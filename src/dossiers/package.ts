@@ -150,14 +150,17 @@ export async function buildPackage(ctx: Ctx, actor: Actor, input: BuildPackageIn
   return writePackage(ctx, actor, { ...input, items: shas.map((sha256, i) => ({ exhibit: exhibitNumber(i), sha256 })) });
 }
 
-interface WriteInput extends Omit<BuildPackageInput, "originals"> {
+export interface WriteInput extends Omit<BuildPackageInput, "originals"> {
   items: PackageItem[];
+  /** The package id, when the caller must know it before the build (a job, to recover after a crash). */
+  packageId?: string;
 }
 
 /** The package of a list of photos (with a dossier's extras): the one way every package is written. */
 export async function writePackage(ctx: Ctx, actor: Actor, input: WriteInput, extras: PackageExtras = {}): Promise<BuildPackageResult> {
   ctx.policy.require(actor, "package.export");
   const { recipient, purpose, clearance } = checkRecipient(input);
+  if (input.packageId !== undefined && !PACKAGE_ID.test(input.packageId)) throw new Invalid(`${input.packageId} is not a package id (pkg_ and letters, digits, "_" or "-").`, "packageId");
   const shas = input.items.map((i) => i.sha256);
   if (new Set(shas).size !== shas.length) throw new Invalid("A photo is in the package once.", "originals");
   const rows = shas.length ? await ctx.db.db.selectFrom("originals").select(["sha256", "status"]).where("sha256", "in", shas).execute() : [];
@@ -168,7 +171,7 @@ export async function writePackage(ctx: Ctx, actor: Actor, input: WriteInput, ex
 
   // Opened before anything is logged: a non-empty output directory fails here, not after the handover event.
   const bag = new BagWriter(input.out);
-  const id = newId("pkg");
+  const id = input.packageId ?? newId("pkg");
   const now = ctx.clock.now();
   const total = shas.length * 2 + (extras.report ? (extras.reportUnits ?? 1) : 0);
   let done = 0;
@@ -324,6 +327,25 @@ export async function writePackage(ctx: Ctx, actor: Actor, input: WriteInput, ex
     await logUnfinished(ctx, actor, id, e);
     throw e;
   }
+}
+
+const PACKAGE_ID = /^pkg_[A-Za-z0-9_-]{1,80}$/;
+
+/**
+ * Before a package job runs again after its process died: every earlier attempt whose handover is in the log with
+ * no failure after it gets one (reason "interrupted"), so the log never shows a handover that did not happen.
+ * Returns the ids so marked. The caller removes the incomplete bag and builds under a new id.
+ */
+export async function markInterrupted(ctx: Ctx, actor: Actor, packageIds: readonly string[]): Promise<string[]> {
+  const marked: string[] = [];
+  for (const id of packageIds) {
+    const exports = (await ctx.log.eventsFor(id)).filter((e) => e.event.type === "export" && e.event.detail.package === id);
+    if (exports.some((e) => e.event.outcome === "success") && !exports.some((e) => e.event.outcome === "failure")) {
+      await logUnfinished(ctx, actor, id, { code: "interrupted" });
+      marked.push(id);
+    }
+  }
+  return marked;
 }
 
 /** Records that the package whose handover was logged was not finished, and why (the bag left behind is incomplete). */

@@ -8,7 +8,8 @@ import { join } from "node:path";
 import { tmpdir } from "node:os";
 import { operatorActor, type Actor } from "../../src/core/actor.ts";
 import { ingestCard } from "../../src/archive/intake.ts";
-import { buildPackage } from "../../src/dossiers/package.ts";
+import { buildPackage, markInterrupted, writePackage } from "../../src/dossiers/package.ts";
+import { custody } from "../../src/ledger/events.ts";
 import { verifyPackage } from "../../src/dossiers/package-verify.ts";
 import type { PackageIndex } from "../../src/dossiers/package.ts";
 import { parseLeaf } from "../../src/ledger/events.ts";
@@ -273,6 +274,19 @@ test("a build that fails after its handover was logged says so in the log: the s
   assert.deepEqual(after.map((e) => [e.type, e.outcome]), [["export", "success"], ["export", "failure"]]);
   assert.equal(after[1]!.detail.completed, false);
   assert.match(String(after[1]!.detail.reason), /^E[A-Z]+$/, "the error's code, not a message that could name local paths");
+});
+
+test("after a crash, an attempt whose handover is logged but unfinished is marked interrupted, once; one never started is left alone", async () => {
+  // What a process killed mid-build leaves: the handover in the log, nothing after it.
+  const crashed = "pkg_crashed_a1";
+  const handover = custody("export", actor, new Date(), [{ id: crashed, role: "package" }, { sha256: shas[0]!, role: "exhibit" }], { package: crashed, recipient: "r", purpose: "p" });
+  await a.archive.db.transaction((tx) => a.archive.log.append(tx, handover));
+  assert.deepEqual(await markInterrupted(a.archive, actor, [crashed, "pkg_never_started"]), [crashed]);
+  assert.deepEqual(await markInterrupted(a.archive, actor, [crashed]), [], "marked once");
+  const after = (await a.archive.log.eventsFor(crashed)).map((e) => e.event);
+  assert.deepEqual(after.map((e) => [e.outcome, e.detail.reason ?? null]), [["success", null], ["failure", "interrupted"]]);
+  await assert.rejects(writePackage(a.archive, actor, { items: [{ exhibit: "E-0001", sha256: shas[0]! }], recipient: "r", purpose: "p", out: join(root, "p0"), packageId: "../x" }), /not a package id/);
+  assert.ok(!existsSync(join(root, "p0")), "refused before anything is written");
 });
 
 test("only custodians build packages; bad input refused before anything is logged", async () => {
