@@ -634,7 +634,15 @@ async function streamToFile(source: Readable, target: string): Promise<DecryptRe
     let batch: Buffer[] = [];
     let batched = 0;
     const flush = async (): Promise<void> => {
-      if (batch.length) await fh.writev(batch);
+      let rest = batch;
+      while (rest.length) {
+        let { bytesWritten: n } = await fh.writev(rest);
+        if (n === 0) throw new Error(`Writing ${target} made no progress (is the disk full?).`);
+        let i = 0;
+        while (i < rest.length && n >= rest[i]!.length) n -= rest[i++]!.length;
+        rest = rest.slice(i);
+        if (rest.length && n > 0) rest[0] = rest[0]!.subarray(n);
+      }
       batch = [];
       batched = 0;
     };
