@@ -65,6 +65,9 @@ export async function benchPackages(photos = Number(process.env.BENCH_PACKAGE_PH
       .execute();
     if (rows.length < photos) console.log(`  (the card gave ${rows.length} photos; bagging all of them)`);
     console.log(ingested ? "  reusing the archive ingested by an earlier run" : `  ingested the card in ${ingest.seconds.toFixed(1)} s (not part of the figures below)`);
+    // Start from a quiet disk: the ingest (or an earlier run's deleted bag) leaves writeback and discards pending,
+    // which on a VM's ext4 slow every file creation for a while (measured: the cp -r baseline varied 4 s to 7 s).
+    spawnSync("sync");
     const rssBefore = process.memoryUsage().rss;
     const cpu0 = cpuTicks();
     const build = await timed(() =>
