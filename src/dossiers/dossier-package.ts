@@ -33,13 +33,22 @@ export interface DossierPackageInput {
   onProgress?: (done: number, total: number, note?: string) => void;
 }
 
+// The report's input, restated here because the report module is loaded only when present (see reportBuilder).
+type ReportEvidence = { kind: string; ref: string; note?: string };
+type ReportExhibit = { number: string; reasoning?: string[]; evidence?: ReportEvidence[] } & (
+  | { kind: "body"; bodyId: string; photos?: string[] }
+  | { kind: "photo"; sha256: string }
+  | { kind: "review"; reviewId: string }
+  | { kind: "facility" | "unit" | "person"; entityId: string }
+);
 type ReportInput = {
   title: string;
   subtitle?: string;
   lang: "ar" | "en";
   clearance: Clearance;
   dossier?: { id: string; version: number };
-  exhibits: { number: string; bodyId: string; photos?: string[]; reasoning?: string[] }[];
+  exhibits: ReportExhibit[];
+  withdrawn?: { number: string; kind: ExhibitView["kind"]; at: string; reason: string }[];
   outDir: string;
   onProgress?: (done: number, total: number) => void;
 };
@@ -52,6 +61,21 @@ export async function reportBuilder(): Promise<BuildReport | null> {
     return typeof mod.buildReport === "function" ? mod.buildReport : null;
   } catch {
     return null;
+  }
+}
+
+/** An active exhibit as a section of the report: every kind has one, with its reasoning and cited evidence. */
+export function reportExhibit(e: ExhibitView): ReportExhibit {
+  const common = { number: e.number, reasoning: [e.reasoning], ...(e.evidence.length ? { evidence: e.evidence } : {}) };
+  switch (e.kind) {
+    case "body":
+      return { ...common, kind: "body", bodyId: e.ref, ...(e.photos ? { photos: e.photos } : {}) };
+    case "photo":
+      return { ...common, kind: "photo", sha256: e.ref };
+    case "review":
+      return { ...common, kind: "review", reviewId: e.ref };
+    default:
+      return { ...common, kind: e.kind, entityId: e.ref };
   }
 }
 
@@ -91,11 +115,13 @@ export async function buildDossierPackage(ctx: Ctx, actor: Actor, input: Dossier
     dossier: { id: input.dossierId, version: input.version, snapshot: row.snapshot, sha256: row.sha256, freezeEvent: Number(row.event_seq), csv: dossierCsv(version.exhibits) },
     handoverDetail: { dossier: input.dossierId, version: input.version, versionSha256: row.sha256 },
   };
-  const bodies = version.exhibits.filter((e) => e.status === "active" && e.kind === "body");
-  const build = input.report === false || bodies.length === 0 ? null : await reportBuilder();
+  const active = version.exhibits.filter((e) => e.status === "active");
+  const withdrawn = version.exhibits.filter((e) => e.status === "withdrawn");
+  const build = input.report === false || active.length === 0 ? null : await reportBuilder();
   if (input.report === true && !build) throw new Invalid("The report module is not installed in this build; build the package without the report.", "report");
   if (build) {
-    extras.reportUnits = bodies.length;
+    // One unit per section (a body's photos cost more than an entity's text, but sections are what the bar counts).
+    extras.reportUnits = active.length;
     extras.report = (outDir, onProgress) =>
       build(ctx, actor, {
         title: version.dossier.name,
@@ -103,7 +129,8 @@ export async function buildDossierPackage(ctx: Ctx, actor: Actor, input: Dossier
         lang: input.lang ?? "en",
         clearance: input.clearance,
         dossier: { id: input.dossierId, version: input.version },
-        exhibits: bodies.map((e) => ({ number: e.number, bodyId: e.ref, ...(e.photos ? { photos: e.photos } : {}), reasoning: [e.reasoning] })),
+        exhibits: active.map(reportExhibit),
+        withdrawn: withdrawn.map((e) => ({ number: e.number, kind: e.kind, at: e.withdrawn?.at ?? "", reason: e.withdrawn?.reason ?? "" })),
         outDir,
         onProgress,
       });

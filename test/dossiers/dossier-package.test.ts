@@ -13,6 +13,7 @@ import { parseLeaf } from "../../src/ledger/events.ts";
 import { backends, tempDir } from "../support/backends.ts";
 import { demoCard, freshArchive } from "../support/archive.ts";
 import { seedBodies, investigator } from "../catalogue/fixtures.ts";
+import { createEntity } from "../../src/catalogue/index.ts";
 
 const operator = operatorActor();
 const archivist: Actor = { kind: "user", id: "usr_arch", role: "archivist" };
@@ -193,6 +194,11 @@ test("a dossier package carries the report when the report module is present, na
     const [body] = await seedBodies(a, investigator, [{ photos: photos.map((sha256) => ({ sha256 })) }]);
     const d = await createDossier(a, investigator, { name: "Branch 215" });
     await addExhibit(a, investigator, { dossierId: d.id, kind: "body", ref: body!.id, reasoning: "Card reads 215" });
+    const branch = await createEntity(a, investigator, { kind: "facility", nameEn: "Branch 215 compound", number: "215" });
+    const other = await createEntity(a, investigator, { kind: "facility", nameEn: "Mezzeh airport" });
+    await addExhibit(a, investigator, { dossierId: d.id, kind: "facility", ref: branch.id, reasoning: "Where the body was photographed" });
+    await addExhibit(a, investigator, { dossierId: d.id, kind: "facility", ref: other.id, reasoning: "Selected by mistake" });
+    await withdrawExhibit(a, investigator, { dossierId: d.id, number: "E-0003", reason: "wrong facility" });
     await freezeDossier(a, investigator, { id: d.id });
     const out = join(root, "with-report");
     const r = await buildDossierPackage(a, archivist, { dossierId: d.id, version: 1, recipient: "OTP", clearance: "redacted", purpose: "Case 12", out, report: true });
@@ -202,6 +208,10 @@ test("a dossier package carries the report when the report module is present, na
     const index = JSON.parse(readFileSync(join(out, "data/package.json"), "utf8")) as PackageIndex;
     assert.ok(index.report && index.report.pages > 0);
     assert.equal(sha(readFileSync(join(out, index.report.pdf))), index.report.pdfSha256);
+    // Every exhibit number is findable: entity exhibits get a section, withdrawn ones a row of Annex C.
+    const text = spawnSync("pdftotext", ["-enc", "UTF-8", join(out, index.report.pdf), "-"], { encoding: "utf8" }).stdout.replace(/\s+/g, " ");
+    for (const s of ["Exhibit E-0001", "Exhibit E-0002", "Branch 215 compound", "Where the body was photographed", "Annex C", "E-0003", "wrong facility"]) assert.ok(text.includes(s), `report: ${s}`);
+    assert.ok(!text.includes("Exhibit E-0003"), "a withdrawn exhibit has no section");
     assert.equal(parseLeaf(readFileSync(join(out, `data/events/${r.handoverSeq}.json`))).detail.report, index.report.pdfSha256);
     await caught(out, "report swapped", (x) => {
       const f = join(x, index.report!.pdf);

@@ -1,51 +1,24 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync } from "node:fs";
+import { existsSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { operatorActor, type Actor } from "../../src/core/actor.ts";
 import { ingestCard } from "../../src/archive/intake.ts";
 import { createEntity, createLink, getBody } from "../../src/catalogue/index.ts";
-import { buildReport, chromiumPath, readPdfIndex } from "../../src/dossiers/report/index.ts";
+import { buildReport, readPdfIndex } from "../../src/dossiers/report/index.ts";
 import { catalogueDemoCard } from "../../src/dossiers/report/demo.ts";
 import { Forbidden, Invalid } from "../../src/core/errors.ts";
-import { backends, tempDir } from "../support/backends.ts";
+import { backends } from "../support/backends.ts";
 import { demoCard, freshArchive } from "../support/archive.ts";
-import { ROOT } from "../support/browser.ts";
+import { norm, pdfText, render, reportRoot, skipBrowser } from "./report-pdf.ts";
 import { readyUser } from "../access/fixtures.ts";
 import { assignSample, drawReviewSample, myAssignments, submitReview } from "../../src/review/index.ts";
 
 const actor = operatorActor();
 const investigator: Actor = { kind: "user", id: "usr_inv_report", role: "investigator" };
 const curator: Actor = { kind: "user", id: "usr_cur_report", role: "curator" };
-const ARTIFACTS = join(ROOT, "test-artifacts", "report");
-
-const skipBrowser = existsSync(chromiumPath()) || process.env.CI === "true" ? false : `${chromiumPath()} is not installed; report tests skipped`;
-const root = tempDir("dalil-report-");
+const root = reportRoot("dalil-report-");
 if (!process.env.DALIL_KEEP_REPORT) process.on("exit", () => rmSync(root, { recursive: true, force: true }));
-
-/**
- * Text as pdftotext gives it back, compared after NFKC (presentation forms fold to letters), without combining
- * marks and without whitespace: poppler places a shadda by its x position (it may land before its letter) and
- * guesses word gaps from glyph positions, splitting some Naskh words ("الف رع"); the letters and their logical
- * order are what is compared. The raw text is also checked for presentation forms (unshaped glyph mapping).
- */
-function pdfText(pdf: string, page?: number): string {
-  const args = ["-enc", "UTF-8", ...(page ? ["-f", String(page), "-l", String(page)] : []), pdf, "-"];
-  const r = spawnSync("pdftotext", args, { encoding: "utf8" });
-  assert.equal(r.status, 0, r.stderr);
-  assert.doesNotMatch(r.stdout, /[\ufb50-\ufdff\ufe70-\ufeff]/u, "letters come back as letters, not presentation forms");
-  return norm(r.stdout);
-}
-const norm = (s: string) => s.normalize("NFKC").replace(/[\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, "").replace(/\p{Mn}/gu, "").replace(/\s+/g, "");
-
-function render(pdf: string, page: number, name: string): string {
-  mkdirSync(ARTIFACTS, { recursive: true });
-  const prefix = join(ARTIFACTS, name);
-  const r = spawnSync("pdftoppm", ["-png", "-r", "70", "-f", String(page), "-l", String(page), "-singlefile", pdf, prefix], { encoding: "utf8" });
-  assert.equal(r.status, 0, r.stderr);
-  return `${prefix}.png`;
-}
 
 for (const { backend, skip } of await backends()) {
   test(`a report in Arabic and English: cover, contents with page numbers, charts, exhibits with hashes and log indexes (${backend.name})`, { skip: skip || skipBrowser, timeout: 600_000 }, async () => {

@@ -1,10 +1,13 @@
 import type { Words } from "./i18n.ts";
+import type { WithdrawnExhibit } from "./gather.ts";
+import { kindName } from "./exhibit-html.ts";
 import type { ReportStats } from "./stats.ts";
 import { barChart } from "./charts.ts";
 import { esc } from "./esc.ts";
 
 /**
- * The parts of the report around the exhibits: cover, contents, method, statistics and annexes. The contents
+ * The parts of the report around the exhibits: cover, contents, method, statistics and annexes (Annex C, the
+ * withdrawn exhibits, only when there are some). The contents
  * print page numbers found by a draft print (`pages`); the draft prints "000" in their place, which takes the
  * same room, so both prints break pages alike.
  */
@@ -20,6 +23,8 @@ export interface DocumentParts {
   photoCount: number;
   log: { origin: string; size: number; note: string; timestamped: boolean };
   stats: ReportStats;
+  /** Withdrawn exhibits, listed in Annex C so their numbers stay findable. */
+  withdrawn: WithdrawnExhibit[];
   styles: string;
 }
 
@@ -58,7 +63,9 @@ export function cover(d: DocumentParts, exhibits: number): string {
   const clearance = d.clearance === "original" ? w.clearanceOriginal : d.clearance === "redacted" ? w.clearanceRedacted : w.clearanceBlurred;
   const rows: [string, string][] = [];
   if (d.dossier) rows.push([w.dossier, `${d.dossier.id} · ${w.version} ${d.dossier.version}`]);
-  rows.push([w.preparedBy, d.preparedBy], [w.preparedAt, d.preparedAt], [w.clearance, clearance], [w.exhibitCount, String(exhibits)], [w.photoCount, String(d.photoCount)], [w.logOrigin, d.log.origin], [w.logSize, String(d.log.size)]);
+  rows.push([w.preparedBy, d.preparedBy], [w.preparedAt, d.preparedAt], [w.clearance, clearance], [w.exhibitCount, String(exhibits)]);
+  if (d.withdrawn.length) rows.push([w.withdrawnCount, String(d.withdrawn.length)]);
+  rows.push([w.photoCount, String(d.photoCount)], [w.logOrigin, d.log.origin], [w.logSize, String(d.log.size)]);
   return `<section class="cover"><h1>${esc(d.title)}</h1>${d.subtitle ? `<p class="subtitle">${esc(d.subtitle)}</p>` : ""}<dl>${rows
     .map(([k, v]) => `<dt>${esc(k)}</dt><dd>${k === w.logOrigin ? `<span class="hash">${esc(v)}</span>` : esc(v)}</dd>`)
     .join("")}</dl><p class="warning">${esc(w.warning)}</p></section>`;
@@ -73,6 +80,7 @@ export function contents(d: DocumentParts, exhibits: TocExhibit[], pages: PageNu
     ...exhibits.map((e) => tocLine(`${esc(w.exhibit)} ${esc(e.number)} · ${esc(e.ref)}`, e.id, pages, true)),
     tocLine(esc(w.annexCheckpoint), "annex-a", pages),
     tocLine(esc(w.annexHashes), "annex-b", pages),
+    ...(d.withdrawn.length ? [tocLine(esc(w.annexWithdrawn), "annex-c", pages)] : []),
   ];
   return `<nav class="toc page" id="contents"><h2>${esc(w.contents)}</h2><ol>${lines.join("")}</ol></nav>`;
 }
@@ -93,7 +101,16 @@ export function statistics(d: DocumentParts): string {
 export function annexes(d: DocumentParts, hashes: HashRow[]): string {
   const { w } = d;
   const rows = hashes.map((h) => `<tr><td>${esc(h.exhibit)}</td><td>${h.photo}</td><td class="hash">${h.sha256}</td></tr>`).join("");
-  return `<section class="page" id="annex-a"><h2>${esc(w.annexCheckpoint)}</h2><p>${esc(w.checkpointIntro)}</p><pre class="checkpoint">${esc(d.log.note)}</pre>${d.log.timestamped ? `<p>${esc(w.timestamped)}</p>` : ""}</section><section class="page" id="annex-b"><h2>${esc(w.annexHashes)}</h2><p>${esc(w.hashesIntro)}</p><table class="hashes"><thead><tr><th>${esc(w.exhibit)}</th><th>${esc(w.photoShort)}</th><th>${esc(w.sha256)}</th></tr></thead><tbody>${rows}</tbody></table></section>`;
+  return `<section class="page" id="annex-a"><h2>${esc(w.annexCheckpoint)}</h2><p>${esc(w.checkpointIntro)}</p><pre class="checkpoint">${esc(d.log.note)}</pre>${d.log.timestamped ? `<p>${esc(w.timestamped)}</p>` : ""}</section><section class="page" id="annex-b"><h2>${esc(w.annexHashes)}</h2><p>${esc(w.hashesIntro)}</p><table class="hashes"><thead><tr><th>${esc(w.exhibit)}</th><th>${esc(w.photoShort)}</th><th>${esc(w.sha256)}</th></tr></thead><tbody>${rows}</tbody></table></section>${withdrawnAnnex(d)}`;
+}
+
+function withdrawnAnnex(d: DocumentParts): string {
+  const { w } = d;
+  if (!d.withdrawn.length) return "";
+  const rows = d.withdrawn
+    .map((x) => `<tr><td>${esc(x.number)}</td><td>${esc(kindName(w, x.kind))}</td><td><bdi>${esc(x.at.slice(0, 10))}</bdi></td><td dir="auto">${esc(x.reason)}</td></tr>`)
+    .join("");
+  return `<section class="page" id="annex-c"><h2>${esc(w.annexWithdrawn)}</h2><p>${esc(w.withdrawnIntro)}</p><table class="hashes withdrawn"><thead><tr><th>${esc(w.exhibit)}</th><th>${esc(w.kind)}</th><th>${esc(w.withdrawnAt)}</th><th>${esc(w.withdrawReason)}</th></tr></thead><tbody>${rows}</tbody></table></section>`;
 }
 
 export const TAIL = "</body></html>";

@@ -1,18 +1,70 @@
 import type { Ctx } from "../../app/context.ts";
 import type { Actor } from "../../core/actor.ts";
-import { Invalid } from "../../core/errors.ts";
-import { getBody, getEntity, linksOf, Vocabularies, type BodyDetail, type LinkView } from "../../catalogue/index.ts";
-import { reviewsOfBody, type ReviewView } from "../../review/index.ts";
+import { Forbidden, Invalid, NotFound } from "../../core/errors.ts";
+import { getBody, getEntity, linksOf, Vocabularies, type BodyDetail, type EntityDetail, type LinkView } from "../../catalogue/index.ts";
+import { cdb } from "../../catalogue/tables.ts";
+import { getReview, reviewsOfBody, type ReviewView } from "../../review/index.ts";
 
 /**
  * What the report says about one exhibit, read through the modules' own use cases (so the policy decides what the
  * preparer may see) and kept as text only: images are made later, one at a time, straight to files.
+ *
+ * An exhibit is one of the dossier's kinds: a body (with its photos, findings, reviews and links), a photograph,
+ * a signed review, or a catalogue entity (facility, unit, person of interest). A body exhibit may leave out `kind`.
  */
-export interface ExhibitInput {
+export interface BodyExhibitInput {
+  kind?: "body";
   number: string;
   bodyId: string;
+  /** sha256 of the photos to show; default all of the body's photos. */
   photos?: string[];
   reasoning?: string[];
+  evidence?: EvidenceInput[];
+}
+
+export interface PhotoExhibitInput {
+  kind: "photo";
+  number: string;
+  sha256: string;
+  reasoning?: string[];
+  evidence?: EvidenceInput[];
+}
+
+export interface ReviewExhibitInput {
+  kind: "review";
+  number: string;
+  reviewId: string;
+  reasoning?: string[];
+  evidence?: EvidenceInput[];
+}
+
+export type EntityExhibitKind = "facility" | "unit" | "person";
+export const ENTITY_EXHIBIT_KINDS: readonly EntityExhibitKind[] = ["facility", "unit", "person"];
+
+export interface EntityExhibitInput {
+  kind: EntityExhibitKind;
+  number: string;
+  entityId: string;
+  reasoning?: string[];
+  evidence?: EvidenceInput[];
+}
+
+export type ExhibitInput = BodyExhibitInput | PhotoExhibitInput | ReviewExhibitInput | EntityExhibitInput;
+export type ExhibitKindName = "body" | "photo" | "review" | EntityExhibitKind;
+
+/** The evidence the exhibit's author cited for tying it to the case (as the dossier holds it). */
+export interface EvidenceInput {
+  kind: string;
+  ref: string;
+  note?: string;
+}
+
+/** A withdrawn exhibit: no section, one row of the annex, so its number stays findable. */
+export interface WithdrawnExhibit {
+  number: string;
+  kind: ExhibitKindName;
+  at: string;
+  reason: string;
 }
 
 export interface PhotoFacts {
@@ -31,11 +83,17 @@ export interface LinkFacts {
   evidence: string[];
 }
 
-export interface ExhibitFacts {
+interface Common {
   number: string;
-  body: BodyDetail;
-  photos: PhotoFacts[];
   reasoning: string[];
+  evidence: string[];
+  /** The images of the section, in order (a body's chosen photos, a photo exhibit's one). */
+  photos: PhotoFacts[];
+}
+
+export interface BodyFacts extends Common {
+  kind: "body";
+  body: BodyDetail;
   links: LinkFacts[];
   /** Latest version of each review chain the preparer may read. */
   reviews: ReviewView[];
@@ -43,16 +101,47 @@ export interface ExhibitFacts {
   reviewsReadable: boolean;
 }
 
+export interface PhotoExhibitFacts extends Common {
+  kind: "photo";
+  /** The body record the photo is grouped into, when there is one the preparer may read. */
+  body: { ref: string; photoNo: number } | null;
+}
+
+export interface ReviewFacts extends Common {
+  kind: "review";
+  reviewId: string;
+  /** The review, or null when the preparer may not read it (`hidden` says why). */
+  review: ReviewView | null;
+  hidden: "policy" | "blind" | null;
+  /** A later version that corrects this one, when the preparer may read it. */
+  supersededBy: ReviewView | null;
+}
+
+export interface EntityFacts extends Common {
+  kind: EntityExhibitKind;
+  entity: EntityDetail;
+  links: LinkFacts[];
+}
+
+export type ExhibitFacts = BodyFacts | PhotoExhibitFacts | ReviewFacts | EntityFacts;
+
 const HEX64 = /^[0-9a-f]{64}$/;
 
-export function checkExhibits(exhibits: ExhibitInput[]): void {
-  if (exhibits.length === 0) throw new Invalid("A report needs at least one exhibit.", "exhibits");
+export function checkExhibits(exhibits: ExhibitInput[], withdrawn: WithdrawnExhibit[] = []): void {
+  if (exhibits.length === 0) throw new Invalid("A report needs at least one exhibit that is not withdrawn.", "exhibits");
   const seen = new Set<string>();
-  for (const e of exhibits) {
+  for (const e of [...exhibits, ...withdrawn]) {
     if (!e.number.trim()) throw new Invalid("Every exhibit needs its number.", "exhibits");
     if (seen.has(e.number)) throw new Invalid(`Exhibit number ${e.number} appears twice.`, "exhibits");
     seen.add(e.number);
-    for (const p of e.photos ?? []) if (!HEX64.test(p)) throw new Invalid(`Exhibit ${e.number}: ${p} is not a SHA-256 in hex.`, "exhibits");
+  }
+  for (const e of exhibits) {
+    const kind = e.kind ?? "body";
+    if (kind === "body") for (const p of (e as BodyExhibitInput).photos ?? []) if (!HEX64.test(p)) throw new Invalid(`Exhibit ${e.number}: ${p} is not a SHA-256 in hex.`, "exhibits");
+    if (kind === "photo" && !HEX64.test((e as PhotoExhibitInput).sha256)) throw new Invalid(`Exhibit ${e.number}: ${(e as PhotoExhibitInput).sha256} is not a SHA-256 in hex.`, "exhibits");
+    if (kind !== "body" && kind !== "photo" && kind !== "review" && !ENTITY_EXHIBIT_KINDS.includes(kind)) {
+      throw new Invalid(`Exhibit ${e.number}: an exhibit is a body, photo, review, facility, unit or person, not ${JSON.stringify(kind)}.`, "exhibits");
+    }
   }
 }
 
@@ -70,6 +159,31 @@ export class Gatherer {
   }
 
   async exhibit(input: ExhibitInput): Promise<ExhibitFacts> {
+    switch (input.kind) {
+      case "photo":
+        return this.photoExhibit(input);
+      case "review":
+        return this.reviewExhibit(input);
+      case "facility":
+      case "unit":
+      case "person":
+        return this.entityExhibit(input);
+      default:
+        return this.bodyExhibit(input);
+    }
+  }
+
+  private common(input: ExhibitInput, photos: PhotoFacts[]): Common {
+    return { number: input.number, reasoning: input.reasoning ?? [], evidence: (input.evidence ?? []).map(evidenceText), photos };
+  }
+
+  private async photoFacts(sha: string, role: string): Promise<PhotoFacts> {
+    const events = await this.ctx.log.eventsFor(sha);
+    const ingestion = events.find((e) => e.event.type === "ingestion");
+    return { sha256: sha, role, ingestedAt: ingestion?.seq ?? null, events: events.map((e) => e.seq) };
+  }
+
+  private async bodyExhibit(input: BodyExhibitInput): Promise<BodyFacts> {
     const { ctx, actor } = this;
     const body = await getBody(ctx, actor, input.bodyId);
     const own = new Map(body.photos.map((p) => [p.sha256, p]));
@@ -78,11 +192,7 @@ export class Gatherer {
       if (!own.has(sha)) throw new Invalid(`Exhibit ${input.number}: photo ${sha.slice(0, 12)}… is not one of the photos of body ${body.ref}.`, "exhibits");
     }
     const photos: PhotoFacts[] = [];
-    for (const sha of chosen) {
-      const events = await ctx.log.eventsFor(sha);
-      const ingestion = events.find((e) => e.event.type === "ingestion");
-      photos.push({ sha256: sha, role: own.get(sha)!.role, ingestedAt: ingestion?.seq ?? null, events: events.map((e) => e.seq) });
-    }
+    for (const sha of chosen) photos.push(await this.photoFacts(sha, own.get(sha)!.role));
     const reviewsReadable = ctx.policy.allows(actor, "review.read");
     let reviews: ReviewView[] = [];
     let hiddenReviews = 0;
@@ -93,18 +203,71 @@ export class Gatherer {
       hiddenReviews = r.hidden;
     }
     const links = await Promise.all((await linksOf(ctx, actor, { recordId: body.id })).map((l) => this.link(l, body.id)));
-    return { number: input.number, body, photos, reasoning: input.reasoning ?? [], links, reviews, hiddenReviews, reviewsReadable };
+    return { kind: "body", ...this.common(input, photos), body, links, reviews, hiddenReviews, reviewsReadable };
   }
 
-  private async link(l: LinkView, bodyId: string): Promise<LinkFacts> {
-    const other = l.from.id === bodyId ? l.to : l.from;
+  private async photoExhibit(input: PhotoExhibitInput): Promise<PhotoExhibitFacts> {
+    const { ctx, actor } = this;
+    // The catalogue has no use case for "the body of this photo": its table is read for the id, and the body
+    // itself through getBody, so a body above the preparer's clearance is left out, not leaked.
+    const rows = await cdb(ctx.db.db).selectFrom("body_photos").select(["body_id"]).where("original_sha256", "=", input.sha256).execute();
+    let body: PhotoExhibitFacts["body"] = null;
+    let role = "";
+    for (const r of rows) {
+      const b = await getBody(ctx, actor, r.body_id).catch((e: unknown) => {
+        if (e instanceof Forbidden || e instanceof NotFound) return null;
+        throw e;
+      });
+      const k = b ? b.photos.findIndex((p) => p.sha256 === input.sha256) : -1;
+      if (b && k >= 0) {
+        body = { ref: b.ref, photoNo: k + 1 };
+        role = b.photos[k]!.role;
+        break;
+      }
+    }
+    return { kind: "photo", ...this.common(input, [await this.photoFacts(input.sha256, role)]), body };
+  }
+
+  private async reviewExhibit(input: ReviewExhibitInput): Promise<ReviewFacts> {
+    const { ctx, actor } = this;
+    const base = { kind: "review" as const, ...this.common(input, []), reviewId: input.reviewId, supersededBy: null };
+    if (!ctx.policy.allows(actor, "review.read")) return { ...base, review: null, hidden: "policy" };
+    let review: ReviewView;
+    try {
+      review = await getReview(ctx, actor, input.reviewId);
+    } catch (e) {
+      if (e instanceof Forbidden) return { ...base, review: null, hidden: "blind" };
+      throw e;
+    }
+    // A correction is a later version of the same chain: the court must see that this one was superseded.
+    const chain = await reviewsOfBody(ctx, actor, review.content.body);
+    const supersededBy = chain.reviews.find((r) => r.content.supersedes === review.id) ?? null;
+    return { ...base, review, hidden: null, supersededBy };
+  }
+
+  private async entityExhibit(input: EntityExhibitInput): Promise<EntityFacts> {
+    const entity = await getEntity(this.ctx, this.actor, input.entityId);
+    if (entity.kind !== input.kind) throw new Invalid(`Exhibit ${input.number}: entity ${entity.id} is a ${entity.kind}, not a ${input.kind}.`, "exhibits");
+    const links = await Promise.all((await linksOf(this.ctx, this.actor, { recordId: entity.id })).map((l) => this.link(l, entity.id)));
+    return { kind: input.kind, ...this.common(input, []), entity, links };
+  }
+
+  /** Governorate, parents and the like of an entity, named in the report's language. */
+  term(v: "governorate", code: string | null): string | null {
+    if (!code) return null;
+    const t = this.vocab.get(v, code);
+    return t ? (this.lang === "ar" ? t.labelAr : t.labelEn) : code;
+  }
+
+  private async link(l: LinkView, selfId: string): Promise<LinkFacts> {
+    const other = l.from.id === selfId ? l.to : l.from;
     const type = this.vocab.get("link_type", l.type);
     return {
       type: type ? (this.lang === "ar" ? type.labelAr : type.labelEn) : l.type,
       other: await this.nameOf(other.kind, other.id),
       reasoning: l.reasoning,
       confidence: l.confidence,
-      evidence: l.evidence.map((e) => `${e.kind}: ${e.kind === "photo" ? e.ref.slice(0, 16) + "…" : e.ref}${e.note ? ` (${e.note})` : ""}`),
+      evidence: l.evidence.map(evidenceText),
     };
   }
 
@@ -123,3 +286,8 @@ export class Gatherer {
     return name;
   }
 }
+
+function evidenceText(e: EvidenceInput): string {
+  return `${e.kind}: ${e.kind === "photo" ? e.ref.slice(0, 16) + "…" : e.ref}${e.note ? ` (${e.note})` : ""}`;
+}
+

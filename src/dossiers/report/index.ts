@@ -3,7 +3,7 @@ import { join, resolve } from "node:path";
 import type { Ctx } from "../../app/context.ts";
 import type { Actor } from "../../core/actor.ts";
 import { Vocabularies } from "../../catalogue/index.ts";
-import { checkExhibits, Gatherer } from "./gather.ts";
+import { checkExhibits, Gatherer, type ExhibitInput, type WithdrawnExhibit } from "./gather.ts";
 import { words, type ReportLang } from "./i18n.ts";
 import { printImage, type Clearance, type PrintedImage } from "./images.ts";
 import { computeStats, statRow, type StatRow } from "./stats.ts";
@@ -21,19 +21,16 @@ import { launchChromium, printPdf, readPdfIndex, TAGGED_MAX_SECTIONS } from "./p
  *
  * Permissions: the caller's route or job checks the dossier action; here the preparer must be allowed to read the
  * bodies (catalogue.read, per body), to see photos (original.view) and, for originals, to reveal them
- * (original.reveal). Reviews are printed only for a preparer who may read them. Building a report records no
+ * (original.reveal). Reviews are printed only for a preparer who may read them; entities and links as the catalogue
+ * lets the preparer read them (a person of interest above their clearance fails the build). Building a report records no
  * custody event here: the caller logs the act (and any handover) with the report's hash.
  */
 export type { Clearance, ReportLang };
 export { readPdfIndex, chromiumPath } from "./pdf.ts";
 
-export interface ReportExhibit {
-  number: string;
-  bodyId: string;
-  /** sha256 of the photos to show; default all of the body's photos. */
-  photos?: string[];
-  reasoning?: string[];
-}
+/** One exhibit's section: a body (kind may be left out), a photograph, a review, a facility, unit or person. */
+export type ReportExhibit = ExhibitInput;
+export type { BodyExhibitInput, PhotoExhibitInput, ReviewExhibitInput, EntityExhibitInput, EvidenceInput, WithdrawnExhibit } from "./gather.ts";
 
 export interface ReportInput {
   title: string;
@@ -41,7 +38,10 @@ export interface ReportInput {
   lang: ReportLang;
   clearance: Clearance;
   dossier?: { id: string; version: number };
+  /** The sections, in order; at least one. */
   exhibits: ReportExhibit[];
+  /** Exhibits withdrawn from the dossier: a row each in Annex C, no section. */
+  withdrawn?: WithdrawnExhibit[];
   outDir: string;
   onProgress?: (done: number, total: number) => void;
 }
@@ -59,7 +59,8 @@ export async function buildReport(ctx: Ctx, actor: Actor, input: ReportInput): P
   ctx.policy.require(actor, "catalogue.read");
   ctx.policy.require(actor, "original.view");
   if (input.clearance === "original") ctx.policy.require(actor, "original.reveal");
-  checkExhibits(input.exhibits);
+  const withdrawn = input.withdrawn ?? [];
+  checkExhibits(input.exhibits, withdrawn);
   const outDir = resolve(input.outDir);
   await mkdir(join(outDir, "img"), { recursive: true });
   const w = words(input.lang);
@@ -70,7 +71,8 @@ export async function buildReport(ctx: Ctx, actor: Actor, input: ReportInput): P
   const finals: string[] = new Array<string>(n);
   const drafts: string[] = new Array<string>(n);
   const toc: TocExhibit[] = new Array<TocExhibit>(n);
-  const rows: StatRow[] = new Array<StatRow>(n);
+  // Statistics count bodies only: a photo, a review or an entity has no branch, facility or month of its own.
+  const rows: (StatRow | null)[] = new Array<StatRow | null>(n);
   const hashes: HashRow[][] = new Array<HashRow[]>(n);
   let done = 0;
   let next = 0;
@@ -84,8 +86,8 @@ export async function buildReport(ctx: Ctx, actor: Actor, input: ReportInput): P
       const r = renderExhibit(i, f, images, { w, vocab, lang: input.lang, showNames: input.clearance === "original" });
       finals[i] = r.final;
       drafts[i] = r.draft;
-      toc[i] = { id: r.id, number: f.number, ref: f.body.ref };
-      rows[i] = statRow(f.body);
+      toc[i] = { id: r.id, number: f.number, ref: r.label };
+      rows[i] = f.kind === "body" ? statRow(f.body) : null;
       hashes[i] = f.photos.map((p, k) => ({ exhibit: f.number, photo: k + 1, sha256: p.sha256 }));
       input.onProgress?.(++done, total);
     }
@@ -104,7 +106,8 @@ export async function buildReport(ctx: Ctx, actor: Actor, input: ReportInput): P
     preparedAt: ctx.clock.now().toISOString().slice(0, 10),
     photoCount: hashes.reduce((s, h) => s + h.length, 0),
     log: { origin: ctx.tree.origin, size: cp.size, note: cp.note, timestamped: Boolean(cp.timestampToken) },
-    stats: computeStats(rows, vocab, input.lang, w.unknown),
+    stats: computeStats(rows.filter((r): r is StatRow => r !== null), vocab, input.lang, w.unknown),
+    withdrawn,
     styles: stylesheet(await installFonts(outDir), input.lang),
   };
   const document = (sections: string[], pages: PageNumbers) =>
