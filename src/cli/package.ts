@@ -21,7 +21,8 @@ export function registerPackageCommands(program: Command): void {
       await withArchive(opts, async (a) => {
         const shas = o.sha256.flatMap((s) => s.split(/[\s,]+/)).filter(Boolean);
         const r = await buildPackage(a, operatorActor(), { originals: shas, recipient: o.recipient, purpose: o.purpose, out: o.out, sourceOrganization: o.organization });
-        print(opts, r, `package ${r.id}: ${r.exhibits} exhibit(s), ${r.events} event proofs, handover logged as entry ${r.handoverSeq}, checkpoint ${r.checkpointSize} — ${r.dir}`);
+        const resumed = r.resumed ? `an earlier build into ${r.dir} (package ${r.resumed}) had been interrupted: its handover is now logged as failed and its partial bag was cleared\n` : "";
+        print(opts, r, `${resumed}package ${r.id}: ${r.exhibits} exhibit(s), ${r.events} event proofs, handover logged as entry ${r.handoverSeq}, checkpoint ${r.checkpointSize} — ${r.dir}`);
       });
     });
 

@@ -6,13 +6,13 @@
  * before the checkpoint is taken, so the package proves its own handover. Layout: docs/formats/evidence-package.md.
  */
 import { createHash } from "node:crypto";
-import { mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative, resolve, sep } from "node:path";
 import type { Ctx } from "../app/context.ts";
 import type { Actor } from "../core/actor.ts";
 import { canonicalJson } from "../core/canonical-json.ts";
-import { Invalid, IntegrityError, NotFound } from "../core/errors.ts";
+import { Conflict, Invalid, IntegrityError, NotFound } from "../core/errors.ts";
 import { newId } from "../core/ids.ts";
 import { SOFTWARE } from "../core/version.ts";
 import { getOriginals, type OriginalView } from "../archive/originals.ts";
@@ -96,6 +96,8 @@ export interface BuildPackageResult {
   checkpointSize: number;
   octets: number;
   files: number;
+  /** The package an earlier build into the same directory was making when its process died (marked interrupted). */
+  resumed?: string;
 }
 
 /** One photo in a package: its directory name in the bag and the original it is (or is a copy of). */
@@ -169,9 +171,14 @@ export async function writePackage(ctx: Ctx, actor: Actor, input: WriteInput, ex
   if (missing.length) throw new NotFound(`No original with SHA-256 ${missing.slice(0, 3).join(", ")}${missing.length > 3 ? ` (and ${missing.length - 3} more)` : ""} is in this archive.`);
   if (clearance !== "original") ctx.policy.require(actor, "original.view");
 
+  // A directory an earlier build of ours left when its process died: that handover is marked interrupted and the
+  // partial bag cleared, so the same command run again resumes from a clean state.
+  const resumed = await clearInterrupted(ctx, actor, input.out);
   // Opened before anything is logged: a non-empty output directory fails here, not after the handover event.
   const bag = new BagWriter(input.out);
   const id = input.packageId ?? newId("pkg");
+  // Named in the bag directory while it is being built, removed before the tag files are written.
+  writeFileSync(join(input.out, BUILDING_MARKER), `${JSON.stringify({ package: id, startedAt: ctx.clock.now().toISOString() })}\n`);
   const now = ctx.clock.now();
   const total = shas.length * 2 + (extras.report ? (extras.reportUnits ?? 1) : 0);
   let done = 0;
@@ -309,6 +316,7 @@ export async function writePackage(ctx: Ctx, actor: Actor, input: WriteInput, ex
     };
     await bag.addPayload("package.json", `${canonicalJson(index)}\n`);
     bag.addTagFile("VERIFY.txt", verifyText(index));
+    rmSync(join(input.out, BUILDING_MARKER));
     const { octets, count } = bag.finish({
       sourceOrganization: input.sourceOrganization ?? "dalil archive",
       externalIdentifier: id,
@@ -322,7 +330,7 @@ export async function writePackage(ctx: Ctx, actor: Actor, input: WriteInput, ex
         ["Content", clearance === "original" ? "originals" : `${clearance} copies`],
       ],
     });
-    return { id, dir: input.out, exhibits: shas.length, events: eventCount, handoverSeq: appended.seq, checkpointSize: cp.size, octets, files: count };
+    return { id, dir: input.out, exhibits: shas.length, events: eventCount, handoverSeq: appended.seq, checkpointSize: cp.size, octets, files: count, ...(resumed ? { resumed } : {}) };
   } catch (e) {
     await logUnfinished(ctx, actor, id, e);
     throw e;
@@ -330,6 +338,28 @@ export async function writePackage(ctx: Ctx, actor: Actor, input: WriteInput, ex
 }
 
 const PACKAGE_ID = /^pkg_[A-Za-z0-9_-]{1,80}$/;
+const BUILDING_MARKER = ".dalil-package-building";
+
+/**
+ * If out holds a bag our build was writing when its process died (its marker names the package), marks that
+ * package's handover interrupted and empties the directory (its contents, not the directory: it may be a mount).
+ */
+async function clearInterrupted(ctx: Ctx, actor: Actor, out: string): Promise<string | null> {
+  const marker = join(out, BUILDING_MARKER);
+  if (!existsSync(marker)) return null;
+  let id: unknown;
+  try {
+    id = (JSON.parse(readFileSync(marker, "utf8")) as { package?: unknown }).package;
+  } catch {
+    id = null;
+  }
+  if (typeof id !== "string" || !PACKAGE_ID.test(id)) {
+    throw new Conflict(`${out} holds an unfinished package whose marker (${BUILDING_MARKER}) cannot be read; look at it, then empty the directory or choose another.`);
+  }
+  await markInterrupted(ctx, actor, [id]);
+  for (const name of readdirSync(out)) rmSync(join(out, name), { recursive: true, force: true });
+  return id;
+}
 
 /**
  * Before a package job runs again after its process died: every earlier attempt whose handover is in the log with

@@ -2,7 +2,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import { cpSync, existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { createHash } from "node:crypto";
 import { join } from "node:path";
 import { tmpdir } from "node:os";
@@ -287,6 +287,28 @@ test("after a crash, an attempt whose handover is logged but unfinished is marke
   assert.deepEqual(after.map((e) => [e.outcome, e.detail.reason ?? null]), [["success", null], ["failure", "interrupted"]]);
   await assert.rejects(writePackage(a.archive, actor, { items: [{ exhibit: "E-0001", sha256: shas[0]! }], recipient: "r", purpose: "p", out: join(root, "p0"), packageId: "../x" }), /not a package id/);
   assert.ok(!existsSync(join(root, "p0")), "refused before anything is written");
+});
+
+test("the same build run again after its process died resumes: the dead package's handover is marked interrupted, its partial bag cleared", async () => {
+  // What `dalil package build --out DIR` leaves when killed after logging its handover: the marker, half a bag.
+  const out = join(root, "pkg-killed");
+  const dead = "pkg_killed_cli";
+  mkdirSync(join(out, "data", "E-0001"), { recursive: true });
+  writeFileSync(join(out, ".dalil-package-building"), `${JSON.stringify({ package: dead, startedAt: new Date().toISOString() })}\n`);
+  writeFileSync(join(out, "data", "E-0001", "original.jpg"), "half a photo");
+  const handover = custody("export", actor, new Date(), [{ id: dead, role: "package" }, { sha256: shas[0]!, role: "exhibit" }], { package: dead, recipient: "r", purpose: "p" });
+  await a.archive.db.transaction((tx) => a.archive.log.append(tx, handover));
+
+  const r = await buildPackage(a.archive, actor, { originals: shas.slice(0, 1), recipient: "r", purpose: "p", out });
+  assert.equal(r.resumed, dead);
+  assert.deepEqual((await verifyPackage(out)).problems, []);
+  assert.ok(!existsSync(join(out, ".dalil-package-building")), "the marker is gone from the finished bag");
+  assert.deepEqual((await a.archive.log.eventsFor(dead)).map((e) => [e.event.outcome, e.event.detail.reason ?? null]), [["success", null], ["failure", "interrupted"]]);
+  // A marker that names no package is not guessed at.
+  const odd = join(root, "pkg-odd");
+  mkdirSync(odd);
+  writeFileSync(join(odd, ".dalil-package-building"), "{}");
+  await assert.rejects(buildPackage(a.archive, actor, { originals: shas.slice(0, 1), recipient: "r", purpose: "p", out: odd }), /marker .* cannot be read/);
 });
 
 test("only custodians build packages; bad input refused before anything is logged", async () => {
