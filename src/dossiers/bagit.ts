@@ -17,6 +17,7 @@ import { dirname, join } from "node:path";
 import type { Readable } from "node:stream";
 import { Conflict, IntegrityError, Invalid } from "../core/errors.ts";
 import { digestFile, hashConcurrency } from "./hash-pool.ts";
+import { writevAll } from "../core/writev-all.ts";
 
 export const BAGIT_TXT = "BagIt-Version: 1.0\nTag-File-Character-Encoding: UTF-8\n";
 export const PAYLOAD_ALGORITHMS = ["sha256", "sha512"] as const;
@@ -96,15 +97,11 @@ async function writeStream(target: string, source: Readable | AsyncIterable<Uint
   let batched = 0;
   let flushed = false;
   const flush = async (): Promise<void> => {
-    let parts = batch;
+    const parts = batch;
     batch = [];
     batched = 0;
     flushed = true;
-    while (parts.length) {
-      const { bytesWritten } = await fh.writev(parts);
-      if (bytesWritten === 0) throw new Error(`Writing ${target} made no progress.`);
-      parts = remainder(parts, bytesWritten);
-    }
+    await writevAll(fh, parts, target);
   };
   try {
     for await (const chunk of source) {
@@ -121,16 +118,6 @@ async function writeStream(target: string, source: Readable | AsyncIterable<Uint
   } finally {
     await fh.close();
   }
-}
-
-/** What is left of parts after the first n bytes were written (a short write is rare but allowed). */
-function remainder(parts: Uint8Array[], n: number): Uint8Array[] {
-  let skip = n;
-  let i = 0;
-  while (i < parts.length && skip >= parts[i]!.length) skip -= parts[i++]!.length;
-  const rest = parts.slice(i);
-  if (rest.length && skip > 0) rest[0] = rest[0]!.subarray(skip);
-  return rest;
 }
 
 /** Writes a bag into an empty (or new) directory: payload files first, then `finish()` writes the tag files. */

@@ -93,15 +93,15 @@ export async function verifyPackage(dir: string, opts: VerifyPackageOptions = {}
 
   // Every event is kept once in data/events/: one that concerns many exhibits (a handover) is not copied per exhibit.
   const eventRel = (seq: number): string => `data/events/${seq}`;
-  const checked = new Map<string, CustodyEvent | null>();
-  /** One event file and its proof: proves against the package's checkpoint and returns the event, or null. */
-  const checkEvent = (rel: string, seq: number): CustodyEvent | null => {
-    if (checked.has(rel)) return checked.get(rel)!;
-    const e = checkEventOnce(rel, seq);
-    checked.set(rel, e);
-    return e;
+  const checked = new Map<number, CustodyEvent | null>();
+  /** One event and its proof, checked once however many exhibits name it: the event, or null. */
+  const checkEvent = (seq: number): CustodyEvent | null => {
+    if (!checked.has(seq)) checked.set(seq, proveEvent(seq));
+    return checked.get(seq)!;
   };
-  const checkEventOnce = (rel: string, seq: number): CustodyEvent | null => {
+  /** Proves an event file against the package's checkpoint and returns the event, or null. */
+  const proveEvent = (seq: number): CustodyEvent | null => {
+    const rel = eventRel(seq);
     const leaf = existsSync(file(`${rel}.json`)) ? readFileSync(file(`${rel}.json`)) : null;
     const proofText = readText(`${rel}.tlog-proof`);
     if (leaf === null) problems.push(`${rel}.json is missing.`);
@@ -140,7 +140,7 @@ export async function verifyPackage(dir: string, opts: VerifyPackageOptions = {}
     if (!ex.events.includes(index.handover)) problems.push(`${ex.exhibit}: its events in data/package.json leave out this package's handover (${index.handover}).`);
     for (const seq of ex.events) {
       const rel = eventRel(seq);
-      const e = checkEvent(rel, seq);
+      const e = checkEvent(seq);
       if (e && !e.objects.some((o) => o.sha256 === ex.sha256)) problems.push(`${rel}.json does not concern ${ex.exhibit} (it names no object with SHA-256 ${ex.sha256}).`);
     }
   }
@@ -149,7 +149,7 @@ export async function verifyPackage(dir: string, opts: VerifyPackageOptions = {}
   }
 
   const handoverRel = eventRel(index.handover);
-  const h = checkEvent(handoverRel, index.handover);
+  const h = checkEvent(index.handover);
   if (h) {
     if (h.type !== "export" || h.detail.package !== index.id) problems.push(`${handoverRel}.json is not the export event of package ${index.id}.`);
     if (h.detail.recipient !== index.recipient || h.detail.purpose !== index.purpose) {
@@ -181,7 +181,7 @@ export async function verifyPackage(dir: string, opts: VerifyPackageOptions = {}
     if (!d.events.includes(d.freezeEvent)) problems.push(`The dossier's events in data/package.json do not include its freeze event ${d.freezeEvent}.`);
     for (const seq of d.events) {
       const rel = eventRel(seq);
-      const e = checkEvent(rel, seq);
+      const e = checkEvent(seq);
       if (e && !e.objects.some((o) => o.id === d.id)) problems.push(`${rel}.json does not concern dossier ${d.id}.`);
       if (e && seq === d.freezeEvent && (e.detail.action !== "dossier.freeze" || e.detail.sha256 !== d.sha256 || e.detail.version !== d.version)) {
         problems.push(`${rel}.json is not the freezing of version ${d.version} with SHA-256 ${d.sha256}.`);

@@ -165,9 +165,9 @@ export async function writePackage(ctx: Ctx, actor: Actor, input: WriteInput, ex
   if (input.packageId !== undefined && !PACKAGE_ID.test(input.packageId)) throw new Invalid(`${input.packageId} is not a package id (pkg_ and letters, digits, "_" or "-").`, "packageId");
   const shas = input.items.map((i) => i.sha256);
   if (new Set(shas).size !== shas.length) throw new Invalid("A photo is in the package once.", "originals");
-  const rows = shas.length ? await ctx.db.db.selectFrom("originals").select(["sha256", "status"]).where("sha256", "in", shas).execute() : [];
-  const found = new Set(rows.map((r) => r.sha256));
-  const missing = shas.filter((s) => !found.has(s));
+  // Read once: to refuse an unknown original here, before anything is written or logged, and for the metadata.
+  const metas = await getOriginals(ctx, actor, shas);
+  const missing = shas.filter((s) => !metas.has(s));
   if (missing.length) throw new NotFound(`No original with SHA-256 ${missing.slice(0, 3).join(", ")}${missing.length > 3 ? ` (and ${missing.length - 3} more)` : ""} is in this archive.`);
   if (clearance !== "original") ctx.policy.require(actor, "original.view");
 
@@ -185,7 +185,6 @@ export async function writePackage(ctx: Ctx, actor: Actor, input: WriteInput, ex
   const tick = (note?: string): void => input.onProgress?.(++done, total, note);
 
   // 1. The photos (or their copies) and the report, before the handover: the handover names their hashes.
-  const metas = await getOriginals(ctx, actor, shas);
   const perItem: { exhibit: PackageExhibit; meta: OriginalView }[] = [];
   await pool(input.items.length, async (i) => {
     const item = input.items[i]!;
@@ -362,9 +361,9 @@ async function clearInterrupted(ctx: Ctx, actor: Actor, out: string): Promise<st
 }
 
 /**
- * Before a package job runs again after its process died: every earlier attempt whose handover is in the log with
- * no failure after it gets one (reason "interrupted"), so the log never shows a handover that did not happen.
- * Returns the ids so marked. The caller removes the incomplete bag and builds under a new id.
+ * Packages whose process died after logging their handover: each whose handover is in the log with no failure
+ * after it gets one (reason "interrupted"), so the log never shows a handover that did not happen. Returns the ids
+ * so marked.
  */
 export async function markInterrupted(ctx: Ctx, actor: Actor, packageIds: readonly string[]): Promise<string[]> {
   const marked: string[] = [];

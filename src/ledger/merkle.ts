@@ -192,23 +192,20 @@ export async function inclusionProof(index: number, size: number, read: HashRead
  * evidence package proves thousands of events: one read instead of thousands). Same proofs as inclusionProof.
  */
 export async function inclusionProofs(indexes: readonly number[], size: number, read: HashReader): Promise<Map<number, Buffer[]>> {
-  const ranges = new Map(indexes.map((i) => [i, auditRanges(i, size)]));
-  const wanted = new Set<number>();
-  for (const rs of ranges.values()) for (const [lo, hi] of rs) for (const x of subtreeIndexes(lo, hi, [])) wanted.add(x);
-  const list = [...wanted];
+  // Per leaf, per audit-path range: the stored hashes that range folds from.
+  const needs = new Map(indexes.map((i) => [i, auditRanges(i, size).map(([lo, hi]) => subtreeIndexes(lo, hi, []))]));
+  const list = [...new Set([...needs.values()].flat(2))];
   const hashes = await readChecked(read, list);
   const byIndex = new Map(list.map((x, i) => [x, hashes[i]!]));
-  const out = new Map<number, Buffer[]>();
-  for (const [i, rs] of ranges) {
-    out.set(
+  return new Map(
+    [...needs].map(([i, perRange]) => [
       i,
-      rs.map(([lo, hi]) => {
-        const hs = subtreeIndexes(lo, hi, []).map((x) => byIndex.get(x)!);
+      perRange.map((stored) => {
+        const hs = stored.map((x) => byIndex.get(x)!);
         return foldRight(hs, 0, hs.length);
       }),
-    );
-  }
-  return out;
+    ]),
+  );
 }
 
 /** The ranges whose hashes make the audit path of leaf index in a tree of size leaves, leaf's sibling first. */

@@ -5,8 +5,9 @@
  * only where no worker can start. Reads and writes go about 1 MiB at a time.
  */
 import { createHash } from "node:crypto";
-import { closeSync, fstatSync, openSync, readSync, unlinkSync, writevSync } from "node:fs";
+import { closeSync, fstatSync, openSync, readSync, unlinkSync } from "node:fs";
 import { IntegrityError } from "../../core/errors.ts";
+import { writevAllSync } from "../../core/writev-all.ts";
 import { HEADER_LENGTH, TAG_LENGTH, chunkCipherOffset, chunkPlainLength, decodeHeader, geometryForCipher, openChunk } from "./format.ts";
 
 export interface DecryptJob {
@@ -76,7 +77,7 @@ export function decryptToFile(job: DecryptJob): DecryptResult {
           h512.update(p);
         }
       }
-      writeAll(out, plain);
+      writevAllSync(out, plain, job.target);
     }
     return { size: g.plainSize, sha256: h256.digest("hex"), sha512: h512.digest("hex") };
   } catch (e) {
@@ -89,17 +90,5 @@ export function decryptToFile(job: DecryptJob): DecryptResult {
   } finally {
     closeSync(fd);
     if (out >= 0) closeSync(out);
-  }
-}
-
-function writeAll(fd: number, parts: Buffer[]): void {
-  let rest = parts;
-  while (rest.length) {
-    let n = writevSync(fd, rest);
-    if (n === 0) throw new Error("A write to the package made no progress (is the disk full?).");
-    let i = 0;
-    while (i < rest.length && n >= rest[i]!.length) n -= rest[i++]!.length;
-    rest = rest.slice(i);
-    if (rest.length && n > 0) rest[0] = rest[0]!.subarray(n);
   }
 }

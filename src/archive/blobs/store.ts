@@ -31,6 +31,7 @@ import type { BlobHeader, Geometry } from "./format.ts";
 import type { BlobKeys, MasterKey } from "./keys.ts";
 import { decryptToFile as decryptHere, type DecryptJob, type DecryptResult } from "./decrypt-file.ts";
 import { WorkerPool } from "../../core/worker-pool.ts";
+import { writevAll } from "../../core/writev-all.ts";
 
 export interface PutOptions {
   /** When given, the bytes must hash to it (else Invalid, nothing stored); a known hash skips encryption. */
@@ -634,15 +635,7 @@ async function streamToFile(source: Readable, target: string): Promise<DecryptRe
     let batch: Buffer[] = [];
     let batched = 0;
     const flush = async (): Promise<void> => {
-      let rest = batch;
-      while (rest.length) {
-        let { bytesWritten: n } = await fh.writev(rest);
-        if (n === 0) throw new Error(`Writing ${target} made no progress (is the disk full?).`);
-        let i = 0;
-        while (i < rest.length && n >= rest[i]!.length) n -= rest[i++]!.length;
-        rest = rest.slice(i);
-        if (rest.length && n > 0) rest[0] = rest[0]!.subarray(n);
-      }
+      await writevAll(fh, batch, target);
       batch = [];
       batched = 0;
     };
