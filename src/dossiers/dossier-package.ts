@@ -5,14 +5,13 @@
  * events, the report, and everything a plain package holds. Built as a job with progress (it may take minutes);
  * the CLI runs the same function in-process.
  */
-import { rmSync } from "node:fs";
-import { join, resolve, sep } from "node:path";
+import { join } from "node:path";
 import type { Ctx } from "../app/context.ts";
 import type { Actor } from "../core/actor.ts";
 import { Invalid, NotFound } from "../core/errors.ts";
 import { newId } from "../core/ids.ts";
 import { frozenVersion, type ExhibitView } from "./dossiers.ts";
-import { checkRecipient, markInterrupted, writePackage, type BuildPackageResult, type Clearance, type PackageExtras, type PackageItem } from "./package.ts";
+import { checkRecipient, writePackage, type BuildPackageResult, type Clearance, type PackageExtras, type PackageItem } from "./package.ts";
 import { ddb } from "./tables.ts";
 
 export const JOB_DOSSIER_PACKAGE = "dossiers.package";
@@ -144,14 +143,6 @@ export async function buildDossierPackage(ctx: Ctx, actor: Actor, input: Dossier
   return { ...r, dossierId: input.dossierId, version: input.version, report: Boolean(build) };
 }
 
-/** A job's output directory, refused unless it lies under the archive's packages/ (it is about to be removed). */
-function insidePackages(ctx: Ctx, out: string): string {
-  const root = resolve(ctx.config.dataDir, "packages");
-  const target = resolve(out);
-  if (!target.startsWith(root + sep)) throw new Invalid(`The package job's output ${out} is not under ${root}; it is left alone.`, "out");
-  return target;
-}
-
 /** Queues a package build; the bag is written under the archive's data directory (packages/<id>). */
 export async function enqueueDossierPackage(ctx: Ctx, actor: Actor, input: Omit<DossierPackageInput, "out" | "onProgress">): Promise<{ job: string; out: string }> {
   ctx.policy.require(actor, "package.export");
@@ -167,16 +158,12 @@ export function registerDossierJobs(ctx: Ctx): void {
   ctx.jobs.register(JOB_DOSSIER_PACKAGE, async (jc) => {
     const p = jc.job.payload as unknown as DossierPackageInput & { actor: Actor };
     // Each attempt builds under its own package id. An attempt after a crash (the process died, the lease ran out)
-    // first marks the earlier attempts' handovers interrupted and removes the incomplete bag they left.
-    const idOf = (attempt: number): string => `pkg_${jc.job.id.replace(/^job_/, "")}_a${attempt}`;
-    if (jc.job.attempts > 1) {
-      await markInterrupted(ctx, p.actor, Array.from({ length: jc.job.attempts - 1 }, (_, k) => idOf(k + 1)));
-      rmSync(insidePackages(ctx, p.out), { recursive: true, force: true });
-    }
+    // writes into the same directory, so writePackage finds the dead attempt's marker there, logs that handover
+    // as interrupted and clears the incomplete bag before it starts.
     let last = 0;
     return buildDossierPackage(ctx, p.actor, {
       ...p,
-      packageId: idOf(jc.job.attempts),
+      packageId: `pkg_${jc.job.id.replace(/^job_/, "")}_a${jc.job.attempts}`,
       onProgress: (done, total, note) => {
         const now = Date.now();
         if (now - last > 500 || done === total) {

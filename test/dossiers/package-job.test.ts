@@ -6,39 +6,33 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { operatorActor, type Actor } from "../../src/core/actor.ts";
-import { ingestCard } from "../../src/archive/intake.ts";
-import { addExhibit, createDossier, freezeDossier } from "../../src/dossiers/index.ts";
+import type { Actor } from "../../src/core/actor.ts";
 import { enqueueDossierPackage } from "../../src/dossiers/dossier-package.ts";
 import { verifyPackage } from "../../src/dossiers/package-verify.ts";
 import type { PackageIndex } from "../../src/dossiers/package.ts";
 import { custody } from "../../src/ledger/events.ts";
 import { backends } from "../support/backends.ts";
-import { demoCard, freshArchive } from "../support/archive.ts";
-import { investigator } from "../catalogue/fixtures.ts";
+import { freshArchive } from "../support/archive.ts";
+import { frozenPhotoDossier } from "./package-fixtures.ts";
 
 const archivist: Actor = { kind: "user", id: "usr_arch", role: "archivist" };
 
 for (const { backend, skip } of await backends()) {
   test(`a package job that died after its handover resumes: the dead attempt is marked interrupted, the new one builds a whole package (${backend.name})`, { skip, timeout: 180_000 }, async () => {
-    const { dir: card } = await demoCard(1, false, "pkg-job");
     const t = await freshArchive(backend);
     try {
       const a = t.archive;
-      await ingestCard(a, operatorActor(), { path: card, label: "card" });
-      const photos = (await a.db.db.selectFrom("originals").select("sha256").where("status", "=", "preserved").where("media_kind", "=", "image").orderBy("sha256").limit(2).execute()).map((r) => r.sha256);
-      const d = await createDossier(a, investigator, { name: "Branch 215" });
-      for (const p of photos) await addExhibit(a, investigator, { dossierId: d.id, kind: "photo", ref: p, reasoning: "Card reads 215" });
-      await freezeDossier(a, investigator, { id: d.id });
-      const q = await enqueueDossierPackage(a, archivist, { dossierId: d.id, version: 1, recipient: "ICC", clearance: "original", purpose: "Case 12", report: false });
+      const { dossierId, photos } = await frozenPhotoDossier(a, "pkg-job");
+      const q = await enqueueDossierPackage(a, archivist, { dossierId, version: 1, recipient: "ICC", clearance: "original", purpose: "Case 12", report: false });
 
-      // Attempt 1 claims the job, logs its handover and writes part of the bag, then its process dies.
+      // Attempt 1 claims the job, marks its directory, logs its handover and writes part of the bag, then dies.
       const claimed = await a.jobs.claim();
       assert.equal(claimed?.id, q.job);
       const dead = `pkg_${q.job.replace(/^job_/, "")}_a1`;
       const handover = custody("export", archivist, new Date(), [{ id: dead, role: "package" }, ...photos.map((sha256) => ({ sha256, role: "exhibit" }))], { package: dead, recipient: "ICC", purpose: "Case 12" });
       await a.db.transaction((tx) => a.log.append(tx, handover));
       mkdirSync(join(q.out, "data", "E-0001"), { recursive: true });
+      writeFileSync(join(q.out, ".dalil-package-building"), `${JSON.stringify({ package: dead })}\n`);
       writeFileSync(join(q.out, "data", "E-0001", "original.jpg"), "half a photo");
       // Its lease runs out.
       await a.db.db.updateTable("jobs").set({ locked_until: new Date(Date.now() - 1000).toISOString() }).where("id", "=", q.job).execute();
