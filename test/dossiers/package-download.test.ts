@@ -4,13 +4,12 @@ import { spawnSync } from "node:child_process";
 import { mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { operatorActor, type Actor } from "../../src/core/actor.ts";
-import { ingestCard } from "../../src/archive/intake.ts";
+import type { Actor } from "../../src/core/actor.ts";
 import { buildHttpApp } from "../../src/http/app.ts";
-import { addExhibit, createDossier, freezeDossier } from "../../src/dossiers/index.ts";
 import { enqueueDossierPackage } from "../../src/dossiers/dossier-package.ts";
 import { backends, tempDir } from "../support/backends.ts";
-import { demoCard, freshArchive } from "../support/archive.ts";
+import { freshArchive } from "../support/archive.ts";
+import { frozenPhotoDossier } from "./package-fixtures.ts";
 import { investigator } from "../catalogue/fixtures.ts";
 
 const BIN = fileURLToPath(new URL("../../bin/dalil.js", import.meta.url));
@@ -25,16 +24,11 @@ function run(cmd: string, args: string[], cwd?: string): { code: number; out: st
 
 for (const { backend, skip } of await backends()) {
   test(`a finished package downloads as .tar and .zip that extract and pass dalil package verify; paths outside packages/ refused (${backend.name})`, { skip, timeout: 300_000 }, async () => {
-    const { dir: card } = await demoCard(1, false, "pkg-download");
     const t = await freshArchive(backend);
     try {
       const a = t.archive;
-      await ingestCard(a, operatorActor(), { path: card, label: "card" });
-      const photos = (await a.db.db.selectFrom("originals").select("sha256").where("status", "=", "preserved").where("media_kind", "=", "image").orderBy("sha256").limit(2).execute()).map((r) => r.sha256);
-      const d = await createDossier(a, investigator, { name: "Branch 215" });
-      for (const p of photos) await addExhibit(a, investigator, { dossierId: d.id, kind: "photo", ref: p, reasoning: "Card reads 215" });
-      await freezeDossier(a, investigator, { id: d.id });
-      const q = await enqueueDossierPackage(a, archivist, { dossierId: d.id, version: 1, recipient: "ICC", clearance: "original", purpose: "Case 12", report: false });
+      const { dossierId } = await frozenPhotoDossier(a, "pkg-download");
+      const q = await enqueueDossierPackage(a, archivist, { dossierId, version: 1, recipient: "ICC", clearance: "original", purpose: "Case 12", report: false });
 
       const actors = new Map<string, Actor>([["archivist", archivist], ["investigator", investigator]]);
       const http = await buildHttpApp(a, { actorFor: (req) => actors.get(String(req.headers["x-test-actor"] ?? "")) });

@@ -5,7 +5,6 @@ import { fileURLToPath } from "node:url";
 import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { createHash } from "node:crypto";
 import { join } from "node:path";
-import { tmpdir } from "node:os";
 import { operatorActor, type Actor } from "../../src/core/actor.ts";
 import { ingestCard } from "../../src/archive/intake.ts";
 import { buildPackage, markInterrupted, writePackage } from "../../src/dossiers/package.ts";
@@ -14,6 +13,7 @@ import { verifyPackage } from "../../src/dossiers/package-verify.ts";
 import type { PackageIndex } from "../../src/dossiers/package.ts";
 import { parseLeaf } from "../../src/ledger/events.ts";
 import { backends, tempDir } from "../support/backends.ts";
+import { buildVerifyGo, goVerifierMissing, goVerifierSkip } from "../support/verify-go.ts";
 import { demoCard, freshArchive } from "../support/archive.ts";
 
 const actor = operatorActor();
@@ -106,20 +106,13 @@ test("our verifier and sha256sum/sha512sum -c accept the package", async () => {
   assert.match(vp.stdout, /^ok: leaf \d+ is in/);
 });
 
-/** The Go toolchain with golang.org/x/mod, or why not (under CI=true the test below never skips). */
-function goMissing(): string | null {
-  const r = spawnSync("go", ["version"], { encoding: "utf8" });
-  if (r.error || r.status !== 0) return "the Go toolchain (`go`) is not installed; install Debian's golang-go";
-  if (!existsSync("/usr/share/gocode/src/golang.org/x/mod/sumdb/note")) return "golang.org/x/mod is missing; install Debian's golang-golang-x-mod-dev";
-  return null;
-}
-const noGo = goMissing();
+const noGo = goVerifierMissing();
 
-test("Go's sumdb/note and sumdb/tlog accept every event proof and the checkpoint of the package, run as VERIFY.txt says", { skip: noGo !== null && process.env.CI !== "true" ? `skipped: ${noGo}` : false, timeout: 180_000 }, () => {
+test("Go's sumdb/note and sumdb/tlog accept every event proof and the checkpoint of the package, run as VERIFY.txt says", { skip: goVerifierSkip(), timeout: 180_000 }, () => {
   assert.equal(noGo, null, `CI=true, so the Go verifier must run, but ${noGo}`);
   const bin = join(root, "verify-go");
-  const build = spawnSync(fileURLToPath(new URL("../../tools/verify-go/build.sh", import.meta.url)), [bin], { encoding: "utf8", env: { ...process.env, GOCACHE: join(tmpdir(), "dalil-verify-go-cache") } });
-  assert.equal(build.status, 0, `build failed:\n${build.stdout}${build.stderr}`);
+  const build = buildVerifyGo(bin);
+  assert.equal(build.status, 0, `build failed:\n${build.output}`);
   const go = (command: string, args: string[]) => spawnSync(bin, [command, "-vkey", "@data/log/log.vkey", ...args], { cwd: pkgDir, encoding: "utf8" });
   const cp = go("checkpoint", ["-checkpoint", "data/log/checkpoint"]);
   assert.equal(cp.status, 0, cp.stdout + cp.stderr);

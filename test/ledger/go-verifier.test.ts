@@ -4,29 +4,21 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { execFile, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync, readFileSync } from "node:fs";
+import { execFile } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { canonicalBytes } from "../../src/core/canonical-json.ts";
 import { MerkleAppender, arrayHashReader, consistencyProof, inclusionProof, nodeHash, treeHash, type HashReader } from "../../src/ledger/merkle.ts";
 import { generateSigner, newSigner, type NoteSigner } from "../../src/ledger/note.ts";
 import { signCheckpoint } from "../../src/ledger/checkpoint.ts";
 import { formatConsistencyProof, formatTlogProof } from "../../src/ledger/tlog-proof.ts";
 import { tileFiles, type EntryReader } from "../../src/ledger/tiles.ts";
+import { buildVerifyGo, goVerifierMissing, goVerifierSkip } from "../support/verify-go.ts";
 
-const repo = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
-const inCI = process.env.CI === "true";
 
-function goUnavailable(): string | null {
-  const r = spawnSync("go", ["version"], { encoding: "utf8" });
-  if (r.error || r.status !== 0) return "the Go toolchain (`go`) is not installed; install Debian's golang-go to run the independent verifier";
-  if (!existsSync("/usr/share/gocode/src/golang.org/x/mod/sumdb/note")) return "golang.org/x/mod is missing; install Debian's golang-golang-x-mod-dev";
-  return null;
-}
-const missing = goUnavailable();
-const skip = missing !== null && !inCI ? `skipped: ${missing}` : false;
+const missing = goVerifierMissing();
+const skip = goVerifierSkip();
 
 interface Run {
   code: number;
@@ -62,10 +54,8 @@ test("Go's sumdb/note and sumdb/tlog verify our checkpoints, proofs, consistency
   const dir = mkdtempSync(join(tmpdir(), "dalil-verify-go-"));
   try {
     const bin = join(dir, "verify-go");
-    // A shared build cache makes re-runs fast; the binary itself goes into this test's temp dir.
-    const cache = join(tmpdir(), "dalil-verify-go-cache");
-    const build = spawnSync(join(repo, "tools", "verify-go", "build.sh"), [bin], { encoding: "utf8", env: { ...process.env, GOCACHE: cache } });
-    assert.equal(build.status, 0, `build failed:\n${build.stdout}${build.stderr}`);
+    const build = buildVerifyGo(bin);
+    assert.equal(build.status, 0, `build failed:\n${build.output}`);
 
     const { signerKey, verifierKey } = generateSigner(ORIGIN);
     const signer = newSigner(signerKey);
