@@ -31,7 +31,9 @@ export function Gallery(_props: ScreenProps) {
   const inflight = useRef(new Set<number>());
   const [, setVersion] = useState(0);
   const [active, setActive] = useState(0);
-  const focusPending = useRef(false);
+  // While the keyboard moves through the grid, the active tile keeps focus: a tile can be unmounted and mounted
+  // again as the virtualiser settles after a long jump (Ctrl+End), and focus would otherwise fall to the page.
+  const keyboardFocus = useRef(false);
 
   const gridRef = useRef<HTMLDivElement>(null);
   // The grid's own width (inside the scroller's padding and scrollbar) decides how many columns fit.
@@ -117,17 +119,14 @@ export function Gallery(_props: ScreenProps) {
   const move = (to: number) => {
     const next = Math.max(0, Math.min(count - 1, to));
     setActive(next);
-    focusPending.current = true;
+    keyboardFocus.current = true;
     virtualizer.scrollToIndex(Math.floor(next / cols), { align: "auto" });
   };
 
   useEffect(() => {
-    if (!focusPending.current) return;
+    if (!keyboardFocus.current) return;
     const el = scrollRef.current?.querySelector<HTMLAnchorElement>(`a[data-index="${active}"]`);
-    if (el) {
-      focusPending.current = false;
-      el.focus({ preventScroll: true });
-    }
+    if (el && document.activeElement !== el) el.focus({ preventScroll: true });
   });
 
   const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
@@ -175,6 +174,10 @@ export function Gallery(_props: ScreenProps) {
           className="gallery-grid"
           style={{ height: virtualizer.getTotalSize() }}
           onKeyDown={onKeyDown}
+          // Focus the user takes elsewhere (a click, Tab out) ends keyboard navigation; an unmounted tile does not.
+          onBlur={(e) => {
+            if (e.relatedTarget && !e.currentTarget.contains(e.relatedTarget)) keyboardFocus.current = false;
+          }}
           data-total={count}
         >
           {virtualRows.flatMap((row) => {
