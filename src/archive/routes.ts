@@ -167,6 +167,7 @@ function registerWebAppRoutes(route: RegisterRoute): void {
     action: "archive.ingest",
     query: FileQuery,
     bodyLimit: UPLOAD_LIMITS.fileBytes,
+    raw: true,
     summary: "one file of the card (raw body, application/octet-stream) at ?path=relative/path",
     handler: (req, ctx, actor, q) => {
       const length = Number(req.headers["content-length"]);

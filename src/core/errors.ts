@@ -48,6 +48,12 @@ export class TooLarge extends DalilError {
   override readonly exitCode = 2;
 }
 
+export class UnsupportedMediaType extends DalilError {
+  override readonly status = 415;
+  override readonly code = "unsupported_media_type";
+  override readonly exitCode = 2;
+}
+
 export class RateLimited extends DalilError {
   override readonly status = 429;
   override readonly code = "rate_limited";

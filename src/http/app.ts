@@ -3,7 +3,7 @@ import fastifyCookie from "@fastify/cookie";
 import { ZodError, type ZodType, type ZodTypeDef } from "zod";
 import type { Ctx } from "../app/context.ts";
 import type { Actor } from "../core/actor.ts";
-import { DalilError, Unauthenticated } from "../core/errors.ts";
+import { DalilError, NotFound, TooLarge, Unauthenticated, UnsupportedMediaType } from "../core/errors.ts";
 import { anonymousActor, gateRefusal, type Action } from "../access/policy.ts";
 import { registerAccessRoutes } from "../access/routes.ts";
 import { authenticate, pendingHint, registerAuthRoutes } from "./auth.ts";
@@ -31,8 +31,21 @@ export interface RouteSpec<Q = unknown> {
   action: Action | "public";
   query?: ZodType<Q, ZodTypeDef, unknown>;
   summary: string;
-  /** Largest request body this route takes (uploads); JSON routes keep the app's 1 MiB. */
+  /**
+   * Largest request body this route takes. Without it: a few KiB for GET and DELETE and the public
+   * sign-in routes, 1 MiB for other JSON routes (see `bodyLimitOf`).
+   */
   bodyLimit?: number;
+  /**
+   * The body is raw bytes (`application/octet-stream`), read by the handler as a stream (uploads). Any other
+   * content type is refused (415) before a byte of the body is read; JSON routes refuse everything but JSON.
+   */
+  raw?: boolean;
+  /**
+   * The route only means something to a browser that holds a session (if only half-way through signing in):
+   * a request without one is refused before its body is read.
+   */
+  needsSession?: boolean;
   handler: (req: FastifyRequest, ctx: Ctx, actor: Actor, query: Q, reply: FastifyReply) => Promise<unknown>;
 }
 
@@ -70,10 +83,15 @@ export async function buildHttpApp(ctx: Ctx, opts: HttpOptions = {}): Promise<Ht
     req.actor = anonymousActor;
     req.credential = { kind: "none" };
     securityHeaders(req, reply);
+    // A body sent to no route is never read (Fastify would parse it for the not-found handler).
+    if (req.is404 && hasBody(req)) throw new NotFound(`There is no ${req.method} ${req.url.split("?")[0]} here; GET /api/routes lists every route.`);
     await authenticate(ctx, req, reply, { actorFor: opts.actorFor, origins });
   });
 
-  app.setErrorHandler((err, _req, reply) => {
+  app.setErrorHandler((err, req, reply) => {
+    // Refused while the caller is still sending (a hook's refusal, a body over the limit): close the connection
+    // after the answer, so the rest of the body is not read off the wire either.
+    if (!req.raw.complete) reply.header("connection", "close");
     if (err instanceof DalilError) {
       return reply.status(err.status).send({ error: err.code, message: err.message, ...fieldOf(err) });
     }
@@ -102,12 +120,11 @@ export async function buildHttpApp(ctx: Ctx, opts: HttpOptions = {}): Promise<Ht
       method: spec.method,
       url: spec.url,
       config: { action: spec.action },
-      ...(spec.bodyLimit ? { bodyLimit: spec.bodyLimit } : {}),
+      bodyLimit: bodyLimitOf(spec as RouteSpec),
+      // After the app's onRequest hook has found the actor, and before any byte of the body is read: a caller
+      // who may not make this request is answered at once, and nothing they send is buffered.
+      onRequest: async (req) => gate(ctx, spec as RouteSpec, req),
       handler: async (req, reply) => {
-        if (spec.action !== "public" && !ctx.policy.mayAttempt(req.actor, spec.action)) {
-          const hint = pendingHint(req);
-          throw hint ? new Unauthenticated(hint) : gateRefusal(req.actor, spec.action);
-        }
         const query = spec.query ? spec.query.parse(req.query) : (undefined as Q);
         return spec.handler(req, ctx, req.actor, query, reply);
       },
@@ -157,6 +174,43 @@ export type RegisterRoute = <Q>(spec: RouteSpec<Q>) => void;
 function fieldOf(err: DalilError): { field?: string } {
   const f = (err as { field?: string }).field;
   return f ? { field: f } : {};
+}
+
+/** Body limits by kind of route: a route that takes more says so (`bodyLimit`). */
+export function bodyLimitOf(spec: Pick<RouteSpec, "method" | "action" | "bodyLimit" | "raw">): number {
+  if (spec.bodyLimit) return spec.bodyLimit;
+  // A GET's body is never read (Fastify does not parse one); the limit only has to be a valid number.
+  if (spec.method === "GET" || spec.method === "DELETE") return LIMITS.smallBodyBytes;
+  if (spec.action === "public") return LIMITS.publicBodyBytes;
+  return LIMITS.jsonBodyBytes;
+}
+
+function hasBody(req: FastifyRequest): boolean {
+  const length = req.headers["content-length"];
+  return req.headers["transfer-encoding"] !== undefined || (length !== undefined && length !== "0");
+}
+
+/**
+ * What a route decides from the request line and headers alone: the actor may attempt its action, a session
+ * is there if the route needs one, the body (if any) is of the route's content type and within its limit.
+ */
+async function gate(ctx: Ctx, spec: RouteSpec, req: FastifyRequest): Promise<void> {
+  if (spec.action !== "public" && !ctx.policy.mayAttempt(req.actor, spec.action)) {
+    const hint = pendingHint(req);
+    throw hint ? new Unauthenticated(hint) : gateRefusal(req.actor, spec.action);
+  }
+  if (spec.needsSession && req.credential.kind !== "session") {
+    throw new Unauthenticated("Sign in first: there is no sign-in under way in this browser.");
+  }
+  if (spec.method === "GET" || !hasBody(req)) return;
+  const type = String(req.headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase();
+  const wanted = spec.raw ? "application/octet-stream" : "application/json";
+  if (type !== wanted) {
+    throw new UnsupportedMediaType(`This route takes a ${spec.raw ? "raw (application/octet-stream)" : "JSON (application/json)"} body, not ${type || "an untyped one"}.`);
+  }
+  const length = Number(req.headers["content-length"]);
+  const limit = bodyLimitOf(spec);
+  if (Number.isFinite(length) && length > limit) throw new TooLarge(`The request is larger than this route accepts (${limit} bytes).`);
 }
 
 /** A route that did not come through `register` names no action: refuse to build rather than serve it unchecked. */

@@ -167,6 +167,7 @@ export function registerAuthRoutes(route: RegisterRoute): void {
     method: "POST",
     url: "/api/auth/second-factor",
     action: "public",
+    needsSession: true,
     summary: "the code from the authenticator app (or a recovery code) after the password",
     handler: async (req, ctx, _a, _q, reply) => {
       const body = SecondFactorBody.parse(req.body);
@@ -179,6 +180,7 @@ export function registerAuthRoutes(route: RegisterRoute): void {
     method: "POST",
     url: "/api/auth/password",
     action: "public",
+    needsSession: true,
     summary: "choose a new password (required after a one-time password); other sessions end",
     handler: async (req, ctx, _a, _q, reply) => {
       const body = PasswordBody.parse(req.body);
@@ -191,6 +193,7 @@ export function registerAuthRoutes(route: RegisterRoute): void {
     method: "POST",
     url: "/api/auth/enrol",
     action: "public",
+    needsSession: true,
     summary: "start setting up an authenticator app: the secret and its otpauth:// URI",
     handler: async (req, ctx) => beginEnrolment(ctx, pending(req)),
   });
@@ -199,6 +202,7 @@ export function registerAuthRoutes(route: RegisterRoute): void {
     method: "POST",
     url: "/api/auth/enrol/confirm",
     action: "public",
+    needsSession: true,
     summary: "confirm the authenticator app with a first code; returns recovery codes, shown once",
     handler: async (req, ctx, _a, _q, reply) => {
       const body = CodeBody.parse(req.body);

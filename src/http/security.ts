@@ -15,9 +15,13 @@ import { constantTimeEqual } from "../access/secrets.ts";
  */
 export const CSRF_HEADER = "x-csrf-token";
 
-/** JSON bodies; uploads declare their own (larger) limit on their route. */
+/** Request bodies by kind of route (app.ts `bodyLimitOf`); imports and uploads declare their own on their route. */
 export const LIMITS = {
   jsonBodyBytes: 1024 * 1024,
+  /** The public routes (sign-in and its steps, logout): an email, a password or two, a code. */
+  publicBodyBytes: 16 * 1024,
+  /** DELETE: at most a few fields. */
+  smallBodyBytes: 4 * 1024,
   uploadBytes: 4 * 1024 * 1024 * 1024,
 };
 
