@@ -8,7 +8,7 @@ import { checkNewPassword, hashPassword, oneTimePassword, verifyPassword } from 
 import { openPacked, sealPacked, sha256Hex } from "./secrets.ts";
 import { issueSession, revokeAllSessions, revokeSessionByToken, rotateSession, type IssuedSession, type LiveSession, type SessionStage } from "./sessions.ts";
 import { adb, type UsersTable } from "./tables.ts";
-import { accountKey, addressKey, assertNotLocked, clearFailures, recordFailure, THROTTLE, totpKey } from "./throttle.ts";
+import { accountKey, addressKey, clearFailures, lockIfSpent, releaseAttempt, reserveAttempt, THROTTLE, totpKey, type Reservation, type ThrottleRule } from "./throttle.ts";
 import { base32, matchTotp, newTotpSecret, totpUri } from "./totp.ts";
 import { normaliseEmail } from "./users.ts";
 
@@ -46,18 +46,20 @@ export interface SignInInput {
 
 export async function signIn(ctx: Ctx, input: SignInInput): Promise<SignedIn> {
   const email = normaliseEmail(input.email);
-  const keys = [accountKey(ctx.config, email), addressKey(ctx.config, input.address)];
-  await assertNotLocked(ctx.db.db, ctx.clock, keys);
+  // Both places are taken before the password is checked: guesses sent in parallel are each counted.
+  const account = await reserve(ctx, accountKey(ctx.config, email), THROTTLE.account);
+  const address = await reserve(ctx, addressKey(ctx.config, input.address), THROTTLE.address);
   const user = await adb(ctx.db.db).selectFrom("users").selectAll().where("email", "=", email).executeTakeFirst();
   const ok = (await verifyPassword(user?.password_hash ?? null, input.password)) && user !== undefined && user.disabled_at === null;
   if (!ok || !user) {
-    await countFailure(ctx, keys[0]!, THROTTLE.account, user?.id ?? null);
-    await countFailure(ctx, keys[1]!, THROTTLE.address, null);
+    await failed(ctx, account, user?.id ?? null);
+    await failed(ctx, address, null);
     throw new Unauthenticated(BAD_PASSWORD);
   }
   return ctx.db.transaction(async (tx) => {
     if (input.replacing) await revokeSessionByToken(tx, input.replacing);
-    await clearFailures(tx, keys[0]!);
+    await clearFailures(tx, account.key);
+    await releaseAttempt(tx, address);
     const stage = stageAfter(ctx, user, false);
     const session = await issueSession(tx, ctx.clock, user.id, stage);
     if (stage === "full") await markSignedIn(tx, ctx, user.id);
@@ -65,12 +67,21 @@ export async function signIn(ctx: Ctx, input: SignInInput): Promise<SignedIn> {
   });
 }
 
-async function countFailure(ctx: Ctx, key: string, rule: typeof THROTTLE.account, subject: string | null): Promise<void> {
-  const locked = await recordFailure(ctx.db, ctx.clock, key, rule);
-  if (locked) {
-    await ctx.db.transaction((tx) => recordAccessChange(tx, ctx.clock, "system:dalil", "signin.locked", subject, { kind: key.split(":")[0] ?? "", until: locked }));
-    ctx.logger.log("warn", "sign-in locked after repeated failures", { kind: key.split(":")[0] ?? "", until: locked });
-  }
+/** A reserved attempt failed: it stays counted, and the key is locked (and the lock recorded) once the count is spent. */
+async function failed(ctx: Ctx, r: Reservation, subject: string | null): Promise<void> {
+  const locked = await lockIfSpent(ctx.db, ctx.clock, r);
+  if (locked) await recordLock(ctx, r.key, subject, locked);
+}
+
+async function recordLock(ctx: Ctx, key: string, subject: string | null, until: string): Promise<void> {
+  const kind = key.split(":")[0] ?? "";
+  await ctx.db.transaction((tx) => recordAccessChange(tx, ctx.clock, "system:dalil", "signin.locked", subject, { kind, until }));
+  ctx.logger.log("warn", "sign-in locked after repeated failures", { kind, until });
+}
+
+/** Takes an attempt's place before it is checked; `subject` is the account the lock concerns, when known. */
+function reserve(ctx: Ctx, key: string, rule: ThrottleRule, subject: string | null = null): Promise<Reservation> {
+  return reserveAttempt(ctx.db, ctx.clock, key, rule, (until) => recordLock(ctx, key, subject, until));
 }
 
 async function markSignedIn(tx: Tx, ctx: Ctx, userId: string): Promise<void> {
@@ -114,8 +125,7 @@ type Attempt<T> = { ok: true; value: T } | { ok: false; message: string };
 /** The second step: a TOTP code (each time step once only) or one unused recovery code. */
 export async function verifySecondFactor(ctx: Ctx, live: LiveSession, input: SecondFactor): Promise<SignedIn> {
   requireStage(live, "totp");
-  const key = totpKey(live.user.id);
-  await assertNotLocked(ctx.db.db, ctx.clock, [key]);
+  const slot = await reserve(ctx, totpKey(live.user.id), THROTTLE.totp, live.user.id);
   const attempt = await ctx.db.transaction(async (tx): Promise<Attempt<SignedIn>> => {
     const user = await loadUser(tx, live.user.id);
     let recoveryCodesLeft: number | undefined;
@@ -127,13 +137,13 @@ export async function verifySecondFactor(ctx: Ctx, live: LiveSession, input: Sec
       const refused = await acceptTotp(tx, ctx, user, input.code ?? "");
       if (refused) return { ok: false, message: refused };
     }
-    await clearFailures(tx, key);
+    await clearFailures(tx, slot.key);
     const session = await rotateSession(tx, ctx.clock, live, stageAfter(ctx, user, true));
     if (session.stage === "full") await markSignedIn(tx, ctx, user.id);
     return { ok: true, value: { session, user: { id: user.id, role: user.role as Role }, ...(recoveryCodesLeft !== undefined ? { recoveryCodesLeft } : {}) } };
   });
   if (!attempt.ok) {
-    await countFailure(ctx, key, THROTTLE.totp, live.user.id);
+    await failed(ctx, slot, live.user.id);
     throw new Unauthenticated(attempt.message);
   }
   return attempt.value;
@@ -194,10 +204,9 @@ export interface ChangePassword {
 export async function changePassword(ctx: Ctx, live: LiveSession, input: ChangePassword): Promise<SignedIn> {
   requireStage(live, "password_change", "full");
   const user = await loadUser(ctx.db.db, live.user.id);
-  const key = accountKey(ctx.config, user.email);
-  await assertNotLocked(ctx.db.db, ctx.clock, [key]);
+  const slot = await reserve(ctx, accountKey(ctx.config, user.email), THROTTLE.account, user.id);
   if (!(await verifyPassword(user.password_hash, input.current))) {
-    await countFailure(ctx, key, THROTTLE.account, user.id);
+    await failed(ctx, slot, user.id);
     throw new Unauthenticated("The current password is not right.");
   }
   checkNewPassword(input.next, user.email);
@@ -206,6 +215,7 @@ export async function changePassword(ctx: Ctx, live: LiveSession, input: ChangeP
   return ctx.db.transaction(async (tx) => {
     const now = ctx.clock.now().toISOString();
     await adb(tx).updateTable("users").set({ password_hash: hash, must_change_password: 0, password_changed_at: now }).where("id", "=", user.id).execute();
+    await releaseAttempt(tx, slot);
     await revokeAllSessions(tx, user.id, live.id);
     await recordAccessChange(tx, ctx.clock, user.id, "password.changed", user.id);
     const stage = live.stage === "full" ? "full" : stageAfter(ctx, { ...user, must_change_password: 0 }, user.totp_enabled_at !== null);
@@ -233,8 +243,7 @@ export async function beginEnrolment(ctx: Ctx, live: LiveSession): Promise<{ sec
 /** Confirms enrolment with a first code; hands out recovery codes (shown once) and a full session. */
 export async function confirmEnrolment(ctx: Ctx, live: LiveSession, code: string): Promise<SignedIn & { recoveryCodes: string[] }> {
   requireStage(live, "totp_enrol", "full");
-  const key = totpKey(live.user.id);
-  await assertNotLocked(ctx.db.db, ctx.clock, [key]);
+  const slot = await reserve(ctx, totpKey(live.user.id), THROTTLE.totp, live.user.id);
   const attempt = await ctx.db.transaction(async (tx): Promise<Attempt<SignedIn & { recoveryCodes: string[] }>> => {
     const user = await loadUser(tx, live.user.id);
     if (user.totp_enabled_at !== null) throw new Conflict("An authenticator app is set up already.");
@@ -244,14 +253,14 @@ export async function confirmEnrolment(ctx: Ctx, live: LiveSession, code: string
     await adb(tx).updateTable("users").set({ totp_enabled_at: ctx.clock.now().toISOString() }).where("id", "=", user.id).execute();
     const recoveryCodes = await newRecoveryCodes(tx, user.id);
     await recordAccessChange(tx, ctx.clock, user.id, "totp.enrolled", user.id);
-    await clearFailures(tx, key);
+    await clearFailures(tx, slot.key);
     const enrolled = { ...user, totp_enabled_at: "now" };
     const session = await rotateSession(tx, ctx.clock, live, stageAfter(ctx, enrolled, true));
     if (session.stage === "full") await markSignedIn(tx, ctx, user.id);
     return { ok: true, value: { session, user: { id: user.id, role: user.role as Role }, recoveryCodes } };
   });
   if (!attempt.ok) {
-    await countFailure(ctx, key, THROTTLE.totp, live.user.id);
+    await failed(ctx, slot, live.user.id);
     throw new Unauthenticated(attempt.message);
   }
   return attempt.value;
@@ -260,16 +269,16 @@ export async function confirmEnrolment(ctx: Ctx, live: LiveSession, code: string
 /** New recovery codes (the old ones stop working), against a current code from the authenticator app. */
 export async function regenerateRecoveryCodes(ctx: Ctx, live: LiveSession, code: string): Promise<string[]> {
   requireStage(live, "full");
-  const key = totpKey(live.user.id);
-  await assertNotLocked(ctx.db.db, ctx.clock, [key]);
+  const slot = await reserve(ctx, totpKey(live.user.id), THROTTLE.totp, live.user.id);
   const attempt = await ctx.db.transaction(async (tx): Promise<Attempt<string[]>> => {
     const user = await loadUser(tx, live.user.id);
     const refused = await acceptTotp(tx, ctx, user, code);
     if (refused) return { ok: false, message: refused };
+    await clearFailures(tx, slot.key);
     return { ok: true, value: await newRecoveryCodes(tx, user.id) };
   });
   if (!attempt.ok) {
-    await countFailure(ctx, key, THROTTLE.totp, live.user.id);
+    await failed(ctx, slot, live.user.id);
     throw new Unauthenticated(attempt.message);
   }
   return attempt.value;
