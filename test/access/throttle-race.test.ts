@@ -59,41 +59,27 @@ for (const { backend, skip } of await backends()) {
     }
   });
 
-  test(`${PARALLEL} parallel second-factor codes on one half-way session are counted as ${PARALLEL}, on ${backend.name}`, { skip, timeout: 120_000 }, async () => {
-    const t = await freshAccessArchive(backend);
-    const http = await buildHttpApp(t.ctx);
-    try {
-      const u = await readyUser(t.ctx, "family_caseworker");
-      const b = await halfWay(http, u);
-      const right = codeAt(u, t.clock.now());
-      const wrong = (i: number) => String((Number(right) + 1 + i * 7919) % 1_000_000).padStart(6, "0");
-      const rs = await Promise.all(Array.from({ length: PARALLEL }, (_, i) => http.app.inject({ method: "POST", url: "/api/auth/second-factor", ...b, payload: { code: wrong(i) } })));
-      assert.deepEqual(tally(rs), { 401: THROTTLE.totp.limit, 429: PARALLEL - THROTTLE.totp.limit });
-      assert.deepEqual(await count(t, totpKey(u.id)), { failures: PARALLEL, locked: true });
-      const late = await http.app.inject({ method: "POST", url: "/api/auth/second-factor", ...b, payload: { code: right } });
-      assert.equal(late.statusCode, 429, "the right code waits too");
-    } finally {
-      await http.app.close();
-      await t.close();
-    }
-  });
-
-  test(`${PARALLEL} parallel recovery-code guesses on one half-way session are counted as ${PARALLEL}, on ${backend.name}`, { skip, timeout: 120_000 }, async () => {
-    const t = await freshAccessArchive(backend);
-    const http = await buildHttpApp(t.ctx);
-    try {
-      const u = await readyUser(t.ctx, "prosecutor");
-      const b = await halfWay(http, u);
-      const rs = await Promise.all(
-        Array.from({ length: PARALLEL }, (_, i) => http.app.inject({ method: "POST", url: "/api/auth/second-factor", ...b, payload: { recoveryCode: `guess-${String(i).padStart(4, "0")}-aaaa-bbbb` } })),
-      );
-      assert.deepEqual(tally(rs), { 401: THROTTLE.totp.limit, 429: PARALLEL - THROTTLE.totp.limit });
-      assert.deepEqual(await count(t, totpKey(u.id)), { failures: PARALLEL, locked: true });
-    } finally {
-      await http.app.close();
-      await t.close();
-    }
-  });
+  for (const kind of ["second-factor codes", "recovery-code guesses"] as const) {
+    test(`${PARALLEL} parallel ${kind} on one half-way session are counted as ${PARALLEL}, on ${backend.name}`, { skip, timeout: 120_000 }, async () => {
+      const t = await freshAccessArchive(backend);
+      const http = await buildHttpApp(t.ctx);
+      try {
+        const u = await readyUser(t.ctx, "family_caseworker");
+        const b = await halfWay(http, u);
+        const right = codeAt(u, t.clock.now());
+        const guess = (i: number) =>
+          kind === "second-factor codes" ? { code: String((Number(right) + 1 + i * 7919) % 1_000_000).padStart(6, "0") } : { recoveryCode: `guess-${String(i).padStart(4, "0")}-aaaa-bbbb` };
+        const rs = await Promise.all(Array.from({ length: PARALLEL }, (_, i) => http.app.inject({ method: "POST", url: "/api/auth/second-factor", ...b, payload: guess(i) })));
+        assert.deepEqual(tally(rs), { 401: THROTTLE.totp.limit, 429: PARALLEL - THROTTLE.totp.limit });
+        assert.deepEqual(await count(t, totpKey(u.id)), { failures: PARALLEL, locked: true });
+        const late = await http.app.inject({ method: "POST", url: "/api/auth/second-factor", ...b, payload: { code: right } });
+        assert.equal(late.statusCode, 429, "the right code waits too");
+      } finally {
+        await http.app.close();
+        await t.close();
+      }
+    });
+  }
 
   test(`a success gives its place back: ${THROTTLE.address.limit} good sign-ins from one address do not lock it, on ${backend.name}`, { skip, timeout: 120_000 }, async () => {
     const t = await freshAccessArchive(backend);
