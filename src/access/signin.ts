@@ -10,7 +10,7 @@ import { issueSession, revokeAllSessions, revokeSessionByToken, rotateSession, t
 import { adb, type UsersTable } from "./tables.ts";
 import { accountKey, addressKey, clearFailures, lockIfSpent, releaseAttempt, reserveAttempt, THROTTLE, totpKey, type Reservation, type ThrottleRule } from "./throttle.ts";
 import { base32, matchTotp, newTotpSecret, totpUri } from "./totp.ts";
-import { normaliseEmail } from "./users.ts";
+import { normaliseEmail, revokeAllTokens } from "./users.ts";
 
 /**
  * Signing in, step by step. A password opens a half-way session that can do one thing: give the second factor,
@@ -217,7 +217,9 @@ export async function changePassword(ctx: Ctx, live: LiveSession, input: ChangeP
     await adb(tx).updateTable("users").set({ password_hash: hash, must_change_password: 0, password_changed_at: now }).where("id", "=", user.id).execute();
     await releaseAttempt(tx, slot);
     await revokeAllSessions(tx, user.id, live.id);
-    await recordAccessChange(tx, ctx.clock, user.id, "password.changed", user.id);
+    // Whoever knew the old password may have made tokens with it: they end with it.
+    const tokens = await revokeAllTokens(tx, user.id, now);
+    await recordAccessChange(tx, ctx.clock, user.id, "password.changed", user.id, { tokensRevoked: tokens });
     const stage = live.stage === "full" ? "full" : stageAfter(ctx, { ...user, must_change_password: 0 }, user.totp_enabled_at !== null);
     const session = await rotateSession(tx, ctx.clock, live, stage);
     if (stage === "full") await markSignedIn(tx, ctx, user.id);

@@ -94,6 +94,26 @@ export async function listUsers(ctx: Ctx, actor: Actor): Promise<UserView[]> {
   return rows.map(toUserView);
 }
 
+/** Revokes every live API token of an account; returns how many. */
+export async function revokeAllTokens(tx: Tx, userId: string, now: string): Promise<number> {
+  const r = await adb(tx).updateTable("api_tokens").set({ revoked_at: now }).where("user_id", "=", userId).where("revoked_at", "is", null).executeTakeFirst();
+  return Number(r.numUpdatedRows);
+}
+
+/**
+ * An account of one role, by id or email address, for a use case that names people to act on (link a family
+ * member to a report, assign a reviewer). Unknown, disabled and of another role all get the same answer after
+ * the same single lookup, so such a form cannot be used to learn who has an account, or what their role is.
+ */
+export async function findAccountOfRole(tx: Tx, ref: string, role: Role, field: string): Promise<UsersTable> {
+  const q = adb(tx).selectFrom("users").selectAll();
+  const row = ref.startsWith("usr_") ? await q.where("id", "=", ref).executeTakeFirst() : await q.where("email", "=", normaliseEmail(ref)).executeTakeFirst();
+  if (!row || row.role !== role || row.disabled_at !== null) {
+    throw new Invalid(`There is no enabled ${role.replace(/_/g, " ")}'s account ${ref.slice(0, 320)}.`, field);
+  }
+  return row;
+}
+
 /** An account by id (usr_…) or email address. */
 export async function findUser(tx: Tx, ref: string): Promise<UsersTable> {
   const q = adb(tx).selectFrom("users").selectAll();
@@ -113,7 +133,7 @@ export async function disableUser(ctx: Ctx, actor: Actor, ref: string): Promise<
     if (user.disabled_at === null) {
       await adb(tx).updateTable("users").set({ disabled_at: now }).where("id", "=", user.id).execute();
       await revokeAllSessions(tx, user.id);
-      await adb(tx).updateTable("api_tokens").set({ revoked_at: now }).where("user_id", "=", user.id).where("revoked_at", "is", null).execute();
+      await revokeAllTokens(tx, user.id, now);
       await recordAccessChange(tx, ctx.clock, actor, "user.disabled", user.id);
     }
     return toUserView({ ...user, disabled_at: user.disabled_at ?? now });
@@ -151,9 +171,11 @@ export async function resetUser(ctx: Ctx, actor: Actor, input: ResetUser): Promi
     await adb(tx).updateTable("users").set(changes).where("id", "=", user.id).execute();
     if (clearTotp) await adb(tx).deleteFrom("recovery_codes").where("user_id", "=", user.id).execute();
     await revokeAllSessions(tx, user.id);
+    // A reset answers a password that may be known to someone else: what was made with it goes too.
+    const tokens = await revokeAllTokens(tx, user.id, ctx.clock.now().toISOString());
     // An administrator's reset also lifts a lockout: the person is about to sign in with a fresh password.
     await adb(tx).deleteFrom("auth_throttle").where("key", "in", [accountKey(ctx.config, user.email), totpKey(user.id)]).execute();
-    await recordAccessChange(tx, ctx.clock, actor, "user.reset", user.id, { secondFactor: clearTotp });
+    await recordAccessChange(tx, ctx.clock, actor, "user.reset", user.id, { secondFactor: clearTotp, tokensRevoked: tokens });
     return { user: toUserView({ ...user, ...changes }), oneTimePassword: password };
   });
 }

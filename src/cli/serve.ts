@@ -7,20 +7,35 @@ import { writeDemoCard } from "../archive/demo-card/index.ts";
 import { ingestCard } from "../archive/intake.ts";
 import type { Archive } from "../app/context.ts";
 import { addUser, listUsers } from "../access/users.ts";
+import { Invalid } from "../core/errors.ts";
 import { globalOptions, print, progressBar, withArchive, positiveIntOption } from "./shell.ts";
 
 interface ServeOptions {
   port: number;
   host: string;
   worker: boolean;
-  trustProxy?: string;
+  trustProxy?: string | true;
   origin?: string[];
+}
+
+/**
+ * `--trust-proxy` alone: a TLS proxy on this machine (loopback addresses); `--trust-proxy 10.0.0.5,10.0.0.6`:
+ * the proxies at those addresses (or CIDR ranges). Only requests arriving from them have their X-Forwarded-For
+ * (the client's address, for per-client throttling), X-Forwarded-Proto (https: `__Host-` Secure cookies and
+ * HSTS) and X-Forwarded-Host believed. Without the option every forwarded header is ignored.
+ */
+export function trustProxySetting(value: string | true | undefined): string[] | undefined {
+  if (value === undefined) return undefined;
+  if (value === true) return ["loopback"];
+  const list = value.split(",").map((x) => x.trim()).filter(Boolean);
+  if (list.length === 0) throw new Invalid("--trust-proxy: give the proxies' addresses, comma-separated, or no value for a proxy on this machine.", "trust-proxy");
+  return list;
 }
 
 async function serveUntilSignal(a: Archive, o: ServeOptions): Promise<void> {
   const { port, host } = o;
   const { app } = await buildHttpApp(a, {
-    ...(o.trustProxy ? { trustProxy: o.trustProxy.split(",").map((x) => x.trim()) } : {}),
+    ...(o.trustProxy !== undefined ? { trustProxy: trustProxySetting(o.trustProxy) } : {}),
     ...(o.origin?.length ? { origins: o.origin } : {}),
   });
   await app.listen({ port, host });
@@ -47,7 +62,10 @@ export function registerServeCommands(program: Command): void {
     .option("--port <port>", "port to listen on", positiveIntOption("--port"), 8080)
     .option("--host <host>", "address to listen on", "127.0.0.1")
     .option("--no-worker", "do not run jobs in this process (run `dalil worker` elsewhere)")
-    .option("--trust-proxy <addresses>", "comma-separated addresses of reverse proxies whose X-Forwarded-For to believe")
+    .option(
+      "--trust-proxy [addresses]",
+      "behind a TLS reverse proxy: believe its X-Forwarded-For/-Proto/-Host (no value: a proxy on this machine; or its comma-separated addresses)",
+    )
     .option("--origin <url...>", "public origins (https://archive.example) accepted on state-changing requests")
     .action(async (o: ServeOptions, cmd: Command) => {
       await withArchive(globalOptions(cmd), (a) => serveUntilSignal(a, o));

@@ -1,9 +1,9 @@
 import type { Ctx } from "../app/context.ts";
 import type { Actor } from "../core/actor.ts";
-import { Conflict, Invalid, NotFound } from "../core/errors.ts";
+import { Conflict, NotFound } from "../core/errors.ts";
 import type { Tx } from "../db/database.ts";
 import { custody } from "../ledger/events.ts";
-import { findUser } from "../access/users.ts";
+import { findAccountOfRole } from "../access/users.ts";
 import { cwdb, type CaseReportsTable } from "./casework-tables.ts";
 
 /**
@@ -40,9 +40,7 @@ export async function linkMember(ctx: Ctx, actor: Actor, input: { report: string
   ctx.policy.require(actor, "disclosure.make");
   return ctx.db.transaction(async (tx) => {
     const r = await loadCaseReport(tx, input.report);
-    const user = await findUser(tx, input.userId).catch(() => null);
-    if (!user) throw new NotFound(`No account ${input.userId}.`);
-    if (user.role !== "family_member") throw new Invalid(`Only a family member's account can be tied to a report; ${input.userId} is a ${user.role}.`, "userId");
+    const user = await findAccountOfRole(tx, input.userId, "family_member", "userId");
     const now = ctx.clock.now().toISOString();
     const existing = await cwdb(tx).selectFrom("family_report_members").selectAll().where("report_id", "=", r.id).where("user_id", "=", user.id).executeTakeFirst();
     if (existing && !existing.ended_at) throw new Conflict(`That account is already tied to report ${r.ref}.`);

@@ -5,7 +5,7 @@ import { canonicalJson } from "../core/canonical-json.ts";
 import { Conflict, Invalid, NotFound } from "../core/errors.ts";
 import { newId } from "../core/ids.ts";
 import { custody } from "../ledger/events.ts";
-import { findUser } from "../access/index.ts";
+import { findAccountOfRole } from "../access/index.ts";
 import { readBodies, updateBodyInTx, Vocabularies, type BodyView } from "../catalogue/index.ts";
 import { drawSample, type Member, type Stratum } from "./sampling.ts";
 import { rdb, type ReviewItemsTable } from "./tables.ts";
@@ -167,9 +167,7 @@ export async function assignSample(ctx: Ctx, actor: Actor, input: AssignInput): 
     if (!sample) throw new NotFound(input.sampleId ? `No review sample ${input.sampleId}.` : "No sample has been drawn yet; draw one with `dalil review sample`.");
     const reviewers: string[] = [];
     for (const ref of input.reviewers) {
-      const u = await findUser(tx, ref);
-      if (u.role !== "forensic_reviewer") throw new Invalid(`${ref} is not a forensic reviewer (role ${u.role}); only forensic reviewers can be assigned reviews.`, "reviewers");
-      if (u.disabled_at) throw new Invalid(`The account ${ref} is disabled.`, "reviewers");
+      const u = await findAccountOfRole(tx, ref, "forensic_reviewer", "reviewers");
       if (!reviewers.includes(u.id)) reviewers.push(u.id);
     }
     const items = await db.selectFrom("review_items").selectAll().where("sample_id", "=", sample.id).where("status", "=", "sampled").orderBy("position").execute();

@@ -168,7 +168,7 @@ for (const { backend, skip } of await backends()) {
       await assert.rejects(drawReviewSample(t.ctx, curator.actor, { size: 1, seed: "x" }), (e: unknown) => e instanceof Forbidden && /curator.*review\.sample/.test(e.message));
       await assert.rejects(drawReviewSample(t.ctx, r1.actor, { size: 1, seed: "x" }), Forbidden);
       await drawReviewSample(t.ctx, admin, { size: 1, seed: "x" });
-      await assert.rejects(assignSample(t.ctx, admin, { reviewers: [curator.id] }), (e: unknown) => e instanceof Invalid && /not a forensic reviewer/.test(e.message));
+      await assert.rejects(assignSample(t.ctx, admin, { reviewers: [curator.id] }), (e: unknown) => e instanceof Invalid && /no enabled forensic reviewer's account/.test(e.message));
       await assignSample(t.ctx, admin, { reviewers: [r1.id] });
       const [a] = await myAssignments(t.ctx, r1.actor);
       await assert.rejects(submitReview(t.ctx, curator.actor, { assignmentId: a!.id, findings: [find("burn")] }), (e: unknown) => e instanceof Forbidden && /curator.*review\.submit/.test(e.message));
