@@ -8,7 +8,7 @@ import type { Actor } from "../../src/core/actor.ts";
 import { Conflict, Forbidden, Invalid, NotFound, TooLarge } from "../../src/core/errors.ts";
 import { createUpload, getUpload, receiveUploadFile, safeRelativePath, startUploadIngest, UPLOAD_LIMITS, uploadsRoot } from "../../src/archive/uploads.ts";
 import { backends } from "../support/backends.ts";
-import { demoCard, freshArchive } from "../support/archive.ts";
+import { demoCard, ensureAccounts, freshArchive } from "../support/archive.ts";
 
 const archivist: Actor = { kind: "user", id: "usr_archivistaaaaaaaaaaaaaaaaaa", role: "archivist" };
 const other: Actor = { kind: "user", id: "usr_otherarchivistaaaaaaaaaaaa", role: "archivist" };
@@ -129,6 +129,7 @@ for (const { backend, skip } of await backends()) {
     const { dir } = await demoCard(1, false, "uploads");
     const a = await freshArchive(backend);
     try {
+      await ensureAccounts(a.archive, [archivist]);
       const up = await createUpload(a.archive, archivist, { kind: "folder", label: "uploaded card" });
       await assert.rejects(startUploadIngest(a.archive, archivist, { id: up.id }), Invalid, "nothing to take in yet");
       const files = listFiles(dir).filter((f) => f !== "truth.json");

@@ -8,7 +8,7 @@ import type { Actor } from "../../src/core/actor.ts";
 import { buildHttpApp } from "../../src/http/app.ts";
 import { enqueueDossierPackage } from "../../src/dossiers/dossier-package.ts";
 import { backends, tempDir } from "../support/backends.ts";
-import { freshArchive } from "../support/archive.ts";
+import { ensureAccounts, freshArchive } from "../support/archive.ts";
 import { frozenPhotoDossier } from "./package-fixtures.ts";
 import { investigator } from "../catalogue/fixtures.ts";
 
@@ -27,6 +27,7 @@ for (const { backend, skip } of await backends()) {
     const t = await freshArchive(backend);
     try {
       const a = t.archive;
+      await ensureAccounts(a, [archivist, investigator]);
       const { dossierId } = await frozenPhotoDossier(a, "pkg-download");
       const q = await enqueueDossierPackage(a, archivist, { dossierId, version: 1, recipient: "ICC", clearance: "original", purpose: "Case 12", report: false });
 
