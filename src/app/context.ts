@@ -12,6 +12,7 @@ import { registerArchiveJobs } from "../archive/jobs.ts";
 import { registerCatalogueJobs } from "../catalogue/index.ts";
 import { registerFamiliesJobs } from "../families/matching.ts";
 import { registerDossierJobs } from "../dossiers/dossier-package.ts";
+import { registerPackageExpiry } from "../dossiers/package-download.ts";
 import { registerCaseworkJobs } from "../families/watch.ts";
 import { LogTree, loadOrCreateLogKey, newOrigin } from "../ledger/tree.ts";
 import { getSetting, setSetting } from "../db/settings.ts";
@@ -88,6 +89,7 @@ export async function openArchive(config: Config, opts: { clock?: Clock; logger?
   registerCatalogueJobs(ctx);
   registerFamiliesJobs(ctx);
   registerDossierJobs(ctx);
+  registerPackageExpiry(ctx);
   registerCaseworkJobs(ctx);
   return ctx;
 }

@@ -3,7 +3,7 @@ import { systemActor, type Actor } from "../core/actor.ts";
 import { containedPath } from "../core/contained.ts";
 import { actorNow } from "../access/users.ts";
 import { ingestCard } from "./intake.ts";
-import { uploadsRoot } from "./uploads.ts";
+import { removeIngestedUpload, uploadsRoot } from "./uploads.ts";
 import { auditFixity } from "./fixity.ts";
 import { repairRenditions } from "./renditions-repair.ts";
 
@@ -36,7 +36,7 @@ export function registerArchiveJobs(ctx: Ctx): void {
     const actor = await actorNow(ctx.db.db, p.actor);
     const path = await containedPath(uploadsRoot(ctx), p.path, "card's path in this job");
     let last = 0;
-    return ingestCard(ctx, actor, { path, label: p.label }, (pr) => {
+    const summary = await ingestCard(ctx, actor, { path, label: p.label }, (pr) => {
       const now = Date.now();
       if (now - last > 500 || pr.done === pr.total) {
         last = now;
@@ -44,6 +44,9 @@ export function registerArchiveJobs(ctx: Ctx): void {
         void jc.progress(pr.done, pr.total, pr.outcome);
       }
     });
+    // the card's plaintext copy goes once every byte is in the encrypted store (the removal is logged)
+    const removed = await removeIngestedUpload(ctx, actor, path, summary.source);
+    return { ...summary, uploadRemoved: removed };
   });
   ctx.jobs.register(JOB_RENDITIONS, async (jc) => {
     const made = await repairRenditions(ctx, systemActor, (done, total) => void jc.progress(done, total));

@@ -103,8 +103,14 @@ function dossierCsv(exhibits: ExhibitView[]): string[][] {
   ];
 }
 
-export async function buildDossierPackage(ctx: Ctx, actor: Actor, input: DossierPackageInput): Promise<BuildPackageResult & { dossierId: string; version: number; report: boolean }> {
+/** A package of a dossier is made only by someone who may read that dossier: it carries its exhibits and reasoning. */
+export function requirePackager(ctx: Ctx, actor: Actor): void {
   ctx.policy.require(actor, "package.export");
+  ctx.policy.require(actor, "dossier.read");
+}
+
+export async function buildDossierPackage(ctx: Ctx, actor: Actor, input: DossierPackageInput): Promise<BuildPackageResult & { dossierId: string; version: number; report: boolean }> {
+  requirePackager(ctx, actor);
   checkRecipient(input);
   const row = await ddb(ctx.db.db).selectFrom("dossier_versions").selectAll().where("dossier_id", "=", input.dossierId).where("version", "=", input.version).executeTakeFirst();
   if (!row) throw new NotFound(`Dossier ${input.dossierId} has no frozen version ${input.version}; freeze the dossier first (only frozen versions are packaged).`);
@@ -145,6 +151,8 @@ export async function buildDossierPackage(ctx: Ctx, actor: Actor, input: Dossier
   return { ...r, dossierId: input.dossierId, version: input.version, report: Boolean(build) };
 }
 
+export const JOB_PACKAGE_EXPIRY = "dossiers.package-expiry";
+
 /** Where package bags are built: DATA/packages/<out_…>. */
 export function packagesRoot(ctx: Pick<Ctx, "config">): string {
   return join(ctx.config.dataDir, "packages");
@@ -152,7 +160,7 @@ export function packagesRoot(ctx: Pick<Ctx, "config">): string {
 
 /** Queues a package build; the bag is written under the archive's data directory (packages/<id>). */
 export async function enqueueDossierPackage(ctx: Ctx, actor: Actor, input: Omit<DossierPackageInput, "out" | "onProgress">): Promise<{ job: string; out: string }> {
-  ctx.policy.require(actor, "package.export");
+  requirePackager(ctx, actor);
   checkRecipient(input);
   const v = await ddb(ctx.db.db).selectFrom("dossier_versions").select("version").where("dossier_id", "=", input.dossierId).where("version", "=", input.version).executeTakeFirst();
   if (!v) throw new NotFound(`Dossier ${input.dossierId} has no frozen version ${input.version}.`);
@@ -171,6 +179,8 @@ export function registerDossierJobs(ctx: Ctx): void {
     // writes into the same directory, so writePackage finds the dead attempt's marker there, logs that handover
     // as interrupted and clears the incomplete bag before it starts.
     let last = 0;
+    // the bag is removed once its time on the server is up (DALIL_PACKAGE_TTL): queued now, run then
+    await ctx.jobs.enqueue(null, JOB_PACKAGE_EXPIRY, {}, { runAfter: new Date(ctx.clock.now().getTime() + ctx.config.packageTtlMs + 1000) });
     return buildDossierPackage(ctx, actor, {
       ...p,
       out,

@@ -125,7 +125,7 @@ test("an upload area is its opener's: others get 'not found', roles without inge
 });
 
 for (const { backend, skip } of await backends()) {
-  test(`an uploaded card is taken in by a job, once; the upload then takes no more files (${backend.name})`, { skip, timeout: 60_000 }, async () => {
+  test(`an uploaded card is taken in by a job, once; the upload then takes no more files, and no plaintext copy of the card is left on the server (${backend.name})`, { skip, timeout: 60_000 }, async () => {
     const { dir } = await demoCard(1, false, "uploads");
     const a = await freshArchive(backend);
     try {
@@ -149,6 +149,12 @@ for (const { backend, skip } of await backends()) {
       assert.equal(source.actor, archivist.id, "the intake is recorded under the person who uploaded it");
       const paths = (await a.archive.db.db.selectFrom("sightings").select("path").where("source_id", "=", result.source).execute()).map((s) => s.path).sort();
       assert.deepEqual(paths, [...files].sort(), "paths on the medium are the card's own, relative to its folder");
+      // the card's files are gone from the upload area once in the encrypted store; the removal is a custody event
+      assert.equal(existsSync(join(uploadsRoot(a.archive), up.id, "files")), false, "no plaintext copy of the card is left");
+      assert.equal((done.result as { uploadRemoved: boolean }).uploadRemoved, true);
+      const removal = (await a.archive.log.eventsFor(result.source)).map((e) => e.event).find((e) => e.type === "deletion");
+      assert.deepEqual([removal?.detail.what, removal?.detail.files], ["upload", files.length]);
+      assert.equal((await getUpload(a.archive, archivist, up.id)).job, job, "the upload still names its job");
     } finally {
       await a.close();
     }
