@@ -158,7 +158,9 @@ export const RULES: Record<Action, Rule> = {
   "review.resolve": { roles: ["admin", "forensic_reviewer"], signedIn: true },
   "review.stats": { roles: ["admin", "investigator", "forensic_reviewer", "prosecutor"], signedIn: true },
   // A dossier is the investigators' case file; prosecutors read it (and receive packages of it, built by custodians).
-  "dossier.read": { roles: ["admin", "investigator", "prosecutor"], signedIn: true },
+  // Building a package of a dossier means reading it (the package holds its exhibits and their reasoning), so the
+  // custodians who build packages (archivists) read dossiers too: every role with package.export has dossier.read.
+  "dossier.read": { roles: ["admin", "archivist", "investigator", "prosecutor"], signedIn: true },
   "dossier.edit": { roles: ["admin", "investigator"], signedIn: true },
   // Marking regions means looking at the unblurred original.
   "redaction.mark": { roles: ["admin", "archivist", "investigator"], exposes: "originals", signedIn: true },

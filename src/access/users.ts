@@ -1,6 +1,6 @@
 import type { Ctx } from "../app/context.ts";
 import { ROLES, type Actor, type Role } from "../core/actor.ts";
-import { Conflict, Invalid, NotFound } from "../core/errors.ts";
+import { Conflict, Forbidden, Invalid, NotFound } from "../core/errors.ts";
 import { newId } from "../core/ids.ts";
 import type { Tx } from "../db/database.ts";
 import { recordAccessChange } from "./audit.ts";
@@ -112,6 +112,19 @@ export async function findAccountOfRole(tx: Tx, ref: string, role: Role, field: 
     throw new Invalid(`There is no enabled ${role.replace(/_/g, " ")}'s account ${ref.slice(0, 320)}.`, field);
   }
   return row;
+}
+
+/**
+ * The actor as the accounts say now, for work queued earlier (a job): a user's current role, or a refusal when the
+ * account is gone or disabled. A queued job never runs with rights its person has since lost. The operator (at the
+ * server's shell) and the software itself have no account to read.
+ */
+export async function actorNow(tx: Tx, actor: Actor): Promise<Actor> {
+  if (actor.kind !== "user") return actor;
+  const row = await adb(tx).selectFrom("users").select(["id", "role", "disabled_at"]).where("id", "=", actor.id).executeTakeFirst();
+  if (!row) throw new Forbidden("The account that queued this work no longer exists; it was not run.");
+  if (row.disabled_at !== null) throw new Forbidden("The account that queued this work is disabled; it was not run.");
+  return { kind: "user", id: row.id, role: row.role as Role };
 }
 
 /** An account by id (usr_…) or email address. */

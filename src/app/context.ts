@@ -1,4 +1,4 @@
-import { mkdirSync } from "node:fs";
+import { chmodSync, mkdirSync, statSync } from "node:fs";
 import { paths, type Config } from "../core/config.ts";
 import { systemClock, type Clock } from "../core/clock.ts";
 import { createLogger, type Logger } from "../core/logger.ts";
@@ -12,9 +12,11 @@ import { registerArchiveJobs } from "../archive/jobs.ts";
 import { registerCatalogueJobs } from "../catalogue/index.ts";
 import { registerFamiliesJobs } from "../families/matching.ts";
 import { registerDossierJobs } from "../dossiers/dossier-package.ts";
+import { registerPackageExpiry } from "../dossiers/package-download.ts";
 import { registerCaseworkJobs } from "../families/watch.ts";
 import { LogTree, loadOrCreateLogKey, newOrigin } from "../ledger/tree.ts";
 import { getSetting, setSetting } from "../db/settings.ts";
+import { loadKeyFile } from "../access/secrets.ts";
 
 /**
  * Everything a use case needs, built once at start. Tests build it against SQLite in a temp dir or PostgreSQL in
@@ -32,12 +34,16 @@ export interface Ctx {
   logger: Logger;
 }
 
+export const JOB_KEY_FILE = "job-mac.key";
+
 export interface Archive extends Ctx {
   close(): Promise<void>;
 }
 
 export async function openArchive(config: Config, opts: { clock?: Clock; logger?: Logger } = {}): Promise<Archive> {
-  mkdirSync(config.dataDir, { recursive: true });
+  // the data dir holds the database, keys, uploads and packages: only the archive's own account enters it
+  mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
+  if ((statSync(config.dataDir).mode & 0o077) !== 0) chmodSync(config.dataDir, 0o700);
   const clock = opts.clock ?? systemClock;
   const db = await openDatabase({ url: config.databaseUrl, sqlitePath: paths.sqlite(config) });
   const keys = await loadOrCreateBlobKeys(paths.keys(config));
@@ -62,7 +68,8 @@ export async function openArchive(config: Config, opts: { clock?: Clock; logger?
     logger,
   );
   tree.attach(log);
-  const jobs = new JobQueue(db, clock);
+  // the job key authenticates every queued job's payload; kept with the archive's other keys (0600, made once)
+  const jobs = new JobQueue(db, clock, loadKeyFile(paths.keys(config), JOB_KEY_FILE, true)!);
   const ctx: Archive = {
     config,
     db,
@@ -82,6 +89,7 @@ export async function openArchive(config: Config, opts: { clock?: Clock; logger?
   registerCatalogueJobs(ctx);
   registerFamiliesJobs(ctx);
   registerDossierJobs(ctx);
+  registerPackageExpiry(ctx);
   registerCaseworkJobs(ctx);
   return ctx;
 }

@@ -1,6 +1,9 @@
 import type { Ctx } from "../app/context.ts";
 import { systemActor, type Actor } from "../core/actor.ts";
+import { containedPath } from "../core/contained.ts";
+import { actorNow } from "../access/users.ts";
 import { ingestCard } from "./intake.ts";
+import { removeIngestedUpload, uploadsRoot } from "./uploads.ts";
 import { auditFixity } from "./fixity.ts";
 import { repairRenditions } from "./renditions-repair.ts";
 
@@ -9,7 +12,10 @@ export const JOB_FIXITY_AUDIT = "archive.fixity-audit";
 export const JOB_RENDITIONS = "archive.renditions";
 export const JOB_INGEST = "archive.ingest";
 
-/** Payload of an ingest job: the card's path on the server, a label, and who asked (checked again when it runs). */
+/**
+ * Payload of an ingest job: the card's path on the server (an upload area, under DATA/uploads/), a label, and who
+ * asked. When it runs the path is contained in the uploads folder and the actor read again from the accounts.
+ */
 export interface IngestJobPayload {
   path: string;
   label?: string;
@@ -27,8 +33,10 @@ export function registerArchiveJobs(ctx: Ctx): void {
   });
   ctx.jobs.register(JOB_INGEST, async (jc) => {
     const p = jc.job.payload as unknown as IngestJobPayload;
+    const actor = await actorNow(ctx.db.db, p.actor);
+    const path = await containedPath(uploadsRoot(ctx), p.path, "card's path in this job");
     let last = 0;
-    return ingestCard(ctx, p.actor, { path: p.path, label: p.label }, (pr) => {
+    const summary = await ingestCard(ctx, actor, { path, label: p.label }, (pr) => {
       const now = Date.now();
       if (now - last > 500 || pr.done === pr.total) {
         last = now;
@@ -36,6 +44,9 @@ export function registerArchiveJobs(ctx: Ctx): void {
         void jc.progress(pr.done, pr.total, pr.outcome);
       }
     });
+    // the card's plaintext copy goes once every byte is in the encrypted store (the removal is logged)
+    const removed = await removeIngestedUpload(ctx, actor, path, summary.source);
+    return { ...summary, uploadRemoved: removed };
   });
   ctx.jobs.register(JOB_RENDITIONS, async (jc) => {
     const made = await repairRenditions(ctx, systemActor, (done, total) => void jc.progress(done, total));

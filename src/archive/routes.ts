@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { jobView } from "../db/jobs.ts";
 import type { RegisterRoute } from "../http/app.ts";
 import { getOriginal, listOriginals } from "./originals.ts";
 import { createUpload, getUpload, receiveUploadFile, startUploadIngest, UPLOAD_LIMITS } from "./uploads.ts";
@@ -45,14 +46,14 @@ export function registerArchiveRoutes(route: RegisterRoute): void {
     url: "/api/jobs",
     action: "jobs.read",
     summary: "recent jobs with their progress",
-    handler: (_req, ctx) => ctx.jobs.list({ limit: 100 }),
+    handler: async (_req, ctx) => (await ctx.jobs.list({ limit: 100 })).map(jobView),
   });
   route({
     method: "GET",
     url: "/api/jobs/:id",
     action: "jobs.read",
     summary: "one job and its progress",
-    handler: (req, ctx) => ctx.jobs.get(z.object({ id: z.string().max(64) }).parse(req.params).id),
+    handler: async (req, ctx) => jobView(await ctx.jobs.get(z.object({ id: z.string().max(64) }).parse(req.params).id)),
   });
   registerWebAppRoutes(route);
 }

@@ -1,13 +1,15 @@
 import { createHash, randomBytes } from "node:crypto";
 import { createWriteStream } from "node:fs";
 import { lstat, mkdir, readFile, readdir, realpath, rename, rm, statfs, utimes, writeFile } from "node:fs/promises";
-import { join, resolve, sep } from "node:path";
+import { join, relative, resolve, sep } from "node:path";
 import { Transform, type Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type { Ctx } from "../app/context.ts";
 import type { Actor } from "../core/actor.ts";
 import { Conflict, Invalid, NotFound, TooLarge } from "../core/errors.ts";
 import { newId } from "../core/ids.ts";
+import { containedPath } from "../core/contained.ts";
+import { custody } from "../ledger/events.ts";
 import { JOB_INGEST, type IngestJobPayload } from "./jobs.ts";
 
 /**
@@ -234,4 +236,30 @@ export async function startUploadIngest(ctx: Ctx, actor: Actor, input: { id: str
   const id = await ctx.jobs.enqueue(null, JOB_INGEST, payload as unknown as Record<string, unknown>, { dedupeKey: `upload:${input.id}` });
   await writeFile(join(area, "ingest.json"), JSON.stringify({ job: id }), { mode: 0o600 });
   return { job: id };
+}
+
+/**
+ * Once an upload is taken in, its files are removed: they are plaintext copies of the card, and every byte is now
+ * in the encrypted blob store. Kept (and false returned) when some file's bytes are not stored: an entry that could
+ * not be read on a folder card, with no container whose bytes were kept. The removal is a `deletion` custody event
+ * (the source and upload ids and the number of files: no path). upload.json and ingest.json stay, so the upload
+ * still names its job.
+ */
+export async function removeIngestedUpload(ctx: Ctx, actor: Actor, cardPath: string, sourceId: string): Promise<boolean> {
+  const root = uploadsRoot(ctx);
+  const at = await containedPath(root, cardPath, "upload");
+  const id = relative(await realpath(root), await realpath(at)).split(sep)[0] ?? "";
+  if (!ID_RE.test(id)) return false;
+  const area = join(root, id);
+  const source = await ctx.db.db.selectFrom("sources").select(["medium_sha256", "status"]).where("id", "=", sourceId).executeTakeFirst();
+  if (!source || source.status !== "complete") return false;
+  const unstored = await ctx.db.db.selectFrom("sightings").select("entry_no").where("source_id", "=", sourceId).where("original_sha256", "is", null).executeTakeFirst();
+  if (unstored && !source.medium_sha256) return false;
+  const files = (await readdir(join(area, "files"), { recursive: true, withFileTypes: true })).filter((d) => d.isFile()).length;
+  await rm(join(area, "files"), { recursive: true, force: true });
+  await rm(join(area, "partial"), { recursive: true, force: true });
+  await ctx.db.transaction((tx) =>
+    ctx.log.append(tx, custody("deletion", actor, ctx.clock.now(), [{ id: sourceId, role: "source" }], { what: "upload", reason: "ingested", upload: id, source: sourceId, files })),
+  );
+  return true;
 }

@@ -3,6 +3,7 @@ import type { Actor } from "../core/actor.ts";
 import { Conflict, Invalid, NotFound } from "../core/errors.ts";
 import { newId } from "../core/ids.ts";
 import type { Tx } from "../db/database.ts";
+import { actorNow } from "../access/users.ts";
 import { cdb, type GroupingProposalsTable } from "./tables.ts";
 import { recordChanges, recordManyChanges, type RecordChanges } from "./history.ts";
 import { Vocabularies } from "./vocabularies.ts";
@@ -501,10 +502,11 @@ export async function readingsOf(ctx: Ctx, actor: Actor, sha256: string): Promis
 export function registerCatalogueJobs(ctx: Ctx, opts: { engine?: () => Promise<CatalogueEngine> } = {}): void {
   ctx.jobs.register(JOB_PROPOSE, async (jc) => {
     const p = jc.job.payload as { sourceId: string; actor: Actor };
+    const actor = await actorNow(ctx.db.db, p.actor);
     let last = 0;
     const engine = opts.engine ? await opts.engine() : undefined;
     try {
-      return await runProposals(ctx, p.actor, {
+      return await runProposals(ctx, actor, {
         sourceId: p.sourceId,
         runId: jc.job.id,
         ...(engine ? { engine } : {}),

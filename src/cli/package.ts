@@ -3,6 +3,8 @@ import type { Command } from "commander";
 import { operatorActor } from "../core/actor.ts";
 import { buildPackage } from "../dossiers/package.ts";
 import { verifyPackage } from "../dossiers/package-verify.ts";
+import { removeExpiredPackages } from "../dossiers/package-download.ts";
+import { parseDuration } from "../core/config.ts";
 import { globalOptions, print, withArchive } from "./shell.ts";
 
 export function registerPackageCommands(program: Command): void {
@@ -23,6 +25,18 @@ export function registerPackageCommands(program: Command): void {
         const r = await buildPackage(a, operatorActor(), { originals: shas, recipient: o.recipient, purpose: o.purpose, out: o.out, sourceOrganization: o.organization });
         const resumed = r.resumed ? `an earlier build into ${r.dir} (package ${r.resumed}) had been interrupted: its handover is now logged as failed and its partial bag was cleared\n` : "";
         print(opts, r, `${resumed}package ${r.id}: ${r.exhibits} exhibit(s), ${r.events} event proofs, handover logged as entry ${r.handoverSeq}, checkpoint ${r.checkpointSize} — ${r.dir}`);
+      });
+    });
+
+  pkg
+    .command("expire")
+    .description("remove the bags of package jobs older than DALIL_PACKAGE_TTL (default 7d) from DATA/packages/; each removal is logged")
+    .option("--older-than <duration>", "another age than DALIL_PACKAGE_TTL: 30m, 48h, 7d")
+    .action(async (o: { olderThan?: string }, cmd: Command) => {
+      const opts = globalOptions(cmd);
+      await withArchive(opts, async (a) => {
+        const r = await removeExpiredPackages(a, operatorActor(), o.olderThan ? { olderThanMs: parseDuration(o.olderThan, "--older-than") } : {});
+        print(opts, r, r.removed.length ? r.removed.map((x) => `removed the bag of ${x.package ?? "an unfinished package"} (job ${x.job})`).join("\n") : "no expired package bags");
       });
     });
 

@@ -1,4 +1,4 @@
-import { mkdirSync } from "node:fs";
+import { chmodSync, closeSync, mkdirSync, openSync, statSync } from "node:fs";
 import { dirname } from "node:path";
 import SQLite from "better-sqlite3";
 import pg from "pg";
@@ -83,7 +83,8 @@ export async function openDatabase(opts: OpenDatabaseOptions): Promise<DatabaseH
     db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     dialect = "postgres";
   } else {
-    mkdirSync(dirname(opts.sqlitePath), { recursive: true });
+    mkdirSync(dirname(opts.sqlitePath), { recursive: true, mode: 0o700 });
+    privateFile(opts.sqlitePath);
     const sqlite = new SQLite(opts.sqlitePath);
     // First, so that every later statement (even switching to WAL) waits for another process's lock.
     sqlite.pragma("busy_timeout = 30000");
@@ -106,4 +107,19 @@ export async function openDatabase(opts: OpenDatabaseOptions): Promise<DatabaseH
 function quoteIdent(name: string): string {
   if (!/^[A-Za-z_][A-Za-z0-9_]{0,62}$/.test(name)) throw new Error(`not a valid schema name: ${name}`);
   return `"${name}"`;
+}
+
+/**
+ * The database file holds personal data in the clear (reports, names, contacts): created 0600, and an existing one
+ * readable by others is made private. SQLite gives its -wal and -shm files the database file's permissions.
+ */
+function privateFile(path: string): void {
+  closeSync(openSync(path, "a", 0o600));
+  for (const f of [path, `${path}-wal`, `${path}-shm`]) {
+    try {
+      if ((statSync(f).mode & 0o077) !== 0) chmodSync(f, 0o600);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== "ENOENT") throw err;
+    }
+  }
 }

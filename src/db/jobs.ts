@@ -1,8 +1,9 @@
+import { createHmac, timingSafeEqual } from "node:crypto";
 import { hostname } from "node:os";
 import { sql } from "kysely";
 import type { Clock } from "../core/clock.ts";
 import { newId } from "../core/ids.ts";
-import { NotFound } from "../core/errors.ts";
+import { DalilError, Forbidden, NotFound, Unauthenticated } from "../core/errors.ts";
 import type { DatabaseHandle, Tx } from "./database.ts";
 import type { JobsTable } from "./schema.ts";
 
@@ -11,6 +12,11 @@ import type { JobsTable } from "./schema.ts";
  * transaction as the change that needs it. Workers claim a job with a lease; a worker that dies stops renewing
  * it and the job is claimed again when the lease runs out. On PostgreSQL claims use FOR UPDATE SKIP LOCKED, so
  * workers on several machines never run one job twice at once; on SQLite the single writer serialises claims.
+ *
+ * A job is not a command from the database: its payload carries a MAC (HMAC-SHA-256 under the archive's job key,
+ * kept with its other keys) over its id, kind and payload, made when the archive queues it. A row written or
+ * altered by anyone else who can write to the database fails the check and is refused, not run. Handlers still
+ * treat the payload as data: paths are contained (core/contained.ts), the actor is read again from the accounts.
  */
 export interface Job {
   id: string;
@@ -42,6 +48,23 @@ export interface EnqueueOptions {
 
 const LEASE_MS = 60_000;
 
+/** Why a job was refused without running: no retry can change it. */
+export class JobRefused extends DalilError {
+  override readonly code = "job_refused";
+}
+
+export const FORGED_JOB =
+  "Refused, not run: this job's payload does not carry the archive's authentication (its MAC does not match), so it was written or changed outside the archive. Queue the work again if it is wanted, and find out who can write to the database.";
+
+function macOf(key: Buffer, id: string, kind: string, payload: string): string {
+  return createHmac("sha256", key).update(`dalil.job.v1\u0000${id}\u0000${kind}\u0000${payload}`).digest("hex");
+}
+
+function macMatches(key: Buffer, row: Pick<JobsTable, "id" | "kind" | "payload" | "payload_mac">): boolean {
+  if (!row.payload_mac || !/^[0-9a-f]{64}$/.test(row.payload_mac)) return false;
+  return timingSafeEqual(Buffer.from(macOf(key, row.id, row.kind, row.payload), "hex"), Buffer.from(row.payload_mac, "hex"));
+}
+
 export class JobQueue {
   private readonly handlers = new Map<string, JobHandler>();
   readonly workerId = `${hostname()}:${process.pid}:${newId("w").slice(2, 10)}`;
@@ -49,7 +72,10 @@ export class JobQueue {
   constructor(
     private readonly dbh: DatabaseHandle,
     private readonly clock: Clock,
-  ) {}
+    private readonly macKey: Buffer,
+  ) {
+    if (macKey.length !== 32) throw new Error("the job key must be 32 bytes");
+  }
 
   register(kind: string, handler: JobHandler): void {
     this.handlers.set(kind, handler);
@@ -73,12 +99,14 @@ export class JobQueue {
       if (existing) await db.updateTable("jobs").set({ dedupe_key: null }).where("id", "=", existing.id).execute();
     }
     const id = newId("job");
+    const text = JSON.stringify(payload);
     await db
       .insertInto("jobs")
       .values({
         id,
         kind,
-        payload: JSON.stringify(payload),
+        payload: text,
+        payload_mac: macOf(this.macKey, id, kind, text),
         status: "queued",
         attempts: 0,
         max_attempts: opts.maxAttempts ?? 3,
@@ -188,10 +216,21 @@ export class JobQueue {
       .execute();
   }
 
-  /** Runs one claimed job to its end. A failure is retried with backoff until maxAttempts, then marked failed. */
-  async runOne(job: Job, signal: AbortSignal = new AbortController().signal): Promise<Job> {
-    const handler = this.handlers.get(job.kind);
-    if (!handler) throw new Error(`no handler for job kind ${job.kind}`);
+  /**
+   * Runs one claimed job to its end. A failure is retried with backoff until maxAttempts, then marked failed; a
+   * refusal (a forged payload, an actor no longer allowed, a path outside the archive) fails at once.
+   */
+  async runOne(claimed: Job, signal: AbortSignal = new AbortController().signal): Promise<Job> {
+    const handler = this.handlers.get(claimed.kind);
+    if (!handler) throw new Error(`no handler for job kind ${claimed.kind}`);
+    // the payload that runs is the stored one, checked now: never one handed in by the caller
+    const row = await this.dbh.db.selectFrom("jobs").selectAll().where("id", "=", claimed.id).executeTakeFirst();
+    if (!row) throw new NotFound(`No job with id ${claimed.id}.`);
+    if (!macMatches(this.macKey, row)) {
+      await this.finish(row.id, { status: "failed", error: FORGED_JOB });
+      return this.get(row.id);
+    }
+    const job: Job = { ...toJob(row), attempts: claimed.attempts };
     const renew = setInterval(() => {
       void this.progress(job.id, job.progress.done, job.progress.total, job.progress.note ?? undefined).catch(() => {});
     }, LEASE_MS / 3);
@@ -207,7 +246,8 @@ export class JobQueue {
       await this.finish(job.id, { status: "done", result: JSON.stringify(result ?? null), error: null });
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
-      if (job.attempts < job.maxAttempts) {
+      const refused = err instanceof JobRefused || err instanceof Forbidden || err instanceof Unauthenticated;
+      if (!refused && job.attempts < job.maxAttempts) {
         const backoff = 1000 * 2 ** job.attempts;
         await this.finish(job.id, {
           status: "queued",
@@ -239,6 +279,18 @@ export class JobQueue {
     }
     return ran;
   }
+}
+
+/** A job as shown over HTTP: no payload (it names paths, actors, recipients), and no path in its result. */
+export type JobView = Omit<Job, "payload">;
+
+export function jobView(job: Job): JobView {
+  const { payload, ...rest } = job;
+  void payload;
+  const result = rest.result && typeof rest.result === "object" && !Array.isArray(rest.result)
+    ? Object.fromEntries(Object.entries(rest.result as Record<string, unknown>).filter(([k, v]) => k !== "dir" && !(typeof v === "string" && v.startsWith("/"))))
+    : rest.result;
+  return { ...rest, result };
 }
 
 function toJob(row: JobsTable): Job {

@@ -124,6 +124,7 @@ export interface JobsTable {
   created_at: string;
   updated_at: string;
   dedupe_key: string | null;
+  payload_mac: string | null; // HMAC-SHA-256 (hex) of id, kind and payload under the job key (0009)
 }
 
 export interface SettingsTable {

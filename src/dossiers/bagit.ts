@@ -11,13 +11,17 @@
  * durable record; an interrupted bag has no tag files and does not validate.
  */
 import { createHash } from "node:crypto";
-import { constants, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync, lstatSync } from "node:fs";
-import { copyFile, mkdir, open, writeFile } from "node:fs/promises";
+import { chmodSync, constants, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync, lstatSync } from "node:fs";
+import { chmod, copyFile, mkdir, open, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import type { Readable } from "node:stream";
 import { Conflict, IntegrityError, Invalid } from "../core/errors.ts";
 import { digestFile, hashConcurrency } from "./hash-pool.ts";
 import { writevAll } from "../core/writev-all.ts";
+
+/** A bag on the server is private to the archive's account: directories 0700, files 0600. */
+export const DIR_MODE = 0o700;
+export const FILE_MODE = 0o600;
 
 export const BAGIT_TXT = "BagIt-Version: 1.0\nTag-File-Character-Encoding: UTF-8\n";
 export const PAYLOAD_ALGORITHMS = ["sha256", "sha512"] as const;
@@ -91,7 +95,7 @@ async function hashWritten(path: string, file: string): Promise<BagEntry> {
  * small enough to hash in place (those chunks are then still in hand, so the file need not be read back).
  */
 async function writeStream(target: string, source: Readable | AsyncIterable<Uint8Array>): Promise<{ size: number; small: Uint8Array[] | null }> {
-  const fh = await open(target, "wx");
+  const fh = await open(target, "wx", FILE_MODE);
   let size = 0;
   let batch: Uint8Array[] = [];
   let batched = 0;
@@ -131,7 +135,9 @@ export class BagWriter {
     if (existsSync(dir) && readdirSync(dir).length > 0) {
       throw new Conflict(`${dir} is not empty; a bag is written into a new or empty directory.`);
     }
-    mkdirSync(join(dir, "data"), { recursive: true });
+    // Private: a bag holds originals in the clear, so only the archive's own account may enter it.
+    mkdirSync(join(dir, "data"), { recursive: true, mode: DIR_MODE });
+    chmodSync(dir, DIR_MODE);
   }
 
   /** Adds a payload file at `data/<relPath>` from bytes or a stream, hashing as it writes. */
@@ -142,7 +148,7 @@ export class BagWriter {
       const buf = typeof source === "string" ? Buffer.from(source, "utf8") : source;
       // Asynchronous: creating thousands of small files costs the kernel far more than hashing them, and on
       // libuv's pool those creations overlap each other and the main thread's work (measured: docs/packages.md).
-      await writeFile(target, buf, { flag: "wx" });
+      await writeFile(target, buf, { flag: "wx", mode: FILE_MODE });
       entry = buf.length < INLINE_HASH_LIMIT ? hashHere(path, [buf]) : await hashWritten(path, target);
     } else {
       const written = await writeStream(target, source);
@@ -162,6 +168,7 @@ export class BagWriter {
   async addPayloadFile(relPath: string, sourceFile: string): Promise<BagEntry> {
     const { path, target } = await this.claim(relPath);
     await copyFile(sourceFile, target, constants.COPYFILE_EXCL | constants.COPYFILE_FICLONE);
+    await chmod(target, FILE_MODE);
     const entry = await hashWritten(path, target);
     this.entries.set(path, entry);
     return entry;
@@ -174,6 +181,7 @@ export class BagWriter {
   async addPayloadWritten(relPath: string, write: (target: string) => Promise<Omit<BagEntry, "path">>): Promise<BagEntry> {
     const { path, target } = await this.claim(relPath);
     const got = await write(target);
+    await chmod(target, FILE_MODE);
     const entry: BagEntry = { path, size: got.size, sha256: got.sha256, sha512: got.sha512 };
     this.entries.set(path, entry);
     return entry;
@@ -189,7 +197,7 @@ export class BagWriter {
     const parent = dirname(target);
     let made = this.dirs.get(parent);
     if (!made) {
-      made = mkdir(parent, { recursive: true }).then(() => undefined);
+      made = mkdir(parent, { recursive: true, mode: DIR_MODE }).then(() => undefined);
       this.dirs.set(parent, made);
     }
     await made;
@@ -228,11 +236,11 @@ export class BagWriter {
     ];
     tags.set("bag-info.txt", Buffer.from(lines.map(([k, v]) => `${k}: ${oneLine(v)}\n`).join(""), "utf8"));
     for (const [name, bytes] of this.tagFiles) tags.set(name, bytes);
-    for (const [name, bytes] of tags) writeFileSync(join(this.dir, name), bytes);
+    for (const [name, bytes] of tags) writeFileSync(join(this.dir, name), bytes, { mode: FILE_MODE });
     const tagLines = [...tags.entries()]
       .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
       .map(([name, bytes]) => `${createHash("sha256").update(bytes).digest("hex")}  ${encodeBagPath(name)}\n`);
-    writeFileSync(join(this.dir, "tagmanifest-sha256.txt"), tagLines.join(""));
+    writeFileSync(join(this.dir, "tagmanifest-sha256.txt"), tagLines.join(""), { mode: FILE_MODE });
     return { octets, count: entries.length };
   }
 }

@@ -10,6 +10,8 @@ import type { Ctx } from "../app/context.ts";
 import type { Actor } from "../core/actor.ts";
 import { Invalid, NotFound } from "../core/errors.ts";
 import { newId } from "../core/ids.ts";
+import { containedPath } from "../core/contained.ts";
+import { actorNow } from "../access/users.ts";
 import { frozenVersion, type ExhibitView } from "./dossiers.ts";
 import { checkRecipient, writePackage, type BuildPackageResult, type Clearance, type PackageExtras, type PackageItem } from "./package.ts";
 import { ddb } from "./tables.ts";
@@ -101,8 +103,14 @@ function dossierCsv(exhibits: ExhibitView[]): string[][] {
   ];
 }
 
-export async function buildDossierPackage(ctx: Ctx, actor: Actor, input: DossierPackageInput): Promise<BuildPackageResult & { dossierId: string; version: number; report: boolean }> {
+/** A package of a dossier is made only by someone who may read that dossier: it carries its exhibits and reasoning. */
+export function requirePackager(ctx: Ctx, actor: Actor): void {
   ctx.policy.require(actor, "package.export");
+  ctx.policy.require(actor, "dossier.read");
+}
+
+export async function buildDossierPackage(ctx: Ctx, actor: Actor, input: DossierPackageInput): Promise<BuildPackageResult & { dossierId: string; version: number; report: boolean }> {
+  requirePackager(ctx, actor);
   checkRecipient(input);
   const row = await ddb(ctx.db.db).selectFrom("dossier_versions").selectAll().where("dossier_id", "=", input.dossierId).where("version", "=", input.version).executeTakeFirst();
   if (!row) throw new NotFound(`Dossier ${input.dossierId} has no frozen version ${input.version}; freeze the dossier first (only frozen versions are packaged).`);
@@ -143,13 +151,20 @@ export async function buildDossierPackage(ctx: Ctx, actor: Actor, input: Dossier
   return { ...r, dossierId: input.dossierId, version: input.version, report: Boolean(build) };
 }
 
+export const JOB_PACKAGE_EXPIRY = "dossiers.package-expiry";
+
+/** Where package bags are built: DATA/packages/<out_…>. */
+export function packagesRoot(ctx: Pick<Ctx, "config">): string {
+  return join(ctx.config.dataDir, "packages");
+}
+
 /** Queues a package build; the bag is written under the archive's data directory (packages/<id>). */
 export async function enqueueDossierPackage(ctx: Ctx, actor: Actor, input: Omit<DossierPackageInput, "out" | "onProgress">): Promise<{ job: string; out: string }> {
-  ctx.policy.require(actor, "package.export");
+  requirePackager(ctx, actor);
   checkRecipient(input);
   const v = await ddb(ctx.db.db).selectFrom("dossier_versions").select("version").where("dossier_id", "=", input.dossierId).where("version", "=", input.version).executeTakeFirst();
   if (!v) throw new NotFound(`Dossier ${input.dossierId} has no frozen version ${input.version}.`);
-  const out = join(ctx.config.dataDir, "packages", newId("out"));
+  const out = join(packagesRoot(ctx), newId("out"));
   const job = await ctx.jobs.enqueue(null, JOB_DOSSIER_PACKAGE, { ...input, out, actor }, { maxAttempts: 1 });
   return { job, out };
 }
@@ -157,12 +172,18 @@ export async function enqueueDossierPackage(ctx: Ctx, actor: Actor, input: Omit<
 export function registerDossierJobs(ctx: Ctx): void {
   ctx.jobs.register(JOB_DOSSIER_PACKAGE, async (jc) => {
     const p = jc.job.payload as unknown as DossierPackageInput & { actor: Actor };
+    // the payload is data: the bag goes only under DATA/packages/, built with the rights its person has now
+    const actor = await actorNow(ctx.db.db, p.actor);
+    const out = await containedPath(packagesRoot(ctx), p.out, "package folder in this job");
     // Each attempt builds under its own package id. An attempt after a crash (the process died, the lease ran out)
     // writes into the same directory, so writePackage finds the dead attempt's marker there, logs that handover
     // as interrupted and clears the incomplete bag before it starts.
     let last = 0;
-    return buildDossierPackage(ctx, p.actor, {
+    // the bag is removed once its time on the server is up (DALIL_PACKAGE_TTL): queued now, run then
+    await ctx.jobs.enqueue(null, JOB_PACKAGE_EXPIRY, {}, { runAfter: new Date(ctx.clock.now().getTime() + ctx.config.packageTtlMs + 1000) });
+    return buildDossierPackage(ctx, actor, {
       ...p,
+      out,
       packageId: `pkg_${jc.job.id.replace(/^job_/, "")}_a${jc.job.attempts}`,
       onProgress: (done, total, note) => {
         const now = Date.now();

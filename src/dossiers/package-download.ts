@@ -4,13 +4,16 @@
  * streamed from the bag as it stands; `dalil package verify` on the extracted folder checks it end to end.
  */
 import { existsSync, realpathSync } from "node:fs";
+import { rm } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
 import { Readable } from "node:stream";
 import type { Ctx } from "../app/context.ts";
-import type { Actor } from "../core/actor.ts";
+import { systemActor, type Actor } from "../core/actor.ts";
 import { Invalid, NotFound } from "../core/errors.ts";
+import { containedPath } from "../core/contained.ts";
 import { listTree, tarStream, zipStream } from "./archive-stream.ts";
-import { JOB_DOSSIER_PACKAGE } from "./dossier-package.ts";
+import { JOB_DOSSIER_PACKAGE, JOB_PACKAGE_EXPIRY, requirePackager } from "./dossier-package.ts";
+import { custody } from "../ledger/events.ts";
 
 export const PACKAGE_FORMATS = ["tar", "zip"] as const;
 export type PackageFormat = (typeof PACKAGE_FORMATS)[number];
@@ -38,12 +41,75 @@ export async function finishedPackageDir(ctx: Ctx, jobId: string): Promise<strin
   return at;
 }
 
+/**
+ * A download is a handover of the bag's bytes: only someone who may build packages and read the dossier gets it,
+ * and each one is a `transfer` custody event (package, dossier, format: ids and an enum, no typed words), logged
+ * before the first byte is sent.
+ */
 export async function downloadPackage(ctx: Ctx, actor: Actor, jobId: string, format: PackageFormat): Promise<PackageDownload> {
-  ctx.policy.require(actor, "package.export");
+  requirePackager(ctx, actor);
+  if (!(PACKAGE_FORMATS as readonly string[]).includes(format)) throw new Invalid(`A package downloads as ${PACKAGE_FORMATS.join(" or ")}.`, "format");
   const dir = await finishedPackageDir(ctx, jobId);
+  const job = await ctx.jobs.get(jobId);
+  const packageId = String((job.result as { id?: unknown }).id ?? "");
+  const dossierId = String((job.payload as { dossierId?: unknown }).dossierId ?? "");
+  await ctx.db.transaction((tx) =>
+    ctx.log.append(tx, custody("transfer", actor, ctx.clock.now(), [{ id: packageId, role: "package" }, { id: dossierId, role: "dossier" }], { package: packageId, dossier: dossierId, job: jobId, format })),
+  );
   const entries = listTree(dir);
   const name = basename(dir);
   return format === "zip"
     ? { filename: `${name}.zip`, contentType: "application/zip", body: Readable.from(zipStream(entries)) }
     : { filename: `${name}.tar`, contentType: "application/x-tar", body: Readable.from(tarStream(entries)) };
+}
+
+/** The expiry job: queued when a package is built, to run once its TTL has passed; removes every expired bag. */
+export function registerPackageExpiry(ctx: Ctx): void {
+  ctx.jobs.register(JOB_PACKAGE_EXPIRY, async () => {
+    const { removed } = await removeExpiredPackages(ctx, systemActor);
+    return { removed: removed.length };
+  });
+}
+
+/**
+ * Removes the bags of package jobs finished (or failed) longer ago than the archive's package TTL (DALIL_PACKAGE_TTL,
+ * or `olderThanMs`): a bag holds originals in the clear and must not lie on the server after its handover. Each
+ * removal is a `deletion` custody event (the package and job ids, the TTL: nothing typed). Only folders under
+ * DATA/packages/ are removed; the originals stay in the encrypted blob store.
+ */
+export async function removeExpiredPackages(ctx: Ctx, actor: Actor, opts: { olderThanMs?: number } = {}): Promise<{ removed: { package: string | null; job: string }[] }> {
+  ctx.policy.require(actor, "package.export");
+  const ttl = opts.olderThanMs ?? ctx.config.packageTtlMs;
+  const cutoff = new Date(ctx.clock.now().getTime() - ttl).toISOString();
+  const root = resolve(ctx.config.dataDir, "packages");
+  const jobs = await ctx.db.db
+    .selectFrom("jobs")
+    .select(["id", "payload", "result"])
+    .where("kind", "=", JOB_DOSSIER_PACKAGE)
+    .where("status", "in", ["done", "failed"])
+    .where("updated_at", "<=", cutoff)
+    .execute();
+  const removed: { package: string | null; job: string }[] = [];
+  for (const j of jobs) {
+    const out = (JSON.parse(j.payload) as { out?: unknown }).out;
+    const dir = await containedPath(root, out, "package folder").catch(() => null);
+    if (!dir || dir === root || !existsSync(dir)) continue;
+    const pkg = j.result ? ((JSON.parse(j.result) as { id?: unknown } | null)?.id ?? null) : null;
+    const packageId = typeof pkg === "string" ? pkg : null;
+    await rm(dir, { recursive: true, force: true });
+    await ctx.db.transaction((tx) =>
+      ctx.log.append(
+        tx,
+        custody("deletion", actor, ctx.clock.now(), [...(packageId ? [{ id: packageId, role: "package" }] : []), { id: j.id, role: "job" }], {
+          what: "package bag",
+          reason: "expired",
+          ...(packageId ? { package: packageId } : {}),
+          job: j.id,
+          ttlSeconds: Math.round(ttl / 1000),
+        }),
+      ),
+    );
+    removed.push({ package: packageId, job: j.id });
+  }
+  return { removed };
 }

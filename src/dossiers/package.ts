@@ -178,7 +178,7 @@ export async function writePackage(ctx: Ctx, actor: Actor, input: WriteInput, ex
   const bag = new BagWriter(input.out);
   const id = input.packageId ?? newId("pkg");
   // Named in the bag directory while it is being built, removed before the tag files are written.
-  writeFileSync(join(input.out, BUILDING_MARKER), `${JSON.stringify({ package: id, startedAt: ctx.clock.now().toISOString() })}\n`);
+  writeFileSync(join(input.out, BUILDING_MARKER), `${JSON.stringify({ package: id, startedAt: ctx.clock.now().toISOString() })}\n`, { mode: 0o600 });
   const now = ctx.clock.now();
   const total = shas.length * 2 + (extras.report ? (extras.reportUnits ?? 1) : 0);
   let done = 0;

@@ -10,7 +10,7 @@ import { recordPersonalDataRead } from "../access/reads.ts";
 import { getBody } from "../catalogue/index.ts";
 import { CONSENT_TIERS, toReportView, type Consent, type ConsentTier, type ReportView } from "./reports.ts";
 import { cwdb, type CaseDisclosuresTable, type CaseReportsTable, type DecisionsTable, type FlagsTable, type ViewRequestsTable } from "./casework-tables.ts";
-import { loadCaseReport, tiedUsers } from "./members.ts";
+import { homeReport, loadCaseReport, tiedUsers } from "./members.ts";
 import { familyImage, type FamilyImageKind } from "./images.ts";
 
 /**
@@ -296,7 +296,8 @@ export async function disclose(ctx: Ctx, actor: Actor, input: DiscloseInput): Pr
     if (input.stage === "blurred_face") {
       if (decision.status === "excluded") throw new Conflict("This candidate is excluded: no image of it is shown to the family.");
       if (!before.some((d) => d.stage === "text")) throw new Conflict("Tell the family in words first (stage text), then show the blurred face.");
-      if (!consents(r, "viewingPhotos")) throw new Conflict("The family has not consented to viewing photos (or withdrew it); record their consent first.");
+      // the recipient's own family's consent: after a merge, another family's consent does not speak for them
+      if (!consents(await homeReport(tx, r, recipient), "viewingPhotos")) throw new Conflict("The family has not consented to viewing photos (or withdrew it); record their consent first.");
       image = await makeImage(ctx, photo!, "face");
     }
     const row: CaseDisclosuresTable = {
@@ -335,7 +336,7 @@ export async function approveRequest(ctx: Ctx, actor: Actor, input: { id: string
     const fresh = await cwdb(tx).selectFrom("family_view_requests").selectAll().where("id", "=", req.id).executeTakeFirstOrThrow();
     if (fresh.status !== "requested") throw new Conflict(`Request ${req.id} was already ${fresh.status}.`);
     const r = await loadCaseReport(tx, fresh.report_id);
-    if (!consents(r, "viewingPhotos")) throw new Conflict("The family has withdrawn (or never gave) consent to viewing photos: nothing more can be shown.");
+    if (!consents(await homeReport(tx, r, fresh.requested_by), "viewingPhotos")) throw new Conflict("The family has withdrawn (or never gave) consent to viewing photos: nothing more can be shown.");
     const decision = await currentDecision(tx, r.id, fresh.body_id);
     if (!decision || decision.status === "excluded") throw new Conflict("This candidate is excluded or undecided: no photos of it are shown to the family.");
     const tied = await tiedUsers(tx, r);

@@ -297,12 +297,17 @@ function union<T>(a: T[], b: T[]): T[] {
   return [...a, ...b.filter((x) => !seen.has(canonicalJson(x)))];
 }
 
+const REPORTER_FIELDS = new Set<keyof ReportInput>(["reporterName", "reporterRelationship", "reporterContact"]);
+
 /** The survivor's fields with every empty one filled from the other report and every list joined. */
 function mergedInput(keep: ReportView, other: ReportView): ReportInput {
   const k = inputOf(keep);
   const o = inputOf(other);
   const out: ReportInput = { ...k };
   for (const f of Object.keys(o) as (keyof ReportInput)[]) {
+    // the reporter is a family, not a fact about the missing person: one family's name, relationship and contact
+    // never fill another's report (the merged report keeps them, and other_reporters lists them for caseworkers)
+    if (REPORTER_FIELDS.has(f)) continue;
     if ((k[f] === null || k[f] === undefined || k[f] === "") && o[f] !== null && o[f] !== undefined) (out as Record<string, unknown>)[f] = o[f];
   }
   // the other report's spellings of the name become aliases, so matching keeps finding the person by them

@@ -28,6 +28,27 @@ export async function tiedUsers(tx: Tx, report: Pick<CaseReportsTable, "id" | "f
   return [...new Set([...(report.filed_by ? [report.filed_by] : []), ...rows.map((r) => r.user_id)])];
 }
 
+/**
+ * The report a family member's own family filed, of those that make up `report`: the report itself when they
+ * filed it, else a report merged into it (at any depth) that they filed or were tied to, else the report itself
+ * (a relative a caseworker tied to it). After a merge each family keeps its own report: its reporter, its
+ * contact and its consent, which governs what that family is shown of the merged case.
+ */
+export async function homeReport(tx: Tx, report: CaseReportsTable, userId: string): Promise<CaseReportsTable> {
+  if (report.filed_by === userId) return report;
+  const merged: CaseReportsTable[] = [];
+  for (let frontier = [report.id]; frontier.length; ) {
+    const rows = await cwdb(tx).selectFrom("family_reports").selectAll().where("merged_into", "in", frontier).orderBy("created_at").orderBy("id").execute();
+    merged.push(...rows);
+    frontier = rows.map((r) => r.id);
+  }
+  if (merged.length === 0) return report;
+  const filed = merged.find((m) => m.filed_by === userId);
+  if (filed) return filed;
+  const links = await cwdb(tx).selectFrom("family_report_members").select("report_id").where("user_id", "=", userId).where("ended_at", "is", null).where("report_id", "in", merged.map((m) => m.id)).execute();
+  return merged.find((m) => links.some((l) => l.report_id === m.id)) ?? report;
+}
+
 /** Report ids a user is tied to now. */
 export async function reportsOfUser(tx: Tx, userId: string): Promise<string[]> {
   const filed = await cwdb(tx).selectFrom("family_reports").select("id").where("filed_by", "=", userId).execute();

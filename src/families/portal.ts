@@ -6,9 +6,9 @@ import { newId } from "../core/ids.ts";
 import type { Tx } from "../db/database.ts";
 import { custody } from "../ledger/events.ts";
 import { recordPersonalDataRead } from "../access/reads.ts";
-import { CONSENT_TIERS, toReportView, type ConsentTier, type ReportView } from "./reports.ts";
+import { CONSENT_TIERS, toReportView, type Consent, type ConsentTier, type ReportView } from "./reports.ts";
 import { cwdb, type CaseDisclosuresTable, type CaseReportsTable } from "./casework-tables.ts";
-import { loadCaseReport, reportsOfUser, tiedUsers } from "./members.ts";
+import { homeReport, loadCaseReport, reportsOfUser, tiedUsers } from "./members.ts";
 import { consents, raiseFlag, recordConsentInTx, requestView, type DecisionStatus, type RequestView, type Stage } from "./disclosure.ts";
 
 /**
@@ -45,21 +45,35 @@ function familyOnly(actor: Actor): void {
 
 const STAGE_ORDER: Record<string, number> = { text: 1, blurred_face: 2, more: 3 };
 
-/** The report, if the actor is tied to it; "not found" otherwise (whatever exists). */
-async function ownReport(tx: Tx, actor: Actor, idOrRef: string): Promise<CaseReportsTable> {
+/**
+ * The report, if the actor is tied to it ("not found" otherwise, whatever exists), with the actor's family's own
+ * report among those merged into it (`home`: the report itself unless another family's report survived a merge).
+ */
+async function ownReport(tx: Tx, actor: Actor, idOrRef: string): Promise<{ r: CaseReportsTable; home: CaseReportsTable }> {
   const r = await loadCaseReport(tx, idOrRef).catch(() => null);
   if (!r || !(await tiedUsers(tx, r)).includes(actor.id)) throw new NotFound(`No missing-person report ${idOrRef}.`);
-  return r;
+  return { r, home: await homeReport(tx, r, actor.id) };
 }
 
-function publicView(r: CaseReportsTable): PortalReport["report"] {
+/** Consent as a family sees it: whether each tier is given and since when; not who recorded it or their note. */
+function consentShown(c: Consent): Consent {
+  return Object.fromEntries(Object.entries(c).map(([tier, v]) => [tier, { given: v.given, at: v.at }])) as Consent;
+}
+
+/**
+ * The report as this family may see it: the missing person as the case knows them, and of the reporter only the
+ * family's own: their name, relationship, contact and consent come from their own report (`home`), never from
+ * another family's report that was merged with theirs.
+ */
+function publicView(r: CaseReportsTable, home: CaseReportsTable): PortalReport["report"] {
   const { caseworkerId, filedBy, ...rest } = toReportView(r);
   void caseworkerId;
   void filedBy;
-  return rest;
+  const own = toReportView(home);
+  return { ...rest, reporterName: own.reporterName, reporterRelationship: own.reporterRelationship, reporterContact: own.reporterContact, consent: consentShown(own.consent) };
 }
 
-async function matchesFor(tx: Tx, actor: Actor, r: CaseReportsTable): Promise<PortalMatch[]> {
+async function matchesFor(tx: Tx, actor: Actor, r: CaseReportsTable, home: CaseReportsTable): Promise<PortalMatch[]> {
   const rows = await cwdb(tx)
     .selectFrom("family_disclosures")
     .selectAll()
@@ -72,7 +86,8 @@ async function matchesFor(tx: Tx, actor: Actor, r: CaseReportsTable): Promise<Po
   const byBody = new Map<string, CaseDisclosuresTable[]>();
   for (const d of rows) byBody.set(d.body_id, [...(byBody.get(d.body_id) ?? []), d]);
   const requests = await cwdb(tx).selectFrom("family_view_requests").selectAll().where("report_id", "=", r.id).where("requested_by", "=", actor.id).orderBy("created_at").execute();
-  const photosOk = consents(r, "viewingPhotos");
+  // the family's own consent governs what they are shown, whoever else's report this one absorbed
+  const photosOk = consents(home, "viewingPhotos");
   return [...byBody.entries()].map(([body, ds]) => {
     const stage = ds.reduce((s, d) => (STAGE_ORDER[d.stage]! > STAGE_ORDER[s]! ? (d.stage as Stage) : s), "text" as Stage);
     const mine = requests.filter((q) => q.body_id === body).map(requestView);
@@ -106,20 +121,20 @@ export async function portalReports(ctx: Ctx, actor: Actor): Promise<{ id: strin
 export async function portalReport(ctx: Ctx, actor: Actor, idOrRef: string): Promise<PortalReport> {
   familyOnly(actor);
   return ctx.db.transaction(async (tx) => {
-    const r = await ownReport(tx, actor, idOrRef);
+    const { r, home } = await ownReport(tx, actor, idOrRef);
     await recordPersonalDataRead(ctx, tx, actor, [{ id: r.id, role: "report" }], { read: "portal report" });
-    return { report: publicView(r), mergedInto: r.merged_into, matches: await matchesFor(tx, actor, r) };
+    return { report: publicView(r, home), mergedInto: r.merged_into, matches: await matchesFor(tx, actor, r, home) };
   });
 }
 
-/** The family gives or withdraws one tier of consent for their own report. */
+/** The family gives or withdraws one tier of consent: on their own report, whichever merged case they look at. */
 export async function portalConsent(ctx: Ctx, actor: Actor, input: { report: string; tier: ConsentTier; given: boolean }): Promise<PortalReport["report"]> {
   familyOnly(actor);
   if (!(CONSENT_TIERS as readonly string[]).includes(input.tier)) throw new Invalid(`Consent tiers are ${CONSENT_TIERS.join(", ")}.`, "tier");
   return ctx.db.transaction(async (tx) => {
-    const r = await ownReport(tx, actor, input.report);
-    await recordConsentInTx(ctx, tx, actor, r, input.tier, input.given, "in the portal");
-    return publicView(await loadCaseReport(tx, r.id));
+    const { r, home } = await ownReport(tx, actor, input.report);
+    await recordConsentInTx(ctx, tx, actor, home, input.tier, input.given, "in the portal");
+    return publicView(await loadCaseReport(tx, r.id), await loadCaseReport(tx, home.id));
   });
 }
 
@@ -132,11 +147,11 @@ export async function requestMore(ctx: Ctx, actor: Actor, input: { report: strin
   const note = (input.note ?? "").trim();
   if (note.length > 2000) throw new Invalid("Keep the note under 2000 characters.", "note");
   return ctx.db.transaction(async (tx) => {
-    const r = await ownReport(tx, actor, input.report);
+    const { r, home } = await ownReport(tx, actor, input.report);
     const first = await cwdb(tx).selectFrom("family_disclosures").selectAll().where("id", "=", input.matchId).where("report_id", "=", r.id).where("recipient_id", "=", actor.id).where("withdrawn_at", "is", null).executeTakeFirst();
     if (!first) throw new NotFound(`No match ${input.matchId} on this report.`);
-    const match = (await matchesFor(tx, actor, r)).find((m) => m.matchId === first.id)!;
-    if (!consents(r, "viewingPhotos")) throw new Conflict("Viewing photos needs your consent; give it first (you can withdraw it at any time).");
+    const match = (await matchesFor(tx, actor, r, home)).find((m) => m.matchId === first.id)!;
+    if (!consents(home, "viewingPhotos")) throw new Conflict("Viewing photos needs your consent; give it first (you can withdraw it at any time).");
     if (!match.mayRequestMore) throw new Conflict(match.requests.some((q) => q.status === "requested") ? "You already asked; your caseworker will answer." : "Your caseworker has not shown you a first image of this match yet.");
     const now = ctx.clock.now().toISOString();
     const row = { id: newId("vrq"), report_id: r.id, body_id: first.body_id, requested_by: actor.id, unblurred: input.unblurred ? 1 : 0, note, status: "requested", decided_by: null, decided_at: null, reason: null, created_at: now };
@@ -160,8 +175,8 @@ export async function portalImage(ctx: Ctx, actor: Actor, id: string): Promise<{
   const d = await ctx.db.transaction(async (tx) => {
     const d = await cwdb(tx).selectFrom("family_disclosures").selectAll().where("id", "=", id).where("recipient_id", "=", actor.id).where("withdrawn_at", "is", null).executeTakeFirst();
     if (!d || !d.image_sha256) throw new NotFound(`No image ${id}.`);
-    const r = await ownReport(tx, actor, d.report_id);
-    if (!consents(r, "viewingPhotos")) throw new Forbidden("You withdrew your consent to viewing photos; give it again to see this image.");
+    const { r, home } = await ownReport(tx, actor, d.report_id);
+    if (!consents(home, "viewingPhotos")) throw new Forbidden("You withdrew your consent to viewing photos; give it again to see this image.");
     await ctx.log.append(tx, custody("disclosure", actor, ctx.clock.now(), [{ id: r.id, role: "report" }, { id: d.body_id, role: "body" }, { id: d.id, role: "disclosure" }], { action: "disclosure.image-viewed", blurred: d.blurred === 1 }));
     return d;
   });

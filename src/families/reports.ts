@@ -249,13 +249,20 @@ function consentOf(input: ReportInput["consent"], actor: Actor, at: string, prev
 
 async function nextRef(tx: Tx): Promise<string> {
   const n = await fdb(tx).selectFrom("family_reports").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
-  return `R-${String(Number(n.n) + 1).padStart(6, "0")}`;
+  // an imported ref may already hold the next number: take the first free one after it
+  for (let i = Number(n.n) + 1; ; i++) {
+    const ref = `R-${String(i).padStart(6, "0")}`;
+    if (!(await fdb(tx).selectFrom("family_reports").select("id").where("ref", "=", ref).executeTakeFirst())) return ref;
+  }
 }
 
 /** Inserts one report in the caller's transaction and appends its custody event. */
 export async function insertReport(ctx: Ctx, tx: Tx, actor: Actor, input: ReportInput, vocab: Vocabularies, detail: Record<string, string> = {}): Promise<ReportView> {
   const cols = reportColumns(input, vocab);
   const now = ctx.clock.now().toISOString();
+  // a family member's ref is the archive's to give: a chosen one could take a partner's reference, or probe
+  // whether a reference exists by the refusal
+  if (actor.role === "family_member" && text(input.ref, "ref", 60)) throw new Invalid("The archive gives each report its reference; leave ref out.", "ref");
   const ref = text(input.ref, "ref", 60) ?? (await nextRef(tx));
   const exists = await fdb(tx).selectFrom("family_reports").select("id").where("ref", "=", ref).executeTakeFirst();
   if (exists) throw new Conflict(`A report with ref ${ref} already exists; give another ref or edit that report.`);

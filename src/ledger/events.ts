@@ -23,6 +23,7 @@ export type EventType =
   | "replication" // PREMIS
   | "transfer" // PREMIS
   | "redaction" // PREMIS
+  | "deletion" // PREMIS: a copy removed (an expired package's bag, an ingested upload); never an original
   | "key rotation" // dalil
   | "viewed original" // dalil: access
   | "revealed graphic image" // dalil: access

@@ -8,7 +8,7 @@ import type { Actor } from "../../src/core/actor.ts";
 import { Conflict, Forbidden, Invalid, NotFound, TooLarge } from "../../src/core/errors.ts";
 import { createUpload, getUpload, receiveUploadFile, safeRelativePath, startUploadIngest, UPLOAD_LIMITS, uploadsRoot } from "../../src/archive/uploads.ts";
 import { backends } from "../support/backends.ts";
-import { demoCard, freshArchive } from "../support/archive.ts";
+import { demoCard, ensureAccounts, freshArchive } from "../support/archive.ts";
 
 const archivist: Actor = { kind: "user", id: "usr_archivistaaaaaaaaaaaaaaaaaa", role: "archivist" };
 const other: Actor = { kind: "user", id: "usr_otherarchivistaaaaaaaaaaaa", role: "archivist" };
@@ -125,10 +125,11 @@ test("an upload area is its opener's: others get 'not found', roles without inge
 });
 
 for (const { backend, skip } of await backends()) {
-  test(`an uploaded card is taken in by a job, once; the upload then takes no more files (${backend.name})`, { skip, timeout: 60_000 }, async () => {
+  test(`an uploaded card is taken in by a job, once; the upload then takes no more files, and no plaintext copy of the card is left on the server (${backend.name})`, { skip, timeout: 60_000 }, async () => {
     const { dir } = await demoCard(1, false, "uploads");
     const a = await freshArchive(backend);
     try {
+      await ensureAccounts(a.archive, [archivist]);
       const up = await createUpload(a.archive, archivist, { kind: "folder", label: "uploaded card" });
       await assert.rejects(startUploadIngest(a.archive, archivist, { id: up.id }), Invalid, "nothing to take in yet");
       const files = listFiles(dir).filter((f) => f !== "truth.json");
@@ -148,6 +149,12 @@ for (const { backend, skip } of await backends()) {
       assert.equal(source.actor, archivist.id, "the intake is recorded under the person who uploaded it");
       const paths = (await a.archive.db.db.selectFrom("sightings").select("path").where("source_id", "=", result.source).execute()).map((s) => s.path).sort();
       assert.deepEqual(paths, [...files].sort(), "paths on the medium are the card's own, relative to its folder");
+      // the card's files are gone from the upload area once in the encrypted store; the removal is a custody event
+      assert.equal(existsSync(join(uploadsRoot(a.archive), up.id, "files")), false, "no plaintext copy of the card is left");
+      assert.equal((done.result as { uploadRemoved: boolean }).uploadRemoved, true);
+      const removal = (await a.archive.log.eventsFor(result.source)).map((e) => e.event).find((e) => e.type === "deletion");
+      assert.deepEqual([removal?.detail.what, removal?.detail.files], ["upload", files.length]);
+      assert.equal((await getUpload(a.archive, archivist, up.id)).job, job, "the upload still names its job");
     } finally {
       await a.close();
     }

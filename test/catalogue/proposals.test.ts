@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { backends } from "../support/backends.ts";
-import { demoCard, freshArchive } from "../support/archive.ts";
+import { demoCard, ensureAccounts, freshArchive } from "../support/archive.ts";
 import { operatorActor } from "../../src/core/actor.ts";
 import { ingestCard } from "../../src/archive/intake.ts";
 import type { DemoCardTruth } from "../../src/archive/demo-card/index.ts";
@@ -142,6 +142,7 @@ for (const { backend, skip } of await backends()) {
     const { dir, truth } = await demoCard(3, false);
     const t = await freshArchive(backend);
     try {
+      await ensureAccounts(t.archive, [investigator]);
       const s = await ingestCard(t.archive, operatorActor(), { path: dir });
       registerCatalogueJobs(t.archive, { engine: async () => scripted(truth) });
       const { jobId } = await proposeGroupings(t.archive, investigator, { sourceId: s.source });

@@ -1,7 +1,11 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { sql } from "kysely";
+import { chmodSync, existsSync, statSync } from "node:fs";
+import { join } from "node:path";
 import { openDatabase } from "../../src/db/database.ts";
+import { openArchive } from "../../src/app/context.ts";
+import { loadConfig } from "../../src/core/config.ts";
 import { backends } from "../support/backends.ts";
 
 for (const { backend, skip } of await backends()) {
@@ -26,6 +30,28 @@ for (const { backend, skip } of await backends()) {
       await assert.rejects(h.db.deleteFrom("custody_events").execute(), /append-only/);
       await sql`select 1`.execute(h.db);
       await h.close();
+    } finally {
+      await env.cleanup();
+    }
+  });
+
+  test(`another account on the server finds the data dir closed (0700) and the SQLite file private (0600), even where they were left open (${backend.name})`, { skip }, async () => {
+    const env = await backend.fresh();
+    try {
+      const mode = (p: string) => statSync(p).mode & 0o777;
+      const dataDir = join(env.dataDir, "data");
+      const archive = await openArchive(loadConfig({ data: dataDir }, env.databaseUrl ? { DALIL_DATABASE_URL: env.databaseUrl } : {}));
+      await archive.close();
+      assert.equal(mode(dataDir), 0o700, "a new data dir is 0700");
+      const db = join(dataDir, "archive.sqlite");
+      if (backend.name === "sqlite") for (const f of [db, `${db}-wal`]) if (existsSync(f)) assert.equal(mode(f), 0o600, `${f} is 0600`);
+      // an archive whose files were left readable (an older version, a restore from a backup) is closed again
+      chmodSync(dataDir, 0o755);
+      if (backend.name === "sqlite") chmodSync(db, 0o644);
+      const again = await openArchive(loadConfig({ data: dataDir }, env.databaseUrl ? { DALIL_DATABASE_URL: env.databaseUrl } : {}));
+      await again.close();
+      assert.equal(mode(dataDir), 0o700);
+      if (backend.name === "sqlite") assert.equal(mode(db), 0o600);
     } finally {
       await env.cleanup();
     }

@@ -11,7 +11,7 @@ import { buildDossierPackage, enqueueDossierPackage, reportBuilder } from "../..
 import type { PackageIndex } from "../../src/dossiers/package.ts";
 import { parseLeaf } from "../../src/ledger/events.ts";
 import { backends, tempDir } from "../support/backends.ts";
-import { demoCard, freshArchive } from "../support/archive.ts";
+import { demoCard, ensureAccounts, freshArchive } from "../support/archive.ts";
 import { seedBodies, investigator } from "../catalogue/fixtures.ts";
 import { createEntity } from "../../src/catalogue/index.ts";
 
@@ -49,6 +49,7 @@ for (const { backend, skip } of await backends()) {
     const t = await freshArchive(backend);
     try {
       const a = t.archive;
+      await ensureAccounts(a, [archivist, investigator]);
       await ingestCard(a, operator, { path: card, label: "card" });
       const photos = (await a.db.db.selectFrom("originals").select("sha256").where("status", "=", "preserved").where("media_kind", "=", "image").orderBy("sha256").limit(4).execute()).map((r) => r.sha256);
       assert.equal(photos.length, 4);

@@ -13,7 +13,8 @@ interface Row {
   expect: (who: Who) => Outcome;
 }
 
-const READ: Role[] = ["admin", "investigator", "prosecutor"];
+// archivists build packages, and building one means reading the dossier (decision 0011)
+const READ: Role[] = ["admin", "archivist", "investigator", "prosecutor"];
 const EDIT: Role[] = ["admin", "investigator"];
 const PACKAGE: Role[] = ["admin", "archivist"];
 const MARK: Role[] = ["admin", "archivist", "investigator"];

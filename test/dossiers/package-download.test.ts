@@ -1,14 +1,17 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Actor } from "../../src/core/actor.ts";
 import { buildHttpApp } from "../../src/http/app.ts";
 import { enqueueDossierPackage } from "../../src/dossiers/dossier-package.ts";
+import { removeExpiredPackages } from "../../src/dossiers/package-download.ts";
+import type { ScopedActor } from "../../src/access/policy.ts";
+import { Forbidden } from "../../src/core/errors.ts";
 import { backends, tempDir } from "../support/backends.ts";
-import { freshArchive } from "../support/archive.ts";
+import { ensureAccounts, freshArchive } from "../support/archive.ts";
 import { frozenPhotoDossier } from "./package-fixtures.ts";
 import { investigator } from "../catalogue/fixtures.ts";
 
@@ -27,10 +30,14 @@ for (const { backend, skip } of await backends()) {
     const t = await freshArchive(backend);
     try {
       const a = t.archive;
+      await ensureAccounts(a, [archivist, investigator]);
       const { dossierId } = await frozenPhotoDossier(a, "pkg-download");
       const q = await enqueueDossierPackage(a, archivist, { dossierId, version: 1, recipient: "ICC", clearance: "original", purpose: "Case 12", report: false });
 
-      const actors = new Map<string, Actor>([["archivist", archivist], ["investigator", investigator]]);
+      // an archivist's API token scoped to package.export alone: it may not read the dossier, so it gets no package of it
+      const scoped: ScopedActor = { ...archivist, scopes: ["package.export"] };
+      await assert.rejects(enqueueDossierPackage(a, scoped, { dossierId, version: 1, recipient: "ICC", clearance: "original", purpose: "p", report: false }), (e: unknown) => e instanceof Forbidden && /dossier\.read/.test(e.message));
+      const actors = new Map<string, Actor>([["archivist", archivist], ["investigator", investigator], ["scoped", scoped], ["prosecutor", { kind: "user", id: "usr_pros", role: "prosecutor" }]]);
       const http = await buildHttpApp(a, { actorFor: (req) => actors.get(String(req.headers["x-test-actor"] ?? "")) });
       const get = (url: string, who = "archivist") => http.app.inject({ method: "GET", url, headers: { "x-test-actor": who } });
       try {
@@ -38,6 +45,14 @@ for (const { backend, skip } of await backends()) {
         await a.jobs.work({ once: true });
         assert.equal((await a.jobs.get(q.job)).status, "done");
         assert.equal((await get(`/api/packages/${q.job}/download`, "investigator")).statusCode, 403, "only custodians take packages away");
+        assert.equal((await get(`/api/packages/${q.job}/download`, "prosecutor")).statusCode, 403, "a recipient does not take its own package: the custodian hands it over");
+        assert.equal((await get(`/api/packages/${q.job}/download`, "scoped")).statusCode, 403, "nor does someone who may not read the dossier");
+        // another account on the server finds the bag closed: directories 0700, files 0600
+        for (const rel of readdirSync(q.out, { recursive: true }).map(String)) {
+          const st = statSync(join(q.out, rel));
+          assert.equal(st.mode & 0o777, st.isDirectory() ? 0o700 : 0o600, rel);
+        }
+        assert.equal(statSync(q.out).mode & 0o777, 0o700);
 
         for (const format of ["tar", "zip"] as const) {
           const r = await get(`/api/packages/${q.job}/download?format=${format}`);
@@ -53,6 +68,21 @@ for (const { backend, skip } of await backends()) {
           assert.equal(v.code, 0, v.out);
           assert.match(v.out, /ok/);
         }
+
+        // each download is a transfer custody event naming the package and the dossier, with no typed words in it
+        const transfers = (await a.log.eventsFor(dossierId)).map((e) => e.event).filter((e) => e.type === "transfer");
+        assert.deepEqual(transfers.map((e) => [e.actor.id, e.detail.format]), [[archivist.id, "tar"], [archivist.id, "zip"]]);
+        assert.ok(!JSON.stringify(transfers).includes("ICC") && !JSON.stringify(transfers).includes("Case 12"));
+
+        // a bag left on the server past its time is removed, and the removal recorded; the download then finds nothing
+        assert.deepEqual((await removeExpiredPackages(a, archivist)).removed, [], "not yet: the default TTL is days");
+        const gone = await removeExpiredPackages(a, archivist, { olderThanMs: 0 });
+        assert.equal(gone.removed.length, 1);
+        assert.equal(existsSync(q.out), false);
+        const deletion = (await a.log.eventsFor(q.job)).map((e) => e.event).find((e) => e.type === "deletion");
+        assert.equal(deletion?.detail.reason, "expired");
+        assert.equal((await get(`/api/packages/${q.job}/download`)).statusCode, 404);
+        assert.ok((await a.jobs.list({ kind: "dossiers.package-expiry" })).length >= 1, "the build queued its own expiry");
 
         // A job whose recorded directory points elsewhere is not followed, nor is another kind of job.
         const outside = join(t.dataDir, "elsewhere");

@@ -12,7 +12,7 @@ import { verifyPackage } from "../../src/dossiers/package-verify.ts";
 import type { PackageIndex } from "../../src/dossiers/package.ts";
 import { custody } from "../../src/ledger/events.ts";
 import { backends } from "../support/backends.ts";
-import { freshArchive } from "../support/archive.ts";
+import { ensureAccounts, freshArchive } from "../support/archive.ts";
 import { frozenPhotoDossier } from "./package-fixtures.ts";
 
 const archivist: Actor = { kind: "user", id: "usr_arch", role: "archivist" };
@@ -22,6 +22,7 @@ for (const { backend, skip } of await backends()) {
     const t = await freshArchive(backend);
     try {
       const a = t.archive;
+      await ensureAccounts(a, [archivist]);
       const { dossierId, photos } = await frozenPhotoDossier(a, "pkg-job");
       const q = await enqueueDossierPackage(a, archivist, { dossierId, version: 1, recipient: "ICC", clearance: "original", purpose: "Case 12", report: false });
 

@@ -5,12 +5,58 @@ import { freshArchive } from "../support/archive.ts";
 import { createReport, getReport, listReports } from "../../src/families/index.ts";
 import { acceptDuplicate, listDuplicates, proposeDuplicates, rejectDuplicate } from "../../src/families/duplicates.ts";
 import { linkMember } from "../../src/families/members.ts";
-import { portalReports } from "../../src/families/portal.ts";
+import { portalConsent, portalImage, portalReport, portalReports } from "../../src/families/portal.ts";
+import { decide, disclose } from "../../src/families/disclosure.ts";
+import { rerank } from "../../src/families/index.ts";
 import { Conflict, Forbidden } from "../../src/core/errors.ts";
 import { cwdb } from "../../src/families/casework-tables.ts";
-import { caseworker, familyMember } from "./casework-fixtures.ts";
+import { caseworker, familyMember, REPORT, seedMatchingBody } from "./casework-fixtures.ts";
 
 for (const { backend, skip } of await backends()) {
+  test(`a family member reading a merged report sees no other family's contact, and each family's own consent governs what it is shown (${backend.name})`, { skip }, async () => {
+    const t = await freshArchive(backend);
+    const a = t.archive;
+    try {
+      const body = await seedMatchingBody(a);
+      const mother = await familyMember(a, "mother");
+      const brother = await familyMember(a, "brother");
+      // the mother files first, with no contact and no consent to photos; the brother with both
+      const r1 = await createReport(a, mother, { ...REPORT, reporterName: "Fatima", reporterRelationship: "mother", consent: { viewingPhotos: false } });
+      const r2 = await createReport(a, brother, { ...REPORT, reporterName: "Omar", reporterRelationship: "brother", reporterContact: "+46 70 000 0000", consent: { viewingPhotos: true } });
+      const p = (await proposeDuplicates(a, caseworker)).proposals.find((x) => new Set([x.a.id, x.b.id]).has(r2.id))!;
+      const { survivor } = await acceptDuplicate(a, caseworker, { id: p.id, survivor: r1.id });
+      assert.equal(survivor.reporterContact, null, "the merge did not copy the brother's contact onto the mother's report");
+      assert.equal(survivor.reporterName, "Fatima");
+
+      const seenByMother = JSON.stringify(await portalReport(a, mother, r1.ref));
+      for (const theirs of ["+46 70 000 0000", "Omar", '"brother"', brother.id]) assert.ok(!seenByMother.includes(theirs), `the mother is not shown ${theirs}`);
+      const seenByBrother = await portalReport(a, brother, r1.ref);
+      for (const theirs of ["Fatima", '"mother"', mother.id]) assert.ok(!JSON.stringify(seenByBrother).includes(theirs), `the brother is not shown ${theirs}`);
+      assert.equal(seenByBrother.report.reporterContact, "+46 70 000 0000", "the brother sees his own contact");
+      assert.equal(seenByBrother.report.consent.viewingPhotos?.given, true, "and his own consent");
+      assert.equal((await portalReport(a, mother, r1.ref)).report.consent.viewingPhotos?.given, false);
+
+      // the brother consented to photos, the mother did not: a blurred face goes to him, not to her
+      await rerank(a, caseworker, {});
+      await decide(a, caseworker, { report: r1.ref, bodyId: body.id, status: "presumptive", reason: "r" });
+      for (const who of [mother, brother]) await disclose(a, caseworker, { report: r1.ref, bodyId: body.id, stage: "text", recipientId: who.id, text: "We would like to meet you.", consentNote: "phone", reason: "r" });
+      await assert.rejects(disclose(a, caseworker, { report: r1.ref, bodyId: body.id, stage: "blurred_face", recipientId: mother.id, text: "t", consentNote: "n", reason: "r" }), Conflict, "the brother's consent does not speak for the mother");
+      const img = await disclose(a, caseworker, { report: r1.ref, bodyId: body.id, stage: "blurred_face", recipientId: brother.id, text: "t", consentNote: "n", reason: "r" });
+      await portalImage(a, brother, img.id);
+      // he withdraws it looking at the merged case: his own report's consent changes, the mother's stays as it was
+      await portalConsent(a, brother, { report: r1.ref, tier: "viewingPhotos", given: false });
+      await assert.rejects(portalImage(a, brother, img.id), Forbidden);
+      const rows = await cwdb(a.db.db).selectFrom("family_reports").select(["id", "consent"]).where("id", "in", [r1.id, r2.id]).execute();
+      const consentOf = (id: string) => JSON.parse(rows.find((r) => r.id === id)!.consent) as Record<string, { given: boolean }>;
+      assert.equal(consentOf(r2.id).viewingPhotos?.given, false);
+      assert.equal(consentOf(r1.id).viewingPhotos?.given, false);
+      await portalConsent(a, mother, { report: r1.ref, tier: "viewingPhotos", given: true });
+      assert.equal((await portalReport(a, brother, r1.ref)).matches[0]?.images.length, 0, "the mother's consent does not show the brother anything");
+    } finally {
+      await t.close();
+    }
+  });
+
   test(`duplicates: one person reported by two relatives in two scripts is proposed, merged with history; a rejection sticks (${backend.name})`, { skip }, async () => {
     const t = await freshArchive(backend);
     const a = t.archive;

@@ -6,7 +6,7 @@ import { seedBodies, investigator } from "../catalogue/fixtures.ts";
 import { createReport, getReport, importReportsCsv, listCandidates, listReports, matchAll, setConsent } from "../../src/families/index.ts";
 import { scoreBody } from "../../src/families/scoring.ts";
 import { generateSynthetic, syntheticBodyFeatures, syntheticReportFeatures } from "../../src/families/synthetic.ts";
-import { Forbidden, NotFound } from "../../src/core/errors.ts";
+import { Forbidden, Invalid, NotFound } from "../../src/core/errors.ts";
 import type { Actor } from "../../src/core/actor.ts";
 
 const caseworker: Actor = { kind: "user", id: "usr_cw", role: "family_caseworker" };
@@ -89,6 +89,26 @@ for (const { backend, skip } of await backends()) {
       const ev = (await a.log.eventsFor(own.id)).map((e) => e.event).filter((e) => e.detail.action === "report.edit");
       assert.deepEqual(ev[0]?.detail.fields, ["consent"]);
       await assert.rejects(setConsent(a, otherFamily, own.ref, "recontact", true), NotFound);
+    } finally {
+      await t.close();
+    }
+  });
+
+  test(`a family member choosing a report's ref (a partner's reference, or a probe for one) is refused; the archive gives it (${backend.name})`, { skip }, async () => {
+    const t = await freshArchive(backend);
+    const a = t.archive;
+    try {
+      assert.equal((await importReportsCsv(a, caseworker, { csv: CSV })).ok, true);
+      // a ref that exists and one that does not get the same refusal: it tells nothing about the partner's file
+      for (const ref of ["F-1", "F-404"]) {
+        await assert.rejects(createReport(a, mother, { ref, nameAr: "سامر يوسف الحلبي" }), (e: unknown) => e instanceof Invalid && e.field === "ref" && /archive gives/.test(e.message));
+      }
+      // the server's numbering steps over a ref an import already holds
+      await importReportsCsv(a, caseworker, { csv: CSV.replace(/F-1/g, "R-000005").replace(/F-2/g, "F-9") });
+      const own = await createReport(a, mother, { nameAr: "سامر يوسف الحلبي" });
+      assert.match(own.ref, /^R-\d{6}$/);
+      assert.notEqual(own.ref, "R-000005");
+      assert.equal((await createReport(a, caseworker, { ref: "P-7", nameAr: "خالد" })).ref, "P-7", "a caseworker may still enter a partner's reference");
     } finally {
       await t.close();
     }

@@ -170,6 +170,11 @@ test("permissions, uploads and reveals over HTTP, with the session cookie and it
     const done = (await app.inject({ url: `/api/jobs/${job}`, cookies })).json<{ status: string; result: { ingested: number } }>();
     assert.equal(done.status, "done");
     assert.equal(done.result.ingested, 1);
+    // listing jobs over HTTP shows no payload: not the card's path on the server, not who queued it
+    const listed = await app.inject({ url: "/api/jobs", cookies });
+    for (const text of [listed.body, JSON.stringify(done)]) {
+      assert.ok(!text.includes("payload") && !text.includes(t.ctx.config.dataDir) && !text.includes("/uploads/"), text.slice(0, 300));
+    }
 
     // Renditions: the blurred one by GET; the preview only by a reveal with a reason, recorded before the bytes.
     const blurred = await app.inject({ url: `/api/originals/${photo.sha256}/renditions/blurred`, cookies });

@@ -4,6 +4,8 @@ import { loadConfig } from "../../src/core/config.ts";
 import { openArchive, type Archive } from "../../src/app/context.ts";
 import { writeDemoCard, type DemoCardTruth } from "../../src/archive/demo-card/index.ts";
 import type { Backend } from "./backends.ts";
+import type { Actor } from "../../src/core/actor.ts";
+import { adb } from "../../src/access/tables.ts";
 import { tempDir } from "./backends.ts";
 
 /** An archive on a fresh back-end; close() also drops its schema and data dir. */
@@ -42,4 +44,23 @@ export function demoCard(bodies: number, withFaults: boolean, seed = "test"): Pr
     cards.set(key, p);
   }
   return p;
+}
+
+/**
+ * Accounts for fixture actors (fixed ids): a queued job reads its actor again from the accounts when it runs, so
+ * an actor with no account is refused. Each gets a row with the actor's id and role (no password: never signs in).
+ */
+export async function ensureAccounts(a: Archive, actors: readonly Actor[]): Promise<void> {
+  const now = a.clock.now().toISOString();
+  for (const actor of actors) {
+    if (actor.kind !== "user") continue;
+    await adb(a.db.db)
+      .insertInto("users")
+      .values({
+        id: actor.id, email: `${actor.id}@fixture.example.org`, role: actor.role, password_hash: "!", must_change_password: 1, totp_secret: null, totp_enabled_at: null,
+        totp_last_step: null, disabled_at: null, created_at: now, created_by: "fixture", password_changed_at: null, last_sign_in_at: null,
+      })
+      .onConflict((oc) => oc.column("id").doNothing())
+      .execute();
+  }
 }
