@@ -49,7 +49,7 @@ export {
 export { listOwnSessions, revokeOwnSession } from "./account.ts";
 export { createApiToken, listApiTokens, revokeApiToken, actorForToken, TOKEN_PREFIX, type ApiTokenView, type CreateApiToken } from "./tokens.ts";
 export { sealIdentity, listSealed, isSealed, openSealedIdentity, MAX_IDENTITY_BYTES, type SealedView, type SealIdentity, type OpenSealed } from "./sealed.ts";
-export { revealOriginal, recordOriginalRead, recordPersonalDataRead, REVEAL_SECONDS, type RevealOriginal, type RevealGrant } from "./reads.ts";
+export { revealOriginal, downloadOriginal, recordOriginalRead, recordPersonalDataRead, REVEAL_SECONDS, type RevealOriginal, type RevealGrant } from "./reads.ts";
 export { isSensitiveField, withoutSensitiveFields, metadataFor } from "./sensitive-metadata.ts";
 export { accessChangesFor, type AccessChange } from "./audit.ts";
 export { THROTTLE } from "./throttle.ts";

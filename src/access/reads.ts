@@ -39,7 +39,24 @@ function checkReason(reason: string): string {
  * The reveal: checks the policy and the original, records "revealed graphic image", and returns the grant. The
  * caller streams the bytes only after this returns: no event, no bytes.
  */
-export async function revealOriginal(ctx: Ctx, actor: Actor, input: RevealOriginal): Promise<RevealGrant> {
+export function revealOriginal(ctx: Ctx, actor: Actor, input: RevealOriginal): Promise<RevealGrant> {
+  return grantOriginal(ctx, actor, input, "revealed graphic image");
+}
+
+/**
+ * The download: the same permission and reason as a reveal, but a different act (a file leaves the archive,
+ * where a reveal shows a photograph in one view), so the log records it as "downloaded original".
+ */
+export function downloadOriginal(ctx: Ctx, actor: Actor, input: RevealOriginal): Promise<RevealGrant> {
+  return grantOriginal(ctx, actor, input, "downloaded original");
+}
+
+async function grantOriginal(
+  ctx: Ctx,
+  actor: Actor,
+  input: RevealOriginal,
+  type: "revealed graphic image" | "downloaded original",
+): Promise<RevealGrant> {
   ctx.policy.require(actor, "original.reveal");
   const reason = checkReason(input.reason);
   return ctx.db.transaction(async (tx) => {
@@ -48,7 +65,7 @@ export async function revealOriginal(ctx: Ctx, actor: Actor, input: RevealOrigin
     const now = ctx.clock.now();
     const { seq, event } = await ctx.log.append(
       tx,
-      custody("revealed graphic image", actor, now, [{ sha256: row.sha256, role: "original" }], { reason }),
+      custody(type, actor, now, [{ sha256: row.sha256, role: "original" }], { reason }),
     );
     return {
       sha256: row.sha256,

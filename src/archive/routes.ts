@@ -1,9 +1,11 @@
 import { z } from "zod";
 import { jobView } from "../db/jobs.ts";
+import type { FastifyReply } from "fastify";
+import type { RevealGrant } from "../access/index.ts";
 import type { RegisterRoute } from "../http/app.ts";
 import { getOriginal, listOriginals } from "./originals.ts";
 import { createUpload, getUpload, receiveUploadFile, startUploadIngest, UPLOAD_LIMITS } from "./uploads.ts";
-import { blurredRendition, galleryPage, logStatus, originalHistory, originalMetadata, revealRendition, sourceSightings } from "./viewing.ts";
+import { blurredRendition, downloadOriginalFile, galleryPage, logStatus, originalHistory, originalMetadata, revealRendition, sourceSightings, type RenditionStream } from "./viewing.ts";
 
 const ListQuery = z.object({
   status: z.enum(["preserved", "quarantined"]).optional(),
@@ -65,7 +67,8 @@ const GalleryQuery = z.object({
   status: z.enum(["preserved", "quarantined"]).optional(),
 });
 const RenditionParams = Sha.extend({ kind: z.string().max(20) });
-const RevealBody = z.object({ reason: z.string().max(500), kind: z.enum(["thumbnail", "preview", "original"]).default("preview") }).strict();
+const RevealBody = z.object({ reason: z.string().max(500), kind: z.enum(["thumbnail", "preview"]).default("preview") }).strict();
+const DownloadBody = z.object({ reason: z.string().max(500) }).strict();
 const SightingsQuery = z.object({
   outcome: z.enum(["ingested", "duplicate", "quarantined"]).optional(),
   offset: z.coerce.number().int().min(0).default(0),
@@ -79,6 +82,16 @@ const FileQuery = z.object({
   modified: z.coerce.number().int().min(0).optional(),
 });
 const IngestBody = z.object({ label: z.string().max(1000).optional() }).strict();
+
+/** Bytes sent under a reveal or download grant, with the custody event that recorded it. */
+function sendGranted(reply: FastifyReply, r: RenditionStream & { grant: RevealGrant }): FastifyReply {
+  reply
+    .header("content-type", r.mime)
+    .header("content-length", String(r.size))
+    .header("x-dalil-event", r.grant.event)
+    .header("x-dalil-event-seq", String(r.grant.seq));
+  return reply.send(r.stream);
+}
 
 function registerWebAppRoutes(route: RegisterRoute): void {
   route({
@@ -105,18 +118,24 @@ function registerWebAppRoutes(route: RegisterRoute): void {
     method: "POST",
     url: "/api/originals/:sha256/reveal",
     action: "original.reveal",
-    summary: "an unblurred rendition or the original's bytes, for this view only, with a reason recorded in the custody log",
+    summary: "an unblurred rendition, for this view only, with a reason recorded in the custody log",
     handler: async (req, ctx, actor, _q, reply) => {
       const { sha256 } = Sha.parse(req.params);
       const body = RevealBody.parse(req.body ?? {});
-      const r = await revealRendition(ctx, actor, { sha256, kind: body.kind, reason: body.reason });
-      reply
-        .header("content-type", r.mime)
-        .header("content-length", String(r.size))
-        .header("x-dalil-event", r.grant.event)
-        .header("x-dalil-event-seq", String(r.grant.seq));
-      if (body.kind === "original") reply.header("content-disposition", `attachment; filename="${r.filename}"`);
-      return reply.send(r.stream);
+      return sendGranted(reply, await revealRendition(ctx, actor, { sha256, kind: body.kind, reason: body.reason }));
+    },
+  });
+  route({
+    method: "POST",
+    url: "/api/originals/:sha256/download",
+    action: "original.reveal",
+    summary: "the original's bytes as a file, with a reason recorded in the custody log as a download",
+    handler: async (req, ctx, actor, _q, reply) => {
+      const { sha256 } = Sha.parse(req.params);
+      const body = DownloadBody.parse(req.body ?? {});
+      const r = await downloadOriginalFile(ctx, actor, { sha256, reason: body.reason });
+      reply.header("content-disposition", `attachment; filename="${r.filename}"`);
+      return sendGranted(reply, r);
     },
   });
   route({

@@ -2,7 +2,7 @@ import type { Readable } from "node:stream";
 import type { Ctx } from "../app/context.ts";
 import type { Actor } from "../core/actor.ts";
 import { Forbidden, NotFound } from "../core/errors.ts";
-import { metadataFor, revealOriginal, withoutSensitiveFields, type RevealGrant } from "../access/index.ts";
+import { downloadOriginal, metadataFor, revealOriginal, withoutSensitiveFields, type RevealGrant } from "../access/index.ts";
 
 /**
  * What the web app shows of the archive, as each viewer may see it: a gallery page, one original's blurred
@@ -11,7 +11,7 @@ import { metadataFor, revealOriginal, withoutSensitiveFields, type RevealGrant }
  * reveal (a reason, a custody event) before a single byte is read.
  */
 export const BLURRED = "blurred";
-export type RevealKind = "thumbnail" | "preview" | "original";
+export type RevealKind = "thumbnail" | "preview";
 
 export interface GalleryItem {
   sha256: string;
@@ -128,38 +128,46 @@ export async function blurredRendition(ctx: Ctx, actor: Actor, sha256: string, k
 }
 
 /**
- * A reveal: the rendition (or the original) is looked up first, so nothing is logged for bytes that do not
- * exist; then the access module records "revealed graphic image" with the reason; only then are bytes read.
+ * A reveal: the unblurred rendition is looked up first, so nothing is logged for bytes that do not exist; then
+ * the access module records "revealed graphic image" with the reason; only then are bytes read.
  */
 export async function revealRendition(
   ctx: Ctx,
   actor: Actor,
   input: { sha256: string; kind: RevealKind; reason: string },
+): Promise<RenditionStream & { grant: RevealGrant }> {
+  ctx.policy.require(actor, "original.reveal");
+  const r = await ctx.db.db
+    .selectFrom("renditions")
+    .select(["sha256", "size"])
+    .where("original_sha256", "=", input.sha256)
+    .where("kind", "=", input.kind)
+    .executeTakeFirst();
+  if (!r) throw new NotFound(`The original ${input.sha256} has no ${input.kind} rendition.`);
+  const grant = await revealOriginal(ctx, actor, { sha256: input.sha256, reason: input.reason });
+  return { grant, stream: await ctx.blobs.get(r.sha256), size: r.size, sha256: r.sha256, mime: "image/jpeg" };
+}
+
+/**
+ * A download of the original's bytes: a file leaving the archive, recorded as "downloaded original" (not as a
+ * reveal, which shows a photograph in one view) with the reason, before a byte is read.
+ */
+export async function downloadOriginalFile(
+  ctx: Ctx,
+  actor: Actor,
+  input: { sha256: string; reason: string },
 ): Promise<RenditionStream & { grant: RevealGrant; filename: string }> {
   ctx.policy.require(actor, "original.reveal");
-  let target: { sha256: string; size: number; mime: string; ext: string };
-  if (input.kind === "original") {
-    const o = await ctx.db.db.selectFrom("originals").select(["sha256", "size", "mime", "format"]).where("sha256", "=", input.sha256).executeTakeFirst();
-    if (!o) throw new NotFound(`No original with SHA-256 ${input.sha256}.`);
-    target = { sha256: o.sha256, size: o.size, mime: o.mime || "application/octet-stream", ext: o.format || "bin" };
-  } else {
-    const r = await ctx.db.db
-      .selectFrom("renditions")
-      .select(["sha256", "size"])
-      .where("original_sha256", "=", input.sha256)
-      .where("kind", "=", input.kind)
-      .executeTakeFirst();
-    if (!r) throw new NotFound(`The original ${input.sha256} has no ${input.kind} rendition.`);
-    target = { ...r, mime: "image/jpeg", ext: "jpg" };
-  }
-  const grant = await revealOriginal(ctx, actor, { sha256: input.sha256, reason: input.reason });
+  const o = await ctx.db.db.selectFrom("originals").select(["sha256", "size", "mime", "format"]).where("sha256", "=", input.sha256).executeTakeFirst();
+  if (!o) throw new NotFound(`No original with SHA-256 ${input.sha256}.`);
+  const grant = await downloadOriginal(ctx, actor, { sha256: input.sha256, reason: input.reason });
   return {
     grant,
-    stream: await ctx.blobs.get(target.sha256),
-    size: target.size,
-    sha256: target.sha256,
-    mime: target.mime,
-    filename: `${input.sha256}${input.kind === "original" ? "" : `.${input.kind}`}.${target.ext}`,
+    stream: await ctx.blobs.get(o.sha256),
+    size: o.size,
+    sha256: o.sha256,
+    mime: o.mime || "application/octet-stream",
+    filename: `${o.sha256}.${o.format || "bin"}`,
   };
 }
 

@@ -12,13 +12,14 @@
  * same detainee number are merged: one body, photographed twice. Every proposal says why, in words.
  */
 import { hammingDistance } from "../archive/media/phash.ts";
+import { wallClockMs } from "../core/wall-clock.ts";
 import type { CardNumbers, NumberRole } from "./card-numbers.ts";
 
 export interface GroupingPhoto {
   sha256: string;
   /** Path on the card, e.g. DCIM/100NCD90/DSC_0001.JPG: gives the camera's sequence. */
   path: string;
-  /** EXIF DateTimeOriginal as RFC 3339 with offset (or without: then read as UTC). */
+  /** EXIF DateTimeOriginal as written, with its offset or without; compared on the camera's wall clock (wallClockMs). */
   captureTime?: string;
   /** Perceptual hash (16 hex digits, src/archive/media/phash.ts). */
   phash?: string;
@@ -223,7 +224,7 @@ function timeRange(items: readonly Item[]): string {
   if (times.length === 0) return "";
   const lo = new Date(Math.min(...times)).toISOString().slice(0, 19).replace("T", " ");
   const hi = new Date(Math.max(...times)).toISOString().slice(11, 19);
-  return ` from ${lo} to ${hi} UTC`;
+  return ` from ${lo} to ${hi} on the camera's clock`;
 }
 
 function clamp01(x: number): number {
@@ -240,7 +241,7 @@ export function proposeBodies(photos: readonly GroupingPhoto[], options: Groupin
   };
   const items: Item[] = photos.map((photo, index) => {
     const k = sequenceKey(photo.path);
-    const t = photo.captureTime ? Date.parse(photo.captureTime) : NaN;
+    const t = wallClockMs(photo.captureTime);
     return { photo, index, folder: k.folder, file: k.file, time: t, name: baseName(photo.path), copyOf: null, copyBits: 0 };
   });
   items.sort((a, b) => a.folder - b.folder || a.file - b.file || (a.photo.path < b.photo.path ? -1 : a.photo.path > b.photo.path ? 1 : 0));

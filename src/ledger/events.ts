@@ -26,7 +26,8 @@ export type EventType =
   | "deletion" // PREMIS: a copy removed (an expired package's bag, an ingested upload); never an original
   | "key rotation" // dalil
   | "viewed original" // dalil: access
-  | "revealed graphic image" // dalil: access
+  | "revealed graphic image" // dalil: access (an unblurred rendition shown in a view)
+  | "downloaded original" // dalil: access (the original's bytes leave the archive as a file)
   | "viewed personal data" // dalil: access
   | "opened sealed record" // dalil: access
   | "metadata modification" // PREMIS

@@ -5,7 +5,7 @@ import type { Readable } from "node:stream";
 import { operatorActor, type Actor } from "../../src/core/actor.ts";
 import { Forbidden, Invalid, NotFound } from "../../src/core/errors.ts";
 import { ingestCard } from "../../src/archive/intake.ts";
-import { blurredRendition, galleryPage, logStatus, originalHistory, originalMetadata, revealRendition, sourceSightings } from "../../src/archive/viewing.ts";
+import { blurredRendition, downloadOriginalFile, galleryPage, logStatus, originalHistory, originalMetadata, revealRendition, sourceSightings } from "../../src/archive/viewing.ts";
 import { verifyArchive } from "../../src/app/verify.ts";
 import { anonymousActor } from "../../src/access/index.ts";
 import { backends } from "../support/backends.ts";
@@ -70,7 +70,7 @@ for (const { backend, skip } of await backends()) {
       const preview = await bytesOf(r.stream);
       assert.equal(createHash("sha256").update(preview).digest("hex"), r.sha256);
       assert.notEqual(r.sha256, blurred.sha256);
-      const o = await revealRendition(ctx, investigator, { sha256: photo.sha256, kind: "original", reason: "hash it myself" });
+      const o = await downloadOriginalFile(ctx, investigator, { sha256: photo.sha256, reason: "hash it myself" });
       assert.equal(createHash("sha256").update(await bytesOf(o.stream)).digest("hex"), photo.sha256, "the original, byte for byte");
       assert.match(o.filename, new RegExp(`^${photo.sha256}\\.jpe?g$`));
 
@@ -78,8 +78,13 @@ for (const { backend, skip } of await backends()) {
       const history = await originalHistory(ctx, investigator, photo.sha256);
       const types = history.events.map((e) => e.type);
       assert.equal(types[0], "ingestion");
+      // Looking at a photograph and a file leaving the archive are different acts, told apart by their type.
       const reveals = history.events.filter((e) => e.type === "revealed graphic image");
-      assert.deepEqual(reveals.map((e) => e.detail.reason), ["match the card number", "hash it myself"]);
+      assert.deepEqual(reveals.map((e) => e.detail.reason), ["match the card number"]);
+      const downloads = history.events.filter((e) => e.type === "downloaded original");
+      assert.deepEqual(downloads.map((e) => e.detail.reason), ["hash it myself"]);
+      assert.equal(downloads[0]!.seq, o.grant.seq);
+      await assert.rejects(downloadOriginalFile(ctx, curator, { sha256: photo.sha256, reason: "take a copy" }), Forbidden);
       assert.equal(reveals[0]!.actor.id, investigator.id);
       assert.equal(reveals[0]!.seq, r.grant.seq);
       // Paths on the medium are sensitive: an investigator's view of the history has none, an archivist's has them.

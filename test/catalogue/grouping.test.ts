@@ -110,3 +110,21 @@ test("an empty card proposes nothing; clear-cut groups are surer than guessed on
   const vague = proposeBodies([photo(0), photo(10), photo(120)]).groups;
   assert.ok(Math.min(...clear.map((g) => g.confidence)) > Math.max(...vague.map((g) => g.confidence)));
 });
+
+test("the camera's clock decides, not the server's zone: shots a minute apart across a DST change are one body", () => {
+  const before = process.env.TZ;
+  process.env.TZ = "America/New_York"; // 2012-03-11 02:00 does not exist there: clocks jumped to 03:00
+  try {
+    seq = 0;
+    const shots = [photo(0, nums("26335"), { captureTime: "2012-03-11T01:59:30" }), photo(0, nums("26335"), { captureTime: "2012-03-11T02:00:30" })];
+    const { groups } = proposeBodies(shots);
+    assert.equal(groups.length, 1, groups.map((g) => g.reasons.join("; ")).join(" | "));
+    assert.match(groups[0]!.reasons.join("\n"), /from 2012-03-11 01:59:30 to 02:00:30 on the camera's clock/);
+    // With an offset, the digits the camera wrote are still what is compared and reported.
+    const zoned = proposeBodies([photo(0, nums("26335"), { captureTime: "2012-05-06T08:33:00+03:00" })]).groups;
+    assert.match(zoned[0]!.reasons.join("\n"), /2012-05-06 08:33:00/);
+  } finally {
+    if (before === undefined) delete process.env.TZ;
+    else process.env.TZ = before;
+  }
+});

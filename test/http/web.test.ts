@@ -192,9 +192,17 @@ test("permissions, uploads and reveals over HTTP, with the session cookie and it
     assert.match(reveal.headers["x-dalil-event"] as string, /^evt_/);
     const events = (await app.inject({ url: `/api/originals/${photo.sha256}/events`, cookies })).json<{ events: { type: string; detail: { reason?: string } }[] }>();
     assert.ok(events.events.some((e) => e.type === "revealed graphic image" && e.detail.reason === "check the number card"));
-    const original = await app.inject({ method: "POST", url: `/api/originals/${photo.sha256}/reveal`, cookies, headers: same, payload: { reason: "hash it", kind: "original" } });
+    // The original's bytes leave through their own route, logged as a download rather than a reveal.
+    const viaReveal = await app.inject({ method: "POST", url: `/api/originals/${photo.sha256}/reveal`, cookies, headers: same, payload: { reason: "hash it", kind: "original" } });
+    assert.equal(viaReveal.statusCode, 422, "a reveal shows renditions; the original is downloaded");
+    const original = await app.inject({ method: "POST", url: `/api/originals/${photo.sha256}/download`, cookies, headers: same, payload: { reason: "hash it" } });
+    assert.equal(original.statusCode, 200, original.body);
     assert.ok(original.rawPayload.equals(bytes));
     assert.match(original.headers["content-disposition"] as string, /^attachment; filename="[0-9a-f]{64}\.jpe?g"$/);
+    const after = (await app.inject({ url: `/api/originals/${photo.sha256}/events`, cookies })).json<{ events: { id: string; type: string; detail: { reason?: string } }[] }>();
+    const downloaded = after.events.filter((e) => e.type === "downloaded original");
+    assert.deepEqual(downloaded.map((e) => e.id), [original.headers["x-dalil-event"]]);
+    assert.equal(after.events.filter((e) => e.type === "revealed graphic image").length, 1, "the download is not counted as a reveal");
 
     // A curator sees blurred images but may not reveal.
     const curator = await readyUser(t.ctx, "curator");

@@ -38,6 +38,10 @@ export const WEB_MATRIX: Record<string, Row> = {
     request: (e) => ({ url: `/api/originals/${e.sha256}/reveal`, body: { reason: "the matrix check", kind: "preview" } }),
     expect: only(REVEAL, 404),
   },
+  "POST /api/originals/:sha256/download": {
+    request: (e) => ({ url: `/api/originals/${e.sha256}/download`, body: { reason: "the matrix check" } }),
+    expect: only(REVEAL, 404),
+  },
   "GET /api/originals/:sha256/metadata": { request: (e) => ({ url: `/api/originals/${e.sha256}/metadata` }), expect: only(STAFF) },
   "GET /api/originals/:sha256/events": { request: (e) => ({ url: `/api/originals/${e.sha256}/events` }), expect: only(STAFF) },
   "GET /api/sources/:id/sightings": { request: async (e) => ({ url: `/api/sources/${await e.sourceId()}/sightings?outcome=quarantined` }), expect: only(STAFF) },

@@ -174,8 +174,13 @@ export const api = {
   originalEvents: (sha256: string) => json("originalEvents", { sha256 }),
   blurredUrl: (sha256: string) => urlOf("rendition", { sha256, kind: "blurred" }),
   /** The reveal: the server records it (with the reason) before it sends a byte. */
-  reveal: async (sha256: string, kind: "thumbnail" | "preview" | "original", reason: string): Promise<RevealedBytes> => {
+  reveal: async (sha256: string, kind: "thumbnail" | "preview", reason: string): Promise<RevealedBytes> => {
     const res = await send("reveal", { sha256 }, { body: { kind, reason } });
+    return { blob: await res.blob(), event: res.headers.get("x-dalil-event") };
+  },
+  /** The original's bytes as a file: logged as a download (a file leaving the archive), not as a reveal. */
+  download: async (sha256: string, reason: string): Promise<RevealedBytes> => {
+    const res = await send("download", { sha256 }, { body: { reason } });
     return { blob: await res.blob(), event: res.headers.get("x-dalil-event") };
   },
 

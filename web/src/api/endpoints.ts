@@ -35,6 +35,7 @@ export const ENDPOINTS = {
   originalEvents: { method: "GET", url: "/api/originals/:sha256/events" },
   rendition: { method: "GET", url: "/api/originals/:sha256/renditions/:kind" },
   reveal: { method: "POST", url: "/api/originals/:sha256/reveal" },
+  download: { method: "POST", url: "/api/originals/:sha256/download" },
 
   sources: { method: "GET", url: "/api/sources" },
   sourceSightings: { method: "GET", url: "/api/sources/:id/sightings" },

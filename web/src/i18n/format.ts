@@ -1,5 +1,3 @@
-import type { Digits, Lang } from "./index.ts";
-
 /**
  * Numbers, sizes and dates in the reader's language, with the digits they chose. Dates use the Gregorian
  * calendar in both languages (evidence dates must match across translations) and show the time zone.
@@ -10,14 +8,18 @@ export interface Format {
   percent(fraction: number): string;
   dateTime(iso: string | null | undefined): string;
   date(iso: string | null | undefined): string;
-  /** A camera's clock reading: as written when it carries no zone (it is not an instant), else as dateTime. */
+  /**
+   * A camera's clock reading as the camera wrote it, whatever the viewer's time zone: its wall clock, followed
+   * by its UTC offset when the file gave one ("08:33:00 (GMT+3)"), never converted to the viewer's zone.
+   */
   wallClock(iso: string | null | undefined): string;
   /** The calendar date of a camera's clock reading, as written. */
   wallDate(iso: string | null | undefined): string;
   locale: string;
 }
 
-export function makeFormat(lang: Lang, digits: Digits): Format {
+// The same unions as Lang and Digits in ./index.ts, written out so this file stands alone (its tests run in Node).
+export function makeFormat(lang: "ar" | "en", digits: "arab" | "latn"): Format {
   const base = lang === "ar" ? "ar" : "en-GB";
   const locale = `${base}-u-ca-gregory-nu-${digits}`;
   const nf = new Intl.NumberFormat(locale);
@@ -27,6 +29,19 @@ export function makeFormat(lang: Lang, digits: Digits): Format {
   const df = new Intl.DateTimeFormat(locale, { dateStyle: "medium" });
   const wall = new Intl.DateTimeFormat(locale, { dateStyle: "medium", timeStyle: "medium", timeZone: "UTC" });
   const wallDay = new Intl.DateTimeFormat(locale, { dateStyle: "medium", timeZone: "UTC" });
+  // "GMT+0" / "غرينتش+٠": the locale's own word for an offset from UTC, used for the camera's offset below.
+  const utcLabel = new Intl.DateTimeFormat(locale, { timeZone: "UTC", timeZoneName: "shortOffset" }).formatToParts(new Date(0)).find((p) => p.type === "timeZoneName")?.value ?? "GMT+0";
+  const offsetWord = utcLabel.replace(/[+\-\u2212].*$/, "");
+  const twoDigits = new Intl.NumberFormat(locale, { minimumIntegerDigits: 2, useGrouping: false });
+  const offsetLabel = (offset: string): string => {
+    if (offset === "Z") return utcLabel;
+    const m = /^([+-])(\d\d):?(\d\d)$/.exec(offset);
+    if (!m) return offset;
+    const h = Number(m[2]);
+    const min = Number(m[3]);
+    if (h === 0 && min === 0) return utcLabel;
+    return `${offsetWord}${m[1] === "-" ? "\u2212" : "+"}${nf.format(h)}${min ? `:${twoDigits.format(min)}` : ""}`;
+  };
   const units = ["byte", "kilobyte", "megabyte", "gigabyte", "terabyte"] as const;
   // Bytes in full ("155 bytes"), larger units short ("1.2 MB").
   const unitFormats = units.map((unit) => new Intl.NumberFormat(locale, { style: "unit", unit, unitDisplay: unit === "byte" ? "long" : "short", maximumFractionDigits: 1 }));
@@ -56,12 +71,12 @@ export function makeFormat(lang: Lang, digits: Digits): Format {
     },
     wallClock: (iso) => {
       if (!iso) return "—";
-      if (/(Z|[+-]\d\d:?\d\d)$/.test(iso)) {
-        const d = parse(iso);
-        return d ? dtf.format(d) : iso;
-      }
-      const d = parse(`${iso}Z`);
-      return d ? wall.format(d) : iso;
+      // The digits the camera wrote are formatted as if in UTC, so no zone (the viewer's least of all) moves them.
+      const m = /^(\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2})?)?)(\.\d+)?(Z|[+-]\d\d:?\d\d)?$/.exec(iso);
+      const d = m ? parse(m[1]!.length === 10 ? `${m[1]}T00:00:00Z` : `${m[1]}Z`) : null;
+      if (!m || !d) return iso;
+      const text = m[1]!.length === 10 ? wallDay.format(d) : wall.format(d);
+      return m[3] ? `${text} (${offsetLabel(m[3])})` : text;
     },
     wallDate: (iso) => {
       const m = iso ? /^(\d{4}-\d{2}-\d{2})/.exec(iso) : null;

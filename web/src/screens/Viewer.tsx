@@ -124,8 +124,8 @@ export function Viewer({ params }: ScreenProps) {
         onClose={() => setAsking(null)}
         onReveal={async (reason) => {
           const kind = asking ?? "preview";
-          const r = await api.reveal(sha256, kind, reason);
           if (kind === "original") {
+            const r = await api.download(sha256, reason);
             const url = URL.createObjectURL(r.blob);
             const a = document.createElement("a");
             a.href = url;
@@ -135,6 +135,7 @@ export function Viewer({ params }: ScreenProps) {
             a.remove();
             setTimeout(() => URL.revokeObjectURL(url), 60_000);
           } else {
+            const r = await api.reveal(sha256, kind, reason);
             setRevealed({ url: URL.createObjectURL(r.blob), event: r.event });
           }
           setAsking(null);
