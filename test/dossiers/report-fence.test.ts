@@ -86,7 +86,11 @@ function descendants(root: number): number[] {
   }
   const out: number[] = [];
   const walk = (p: number) => {
-    for (const [child, pp] of parent) if (pp === p) (out.push(child), walk(child));
+    for (const [child, pp] of parent) {
+      if (pp !== p) continue;
+      out.push(child);
+      walk(child);
+    }
   };
   walk(root);
   return out;
