@@ -159,7 +159,7 @@ for (const { backend, skip } of await backends()) {
     }
   });
 
-  test(`every route an anonymous caller may not use answers before the body, and a body to no route is not read, on ${backend.name}`, { skip, timeout: 120_000 }, async () => {
+  test(`every route an anonymous caller or the public role may not use answers before the body, and a body to no route is not read, on ${backend.name}`, { skip, timeout: 120_000 }, async () => {
     const t = await freshAccessArchive(backend);
     const http = await buildHttpApp(t.ctx);
     try {
@@ -172,6 +172,18 @@ for (const { backend, skip } of await backends()) {
         const r = await headersOnly(port, route.method, path, { "content-type": route.raw ? "application/octet-stream" : "application/json", origin: ORIGIN });
         if (r === "no answer") failures.push(`${route.method} ${route.url}: waited for the body`);
         else if (r.status !== 401) failures.push(`${route.method} ${route.url}: ${r.status} ${r.body.slice(0, 120)}`);
+      }
+      // And a signed-in person of the public role, at every route that role may not use.
+      const visitor = await readyUser(t.ctx, "public");
+      const s = await fullSession(t.ctx, visitor.id);
+      const denied = http.routes.filter((r) => r.method !== "GET" && r.action !== "public" && !t.ctx.policy.mayAttempt(visitor.actor, r.action));
+      assert.ok(denied.length > 40, `only ${denied.length} routes refused to the public role`);
+      for (const route of denied) {
+        const path = route.url.replace(/:[A-Za-z]+/g, "x").replace("*", "x");
+        const headers = { "content-type": route.raw ? "application/octet-stream" : "application/json", origin: ORIGIN, "x-csrf-token": s.csrf, cookie: `dalil_session=${s.token}` };
+        const r = await headersOnly(port, route.method, path, headers);
+        if (r === "no answer") failures.push(`${route.method} ${route.url} as public: waited for the body`);
+        else if (r.status !== 403) failures.push(`${route.method} ${route.url} as public: ${r.status} ${r.body.slice(0, 120)}`);
       }
       const nowhere = await headersOnly(port, "POST", "/api/no-such-route", { "content-type": "application/json", origin: ORIGIN });
       if (nowhere === "no answer" || nowhere.status !== 404) failures.push(`POST to no route: ${JSON.stringify(nowhere)}`);
