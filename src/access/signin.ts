@@ -46,9 +46,10 @@ export interface SignInInput {
 
 export async function signIn(ctx: Ctx, input: SignInInput): Promise<SignedIn> {
   const email = normaliseEmail(input.email);
-  // Both places are taken before the password is checked: guesses sent in parallel are each counted.
-  const account = await reserve(ctx, accountKey(ctx.config, email), THROTTLE.account);
+  // Both places are taken before the password is checked: guesses sent in parallel are each counted. The
+  // address first: from a locked address no account's count moves (nobody locks accounts from there).
   const address = await reserve(ctx, addressKey(ctx.config, input.address), THROTTLE.address);
+  const account = await reserve(ctx, accountKey(ctx.config, email), THROTTLE.account);
   const user = await adb(ctx.db.db).selectFrom("users").selectAll().where("email", "=", email).executeTakeFirst();
   const ok = (await verifyPassword(user?.password_hash ?? null, input.password)) && user !== undefined && user.disabled_at === null;
   if (!ok || !user) {

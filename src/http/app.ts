@@ -7,7 +7,7 @@ import { DalilError, NotFound, TooLarge, Unauthenticated, UnsupportedMediaType }
 import { anonymousActor, gateRefusal, type Action } from "../access/policy.ts";
 import { registerAccessRoutes } from "../access/routes.ts";
 import { authenticate, pendingHint, registerAuthRoutes } from "./auth.ts";
-import { LIMITS, normaliseOrigin, scrubForLog, securityHeaders } from "./security.ts";
+import { isStateChanging, LIMITS, normaliseOrigin, scrubForLog, securityHeaders } from "./security.ts";
 import { registerArchiveRoutes } from "../archive/routes.ts";
 import { registerLogRoutes } from "../ledger/routes.ts";
 import { registerCatalogueRoutes } from "../catalogue/index.ts";
@@ -83,8 +83,9 @@ export async function buildHttpApp(ctx: Ctx, opts: HttpOptions = {}): Promise<Ht
     req.actor = anonymousActor;
     req.credential = { kind: "none" };
     securityHeaders(req, reply);
-    // A body sent to no route is never read (Fastify would parse it for the not-found handler).
-    if (req.is404 && hasBody(req)) throw new NotFound(`There is no ${req.method} ${req.url.split("?")[0]} here; GET /api/routes lists every route.`);
+    // A body sent to no route is never read (Fastify would parse it for the not-found handler). GET and HEAD
+    // bodies are never parsed, and their unknown paths are the web app's own routes.
+    if (req.is404 && isStateChanging(req.method) && hasBody(req)) throw new NotFound(`There is no ${req.method} ${req.url.split("?")[0]} here; GET /api/routes lists every route.`);
     await authenticate(ctx, req, reply, { actorFor: opts.actorFor, origins });
   });
 

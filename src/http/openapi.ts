@@ -1,5 +1,5 @@
 import { ZodDefault, ZodEffects, ZodEnum, ZodLiteral, ZodNullable, ZodNumber, ZodObject, ZodOptional, ZodString, ZodBoolean, type ZodTypeAny } from "zod";
-import type { RouteSpec } from "./app.ts";
+import { bodyLimitOf, type RouteSpec } from "./app.ts";
 import { SOFTWARE } from "../core/version.ts";
 
 /**
@@ -19,6 +19,8 @@ export interface OpenApiOperation {
   operationId: string;
   summary: string;
   "x-dalil-action": string;
+  /** Largest body the route takes, in bytes (POST and PUT). */
+  "x-dalil-body-limit"?: number;
   parameters: OpenApiParameter[];
   security: Array<Record<string, string[]>>;
   requestBody?: { required: boolean; content: Record<string, { schema: Record<string, unknown> }> };
@@ -102,7 +104,12 @@ export function openApiDocument(routes: readonly RouteSpec[]): OpenApiDocument {
       },
     };
     if (spec.method === "POST" || spec.method === "PUT") {
-      op.requestBody = { required: false, content: { "application/json": { schema: { type: "object" } } } };
+      const content: Record<string, { schema: Record<string, unknown> }> = spec.raw ? { "application/octet-stream": { schema: { type: "string", format: "binary" } } } : { "application/json": { schema: { type: "object" } } };
+      op.requestBody = { required: false, content };
+      // Both decided from the headers, before the body is read.
+      op.responses["413"] = { description: `the body is larger than this route takes (${bodyLimitOf(spec)} bytes)` };
+      op.responses["415"] = { description: `the body is not ${Object.keys(content)[0]}` };
+      op["x-dalil-body-limit"] = bodyLimitOf(spec);
     }
     (paths[path] ??= {})[spec.method.toLowerCase()] = op;
   }

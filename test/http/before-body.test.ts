@@ -110,13 +110,14 @@ async function headersOnly(port: number, method: string, path: string, headers: 
 }
 
 for (const { backend, skip } of await backends()) {
-  test(`an anonymous 600 MB JSON upload is refused before its body is read, with memory flat, on ${backend.name}`, { skip, timeout: 120_000 }, async () => {
+  test(`an anonymous 600 MB JSON upload is refused before its body is read, with memory flat, on ${backend.name}`, { skip, timeout: 120_000 }, async (tc) => {
     const t = await freshAccessArchive(backend);
     const http = await buildHttpApp(t.ctx);
     try {
       const port = await listen(http);
       const total = 600 * 1000 * 1000;
       const r = await streamBody(port, "PUT", "/api/uploads/upl_anything/files?path=a.jpg", { "content-type": "application/json", origin: ORIGIN }, total);
+      tc.diagnostic(`answered after ${(r.sentAtAnswer / MiB).toFixed(2)} MiB sent; RSS +${(r.rssGrowth / MiB).toFixed(1)} MiB, heap +${(r.heapGrowth / MiB).toFixed(1)} MiB`);
       assert.equal(r.status, 401, r.body);
       assert.match(JSON.parse(r.body).message, /Sign in first/);
       assert.ok(r.sentAtAnswer >= 0 && r.sentAtAnswer < 64 * MiB, `answered after ${(r.sentAtAnswer / MiB).toFixed(1)} MiB of ${(total / MiB).toFixed(0)} MiB were sent`);
@@ -144,6 +145,11 @@ for (const { backend, skip } of await backends()) {
       // And a JSON route does not take raw bytes (the octet-stream parser is for the upload route only).
       const raw = await headersOnly(port, "POST", "/api/tokens", { ...headers, "content-type": "application/octet-stream" });
       assert.ok(raw !== "no answer" && raw.status === 415, JSON.stringify(raw));
+      // The API document says so.
+      const doc = (await http.app.inject({ url: "/api/openapi.json" })).json();
+      const put = doc.paths["/api/uploads/{id}/files"].put;
+      assert.deepEqual(Object.keys(put.requestBody.content), ["application/octet-stream"]);
+      assert.ok(put.responses["415"] && put["x-dalil-body-limit"] > 1024 ** 3);
       // A declared length over the route's limit is refused from the header.
       const big = await headersOnly(port, "POST", "/api/auth/login", { "content-type": "application/json", origin: ORIGIN, "content-length": String(64 * MiB) });
       assert.ok(big !== "no answer" && big.status === 413, JSON.stringify(big));
@@ -153,7 +159,7 @@ for (const { backend, skip } of await backends()) {
     }
   });
 
-  test(`every route an anonymous caller may not use answers before the body, and a body to no route is not read, on ${backend.name}`, { skip, timeout: 120_000 }, async () => {
+  test(`every route an anonymous caller or the public role may not use answers before the body, and a body to no route is not read, on ${backend.name}`, { skip, timeout: 120_000 }, async () => {
     const t = await freshAccessArchive(backend);
     const http = await buildHttpApp(t.ctx);
     try {
@@ -166,6 +172,18 @@ for (const { backend, skip } of await backends()) {
         const r = await headersOnly(port, route.method, path, { "content-type": route.raw ? "application/octet-stream" : "application/json", origin: ORIGIN });
         if (r === "no answer") failures.push(`${route.method} ${route.url}: waited for the body`);
         else if (r.status !== 401) failures.push(`${route.method} ${route.url}: ${r.status} ${r.body.slice(0, 120)}`);
+      }
+      // And a signed-in person of the public role, at every route that role may not use.
+      const visitor = await readyUser(t.ctx, "public");
+      const s = await fullSession(t.ctx, visitor.id);
+      const denied = http.routes.filter((r) => r.method !== "GET" && r.action !== "public" && !t.ctx.policy.mayAttempt(visitor.actor, r.action));
+      assert.ok(denied.length > 40, `only ${denied.length} routes refused to the public role`);
+      for (const route of denied) {
+        const path = route.url.replace(/:[A-Za-z]+/g, "x").replace("*", "x");
+        const headers = { "content-type": route.raw ? "application/octet-stream" : "application/json", origin: ORIGIN, "x-csrf-token": s.csrf, cookie: `dalil_session=${s.token}` };
+        const r = await headersOnly(port, route.method, path, headers);
+        if (r === "no answer") failures.push(`${route.method} ${route.url} as public: waited for the body`);
+        else if (r.status !== 403) failures.push(`${route.method} ${route.url} as public: ${r.status} ${r.body.slice(0, 120)}`);
       }
       const nowhere = await headersOnly(port, "POST", "/api/no-such-route", { "content-type": "application/json", origin: ORIGIN });
       if (nowhere === "no answer" || nowhere.status !== 404) failures.push(`POST to no route: ${JSON.stringify(nowhere)}`);

@@ -4,6 +4,7 @@ import { kindName } from "./exhibit-html.ts";
 import type { ReportStats } from "./stats.ts";
 import { barChart } from "./charts.ts";
 import { esc } from "./esc.ts";
+import { REPORT_CSP } from "./pdf.ts";
 
 /**
  * The parts of the report around the exhibits: cover, contents, method, statistics and annexes (Annex C, the
@@ -55,7 +56,7 @@ function tocLine(label: string, id: string, pages: PageNumbers, sub = false): st
 }
 
 export function head(d: DocumentParts): string {
-  return `<!doctype html><html lang="${d.lang}" dir="${d.w.dir}"><head><meta charset="utf-8"><title>${esc(d.title)}</title><style>${d.styles}</style></head><body>`;
+  return `<!doctype html><html lang="${d.lang}" dir="${d.w.dir}"><head><meta charset="utf-8"><meta http-equiv="Content-Security-Policy" content="${REPORT_CSP}"><title>${esc(d.title)}</title><style>${d.styles}</style></head><body>`;
 }
 
 export function cover(d: DocumentParts, exhibits: number): string {

@@ -1,11 +1,18 @@
 import { open } from "node:fs/promises";
-import { pathToFileURL } from "node:url";
-import { chromium, type Browser } from "playwright-core";
+import { dirname, resolve, sep } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { chromium, type Browser, type Route } from "playwright-core";
 import { PAGE } from "./style.ts";
 
 /**
  * Printing with headless Chromium (it shapes Arabic and lays out bidirectional text as a browser does), and
  * reading back from the PDF it wrote the page of each named destination, for the contents' page numbers.
+ *
+ * The report holds what people typed (names, reasoning, notes). It is escaped, and the print is also fenced in
+ * case something gets through: JavaScript is off, the page's CSP allows only its own files and data: URLs
+ * with inline styles, every request other than a file in the report's own directory (or a data: URL) is
+ * aborted, host names resolve to nothing, and Chromium runs with a minimal environment (no DALIL_* keys,
+ * database URLs or cloud credentials) so a browser compromise finds no secrets in its own process.
  */
 export const DEFAULT_CHROMIUM = "/usr/bin/chromium";
 
@@ -13,12 +20,50 @@ export function chromiumPath(): string {
   return process.env.DALIL_CHROMIUM || DEFAULT_CHROMIUM;
 }
 
+/** The report page's Content-Security-Policy (a meta tag in its head): no script, no network, no frames. */
+export const REPORT_CSP = "default-src 'none'; img-src file: data:; font-src file: data:; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'";
+
+/** What Chromium needs from the environment, and nothing else: an allow-list, so a new secret is never passed on. */
+const CHROMIUM_ENV = ["PATH", "HOME", "TMPDIR", "LANG", "LC_ALL", "LC_CTYPE", "TZ", "FONTCONFIG_PATH", "FONTCONFIG_FILE", "XDG_CACHE_HOME", "XDG_CONFIG_HOME"];
+
+export function chromiumEnv(env: NodeJS.ProcessEnv = process.env): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const k of CHROMIUM_ENV) if (env[k] !== undefined) out[k] = env[k]!;
+  return out;
+}
+
 export async function launchChromium(): Promise<Browser> {
   return chromium.launch({
     executablePath: chromiumPath(),
     headless: true,
-    args: ["--no-sandbox", "--disable-gpu", "--headless", "--disable-dev-shm-usage", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+    env: chromiumEnv(),
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--headless",
+      "--disable-dev-shm-usage",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      // No name resolves: even a request that got past the page's fences would reach no host by name.
+      "--host-resolver-rules=MAP * ~NOTFOUND",
+    ],
   });
+}
+
+/** Lets through data: URLs and files inside `dir`; aborts everything else (http, https, ws, other files). */
+function fenceRequests(dir: string): (route: Route) => Promise<void> {
+  const root = resolve(dir);
+  return async (route) => {
+    const url = route.request().url();
+    let allowed = url.startsWith("data:");
+    if (url.startsWith("file:")) {
+      const path = resolve(fileURLToPath(url));
+      allowed = path === root || path.startsWith(root + sep);
+    }
+    await (allowed ? route.continue() : route.abort("blockedbyclient"));
+  };
 }
 
 const FOOTER = `<div style="width:100%;font-size:8px;text-align:center;color:#555;font-family:sans-serif"><span class="pageNumber"></span> / <span class="totalPages"></span></div>`;
@@ -31,7 +76,9 @@ const FOOTER = `<div style="width:100%;font-size:8px;text-align:center;color:#55
 export const TAGGED_MAX_SECTIONS = 100;
 
 export async function printPdf(browser: Browser, htmlPath: string, pdfPath: string, opts: { tagged: boolean }): Promise<void> {
-  const page = await browser.newPage();
+  const context = await browser.newContext({ javaScriptEnabled: false });
+  await context.route("**/*", fenceRequests(dirname(htmlPath)));
+  const page = await context.newPage();
   // A report of hundreds of exhibits takes minutes to print; the job's own limits apply, not Playwright's 30 s.
   page.setDefaultTimeout(0);
   try {
@@ -49,7 +96,7 @@ export async function printPdf(browser: Browser, htmlPath: string, pdfPath: stri
       tagged: opts.tagged,
     });
   } finally {
-    await page.close();
+    await context.close();
   }
 }
 
