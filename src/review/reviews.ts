@@ -66,6 +66,8 @@ export interface SubmitReview {
   correction?: string;
 }
 
+const UNBLINDED: readonly string[] = ["agreed", "disputed", "resolved"];
+
 /** What is signed: the canonical JSON of this record. */
 export interface ReviewContent {
   v: typeof REVIEW_FORMAT;
@@ -73,6 +75,11 @@ export interface ReviewContent {
   version: number;
   supersedes: string | null;
   correction: string | null;
+  /**
+   * A correction made after the double review was unblinded (the reviewer could see the other review): marked,
+   * because it is no longer an independent finding. Absent on first versions and on corrections made while blind.
+   */
+  afterUnblinding?: true;
   sample: string;
   item: string;
   assignment: string;
@@ -221,12 +228,14 @@ export async function submitReview(ctx: Ctx, actor: Actor, input: SubmitReview):
     if (prev && !correction) throw new Conflict("You have submitted this review already; a submitted review cannot change. Submit a correction with the reason for it.");
     const at = ctx.clock.now();
     const id = newId("rev");
+    const afterUnblinding = Boolean(prev) && item.double_review === 1 && UNBLINDED.includes(item.status);
     const content: ReviewContent = {
       v: REVIEW_FORMAT,
       review: id,
       version: (prev?.version ?? 0) + 1,
       supersedes: prev?.id ?? null,
       correction: prev ? correction : null,
+      ...(afterUnblinding ? { afterUnblinding: true as const } : {}),
       sample: item.sample_id,
       item: item.id,
       assignment: asg.id,
@@ -253,6 +262,7 @@ export async function submitReview(ctx: Ctx, actor: Actor, input: SubmitReview):
         submittedAt: content.submittedAt,
         version: content.version,
         ...(prev ? { supersedes: prev.id } : {}),
+        ...(afterUnblinding ? { afterUnblinding: true } : {}),
       }),
     );
     await db
@@ -260,14 +270,17 @@ export async function submitReview(ctx: Ctx, actor: Actor, input: SubmitReview):
       .values({ id, assignment_id: asg.id, item_id: item.id, body_id: item.body_id, reviewer_id: actor.id, version: content.version, supersedes: content.supersedes, content: text, sha256, submitted_at: content.submittedAt, event_seq: seq })
       .execute();
     if (!asg.submitted_at) await db.updateTable("review_assignments").set({ submitted_at: content.submittedAt }).where("id", "=", asg.id).execute();
-    if (asg.slot <= 2) await settleItem(ctx, tx, actor, item, id);
+    if (asg.slot <= 2) await settleItem(ctx, tx, actor, item, id, afterUnblinding);
     return { id, sha256, eventSeq: seq, content };
   });
 }
 
 /** Moves an item (and its body) on after a review of slot 1 or 2 arrives. A resolved item stays resolved. */
-async function settleItem(ctx: Ctx, tx: Tx, actor: Actor, item: ReviewItemsTable, reviewId: string): Promise<void> {
+async function settleItem(ctx: Ctx, tx: Tx, actor: Actor, item: ReviewItemsTable, reviewId: string, afterUnblinding: boolean): Promise<void> {
   if (item.status === "resolved") return;
+  // a reviewer who has seen the other review cannot make a dispute go away by correcting towards it: it is settled
+  // by a third reviewer or a recorded consensus
+  if (afterUnblinding && item.status === "disputed") return;
   const latest = await latestBySlot(tx, item.id);
   let status: string;
   let disagreement: Disagreement | null = null;
@@ -303,7 +316,7 @@ async function settleItem(ctx: Ctx, tx: Tx, actor: Actor, item: ReviewItemsTable
 /** May this actor see this review now? (Blind double review: not another reviewer's, until both are in.) */
 function mayRead(actor: Actor, review: Pick<ReviewsTable, "reviewer_id">, item: Pick<ReviewItemsTable, "double_review" | "status">): boolean {
   if (actor.role !== "forensic_reviewer" || review.reviewer_id === actor.id || item.double_review === 0) return true;
-  return item.status === "agreed" || item.status === "disputed" || item.status === "resolved";
+  return UNBLINDED.includes(item.status);
 }
 
 const BLIND = "This is the other reviewer's blind review of a body you are both reviewing; it opens to you once both reviews are submitted.";
@@ -459,7 +472,24 @@ export async function resolveDisagreement(ctx: Ctx, actor: Actor, input: Resolve
   });
 }
 
-/** For stats: the latest slot-1 and slot-2 reviews of every double-reviewed item with both in. */
+/** The first submitted review of each slot of an item: what each reviewer found while still blind. */
+async function firstBySlot(tx: Tx, itemId: string): Promise<Map<number, ReviewsTable>> {
+  const rows = await rdb(tx)
+    .selectFrom("reviews")
+    .innerJoin("review_assignments", "review_assignments.id", "reviews.assignment_id")
+    .selectAll("reviews")
+    .select("review_assignments.slot")
+    .where("reviews.item_id", "=", itemId)
+    .where("reviews.version", "=", 1)
+    .execute();
+  return new Map(rows.filter((r) => r.slot <= 2).map((r) => [r.slot, r]));
+}
+
+/**
+ * For stats: the first submitted slot-1 and slot-2 reviews of every double-reviewed item with both in. Agreement
+ * is measured on the two independent (blind) findings: a correction, above all one made after seeing the other
+ * review, would make two reviewers look more alike than they were.
+ */
 export async function doublePairs(tx: Tx, sampleId?: string): Promise<[ReviewContent, ReviewContent][]> {
   const db = rdb(tx);
   let q = db.selectFrom("review_items").select("id").where("double_review", "=", 1).where("status", "in", ["agreed", "disputed", "resolved"]);
@@ -467,7 +497,7 @@ export async function doublePairs(tx: Tx, sampleId?: string): Promise<[ReviewCon
   const items = await q.orderBy("id").execute();
   const out: [ReviewContent, ReviewContent][] = [];
   for (const i of items) {
-    const latest = await latestBySlot(tx, i.id);
+    const latest = await firstBySlot(tx, i.id);
     const a = latest.get(1);
     const b = latest.get(2);
     if (a && b) out.push([contentOf(a), contentOf(b)]);

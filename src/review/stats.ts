@@ -6,8 +6,8 @@ import { doublePairs } from "./reviews.ts";
 import { rdb } from "./tables.ts";
 
 /**
- * Agreement between the two blind reviews of each double-reviewed body, on the reviews as first settled by
- * their latest versions (a resolution does not change what the two reviewers said).
+ * Agreement between the two blind reviews of each double-reviewed body, on each reviewer's first submitted review
+ * (what they found while blind: neither a later correction nor a resolution changes what the two first said).
  *
  * Per finding code: a 2×2 table (present/absent by reviewer A × reviewer B) over all double-reviewed bodies, and
  * Cohen's kappa of it. "A" is slot 1 and "B" slot 2 of the assignment, whoever the people were (Cohen's kappa

@@ -135,6 +135,40 @@ for (const { backend, skip } of await backends()) {
     }
   });
 
+  test(`a reviewer who corrects towards the other's review after unblinding is marked as such, leaves the dispute standing, and kappa counts the first reviews (${backend.name})`, { skip, timeout: 60_000 }, async () => {
+    const t = await freshAccessArchive(backend);
+    try {
+      const r1 = await readyUser(t.ctx, "forensic_reviewer");
+      const r2 = await readyUser(t.ctx, "forensic_reviewer");
+      await catalogue(t, 1);
+      await drawReviewSample(t.ctx, admin, { size: 1, seed: "honest", doubleShare: 1 });
+      await assignSample(t.ctx, admin, { reviewers: [r1.id, r2.id] });
+      const [a1] = await myAssignments(t.ctx, r1.actor);
+      const [a2] = await myAssignments(t.ctx, r2.actor);
+      await submitReview(t.ctx, r1.actor, { assignmentId: a1!.id, findings: [find("blunt_force"), find("burn")] });
+      // a correction while still blind is an independent finding: not marked
+      await submitReview(t.ctx, r1.actor, { assignmentId: a1!.id, findings: [find("blunt_force"), find("burn", { confidence: "certain" })], correction: "surer of the burn" });
+      const first2 = await submitReview(t.ctx, r2.actor, { assignmentId: a2!.id, findings: [find("blunt_force")] });
+      assert.equal((await listDisagreements(t.ctx, admin)).length, 1);
+      // r2 now sees r1's review and "corrects" towards it
+      const late = await submitReview(t.ctx, r2.actor, { assignmentId: a2!.id, findings: [find("blunt_force"), find("burn")], correction: "missed the burn" });
+      assert.equal(late.content.afterUnblinding, true, "the correction says it was made after seeing the other review");
+      const blindCorrection = (await reviewsOfBody(t.ctx, admin, a1!.bodyId)).reviews.find((r) => r.content.reviewer === r1.id && r.content.version === 2)!;
+      assert.equal(blindCorrection.content.afterUnblinding, undefined);
+      const ev = (await t.ctx.log.eventsFor(late.id)).map((e) => e.event).find((e) => e.detail.action === "review.submit")!;
+      assert.equal(ev.detail.afterUnblinding, true);
+      assert.equal((await listDisagreements(t.ctx, admin)).length, 1, "the dispute stands until a third reviewer or a consensus settles it");
+      assert.equal((await getBody(t.ctx, admin, a1!.bodyId)).reviewStatus, "disputed");
+      // agreement is on what each found first: burn by r1 only
+      const stats = await agreementStats(t.ctx, admin);
+      const burn = stats.codes.find((c) => c.code === "burn")!;
+      assert.deepEqual([burn.both, burn.onlyA + burn.onlyB], [0, 1]);
+      assert.ok(first2.content.version === 1);
+    } finally {
+      await t.close();
+    }
+  });
+
   test(`both halves of a double review submitted together settle the body (${backend.name})`, { skip, timeout: 60_000 }, async () => {
     const t = await freshAccessArchive(backend);
     try {
