@@ -19,6 +19,8 @@ export {
   createBodyInTx,
   findBodyRow,
   visibleSensitivities,
+  bodiesHiddenFrom,
+  photosHiddenFrom,
   EDITABLE_FIELDS,
   type BodyView,
   type BodyDetail,

@@ -6,7 +6,7 @@ import { Conflict, Forbidden, Invalid, NotFound } from "../core/errors.ts";
 import { newId } from "../core/ids.ts";
 import type { Tx } from "../db/database.ts";
 import { custody, type EventObject } from "../ledger/events.ts";
-import { getBody, updateBodyInTx, Vocabularies, type ReviewStatus } from "../catalogue/index.ts";
+import { bodiesHiddenFrom, getBody, updateBodyInTx, Vocabularies, type ReviewStatus } from "../catalogue/index.ts";
 import { rdb, type ReviewItemsTable, type ReviewsTable } from "./tables.ts";
 
 /**
@@ -327,6 +327,8 @@ export async function getReview(ctx: Ctx, actor: Actor, id: string): Promise<Rev
   const r = await db.selectFrom("reviews").selectAll().where("id", "=", id).executeTakeFirst();
   if (!r) throw new NotFound(`No review ${id}.`);
   const item = await db.selectFrom("review_items").selectAll().where("id", "=", r.item_id).executeTakeFirstOrThrow();
+  // a review of a body above the reader's clearance follows the body: it does not exist for them
+  if ((await bodiesHiddenFrom(ctx, actor, [r.body_id])).size) throw new NotFound(`No review ${id}.`);
   if (!mayRead(actor, r, item)) throw new Forbidden(BLIND);
   return { id: r.id, sha256: r.sha256, eventSeq: r.event_seq, content: contentOf(r) };
 }
@@ -334,6 +336,7 @@ export async function getReview(ctx: Ctx, actor: Actor, id: string): Promise<Rev
 /** Every review of a body that the actor may see now, all versions, oldest first; hidden ones are counted. */
 export async function reviewsOfBody(ctx: Ctx, actor: Actor, bodyId: string): Promise<{ reviews: ReviewView[]; hidden: number }> {
   ctx.policy.require(actor, "review.read");
+  if ((await bodiesHiddenFrom(ctx, actor, [bodyId])).size) return { reviews: [], hidden: 0 };
   const db = rdb(ctx.db.db);
   const items = await db.selectFrom("review_items").selectAll().where("body_id", "=", bodyId).execute();
   const byId = new Map(items.map((i) => [i.id, i]));
@@ -362,7 +365,9 @@ export async function myAssignments(ctx: Ctx, actor: Actor, opts: { open?: boole
     .select(["review_assignments.id", "review_assignments.item_id", "review_assignments.slot", "review_assignments.submitted_at", "review_items.sample_id", "review_items.body_id", "review_items.double_review", "review_items.status", "review_items.position"])
     .where("review_assignments.reviewer_id", "=", actor.id);
   if (opts.open) q = q.where("review_assignments.submitted_at", "is", null);
-  const rows = await q.orderBy("review_items.sample_id").orderBy("review_items.position").execute();
+  const all = await q.orderBy("review_items.sample_id").orderBy("review_items.position").execute();
+  const hidden = await bodiesHiddenFrom(ctx, actor, all.map((r) => r.body_id));
+  const rows = all.filter((r) => !hidden.has(r.body_id));
   return rows.map((r) => ({ id: r.id, itemId: r.item_id, sampleId: r.sample_id, bodyId: r.body_id, slot: r.slot, double: r.double_review === 1, submittedAt: r.submitted_at, itemStatus: r.status }));
 }
 
@@ -377,7 +382,9 @@ export interface DisputeView {
 export async function listDisagreements(ctx: Ctx, actor: Actor): Promise<DisputeView[]> {
   ctx.policy.require(actor, "review.resolve");
   const db = rdb(ctx.db.db);
-  const items = await db.selectFrom("review_items").selectAll().where("status", "=", "disputed").orderBy("sample_id").orderBy("position").execute();
+  const disputed = await db.selectFrom("review_items").selectAll().where("status", "=", "disputed").orderBy("sample_id").orderBy("position").execute();
+  const hidden = await bodiesHiddenFrom(ctx, actor, disputed.map((i) => i.body_id));
+  const items = disputed.filter((i) => !hidden.has(i.body_id));
   const out: DisputeView[] = [];
   for (const i of items) {
     const asg = await db.selectFrom("review_assignments").select("reviewer_id").where("item_id", "=", i.id).where("slot", "<=", 2).orderBy("slot").execute();
@@ -424,7 +431,7 @@ export async function resolveDisagreement(ctx: Ctx, actor: Actor, input: Resolve
   return ctx.db.transaction(async (tx) => {
     const db = rdb(tx);
     const item = await lockItem(ctx, tx, input.itemId);
-    if (!item) throw new NotFound(`No review item ${input.itemId}.`);
+    if (!item || (await bodiesHiddenFrom(ctx, actor, [item.body_id], tx)).size) throw new NotFound(`No review item ${input.itemId}.`);
     if (item.status !== "disputed") throw new Conflict(`This body's reviews are not in dispute (status ${item.status}); there is nothing to resolve.`);
     const asg = await db.selectFrom("review_assignments").select(["reviewer_id", "slot"]).where("item_id", "=", item.id).where("slot", "<=", 2).execute();
     const pair = asg.map((a) => a.reviewer_id);

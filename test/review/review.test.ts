@@ -4,7 +4,7 @@ import { createHash } from "node:crypto";
 import { backends } from "../support/backends.ts";
 import { freshAccessArchive, readyUser, seedOriginal, type TestArchive } from "../access/fixtures.ts";
 import { seedBodies, typed, investigator } from "../catalogue/fixtures.ts";
-import { getBody, type NewBody } from "../../src/catalogue/index.ts";
+import { editBody, getBody, type NewBody } from "../../src/catalogue/index.ts";
 import {
   agreementStats,
   assignSample,
@@ -19,7 +19,7 @@ import {
   type Finding,
 } from "../../src/review/index.ts";
 import { canonicalJson } from "../../src/core/canonical-json.ts";
-import { Conflict, Forbidden, Invalid } from "../../src/core/errors.ts";
+import { Conflict, Forbidden, Invalid, NotFound } from "../../src/core/errors.ts";
 import type { Actor } from "../../src/core/actor.ts";
 
 const admin: Actor = { kind: "user", id: "usr_admin_r", role: "admin" };
@@ -164,6 +164,37 @@ for (const { backend, skip } of await backends()) {
       const burn = stats.codes.find((c) => c.code === "burn")!;
       assert.deepEqual([burn.both, burn.onlyA + burn.onlyB], [0, 1]);
       assert.ok(first2.content.version === 1);
+    } finally {
+      await t.close();
+    }
+  });
+
+  test(`a prosecutor without clearance for a confidential body sees none of its reviews, in lists, counts or by id (${backend.name})`, { skip, timeout: 60_000 }, async () => {
+    const t = await freshAccessArchive(backend);
+    try {
+      const r1 = await readyUser(t.ctx, "forensic_reviewer");
+      const r2 = await readyUser(t.ctx, "forensic_reviewer");
+      const prosecutor: Actor = { kind: "user", id: "usr_pros_r", role: "prosecutor" };
+      await catalogue(t, 2);
+      const sample = await drawReviewSample(t.ctx, admin, { size: 2, seed: "clearance", doubleShare: 1 });
+      await assignSample(t.ctx, admin, { reviewers: [r1.id, r2.id] });
+      const [l1, l2] = [await myAssignments(t.ctx, r1.actor), await myAssignments(t.ctx, r2.actor)];
+      const reviews = [];
+      for (const a of l1) {
+        reviews.push(await submitReview(t.ctx, r1.actor, { assignmentId: a.id, findings: [find("fracture"), find("burn")] }));
+        await submitReview(t.ctx, r2.actor, { assignmentId: l2.find((x) => x.itemId === a.itemId)!.id, findings: [find("fracture")] });
+      }
+      const secret = reviews[0]!;
+      await editBody(t.ctx, admin, { id: secret.content.body, sensitivity: "confidential" });
+      await assert.rejects(getReview(t.ctx, prosecutor, secret.id), NotFound);
+      assert.deepEqual(await reviewsOfBody(t.ctx, prosecutor, secret.content.body), { reviews: [], hidden: 0 }, "not even a count of hidden ones");
+      assert.equal((await getSample(t.ctx, prosecutor, sample.id)).items.length, 1);
+      const stats = await agreementStats(t.ctx, prosecutor, { sampleId: sample.id });
+      assert.deepEqual([stats.items, stats.counts.disputed], [1, 1], "counts leave the confidential body out");
+      assert.equal((await listDisagreements(t.ctx, r1.actor)).length, 1, "a forensic reviewer (restricted) is not told of its dispute");
+      assert.equal((await myAssignments(t.ctx, r1.actor)).length, 1);
+      assert.equal((await agreementStats(t.ctx, admin, { sampleId: sample.id })).items, 2, "an administrator sees both");
+      assert.equal((await getReview(t.ctx, admin, secret.id)).id, secret.id);
     } finally {
       await t.close();
     }
