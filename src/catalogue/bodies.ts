@@ -611,6 +611,13 @@ export function visibleSensitivities(ctx: Ctx, actor: Actor): Sensitivity[] {
   return SENSITIVITIES.filter((s) => ctx.policy.allows(actor, "catalogue.read", { sensitivity: s }));
 }
 
+/** The photos of these bodies (any marking: for internal use, not for showing). */
+export async function photosOfBodies(tx: Tx, ids: readonly string[]): Promise<{ bodyId: string; sha256: string }[]> {
+  if (ids.length === 0) return [];
+  const rows = await cdb(tx).selectFrom("body_photos").select(["body_id", "original_sha256"]).where("body_id", "in", [...new Set(ids)]).execute();
+  return rows.map((r) => ({ bodyId: r.body_id, sha256: r.original_sha256 }));
+}
+
 /** Of these keys, the ones `find` reports in a body whose marking the actor may not read, 500 at a time. */
 async function hiddenAmong(ctx: Ctx, actor: Actor, keys: readonly string[], find: (chunk: string[], allowed: Sensitivity[]) => Promise<string[]>): Promise<Set<string>> {
   const allowed = visibleSensitivities(ctx, actor);

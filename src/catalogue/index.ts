@@ -21,6 +21,7 @@ export {
   visibleSensitivities,
   bodiesHiddenFrom,
   photosHiddenFrom,
+  photosOfBodies,
   EDITABLE_FIELDS,
   type BodyView,
   type BodyDetail,

@@ -6,7 +6,8 @@ import { Conflict, Forbidden, Invalid, NotFound } from "../core/errors.ts";
 import { newId } from "../core/ids.ts";
 import type { Tx } from "../db/database.ts";
 import { custody, type EventObject } from "../ledger/events.ts";
-import { bodiesHiddenFrom, getBody, updateBodyInTx, Vocabularies, type ReviewStatus } from "../catalogue/index.ts";
+import { bodiesHiddenFrom, getBody, photosOfBodies, updateBodyInTx, Vocabularies, type ReviewStatus } from "../catalogue/index.ts";
+import { setBlindProvider, type BlindScope } from "../access/blind.ts";
 import { rdb, type ReviewItemsTable, type ReviewsTable } from "./tables.ts";
 
 /**
@@ -510,4 +511,39 @@ export async function doublePairs(tx: Tx, sampleId?: string): Promise<[ReviewCon
     if (a && b) out.push([contentOf(a), contentOf(b)]);
   }
   return out;
+}
+
+/**
+ * Who is blind to whom now: for a forensic reviewer, each body of a double review they are part of that is not yet
+ * unblinded, and its photos, mapped to the other reviewers of it. Registered with the access module's blind scope
+ * (see access/blind.ts) so the custody-history views hide the other's acts on them.
+ */
+export async function blindScopeOf(ctx: Ctx, actor: Actor): Promise<BlindScope> {
+  const hidden = new Map<string, Set<string>>();
+  const db = rdb(ctx.db.db);
+  const mine = await db
+    .selectFrom("review_assignments")
+    .innerJoin("review_items", "review_items.id", "review_assignments.item_id")
+    .select(["review_items.id as item", "review_items.body_id as body"])
+    .where("review_assignments.reviewer_id", "=", actor.id)
+    .where("review_assignments.slot", "<=", 2)
+    .where("review_items.double_review", "=", 1)
+    .where("review_items.status", "not in", [...UNBLINDED])
+    .execute();
+  if (mine.length === 0) return { hidden };
+  const others = await db.selectFrom("review_assignments").select(["item_id", "reviewer_id"]).where("item_id", "in", mine.map((m) => m.item)).where("reviewer_id", "!=", actor.id).execute();
+  const photos = await photosOfBodies(ctx.db.db, mine.map((m) => m.body));
+  const add = (key: string, who: string) => hidden.set(key, (hidden.get(key) ?? new Set()).add(who));
+  for (const m of mine) {
+    for (const o of others.filter((x) => x.item_id === m.item)) {
+      add(m.body, o.reviewer_id);
+      for (const p of photos.filter((x) => x.bodyId === m.body)) add(p.sha256, o.reviewer_id);
+    }
+  }
+  return { hidden };
+}
+
+/** Tells the access module who is blind to whom (called once when the archive opens). */
+export function registerReviewBlinding(): void {
+  setBlindProvider(blindScopeOf);
 }

@@ -4,7 +4,9 @@ import { createHash } from "node:crypto";
 import { backends } from "../support/backends.ts";
 import { freshAccessArchive, readyUser, seedOriginal, type TestArchive } from "../access/fixtures.ts";
 import { seedBodies, typed, investigator } from "../catalogue/fixtures.ts";
-import { editBody, getBody, type NewBody } from "../../src/catalogue/index.ts";
+import { editBody, getBody, recordHistory, type NewBody } from "../../src/catalogue/index.ts";
+import { originalHistory } from "../../src/archive/viewing.ts";
+import { revealOriginal } from "../../src/access/reads.ts";
 import {
   agreementStats,
   assignSample,
@@ -195,6 +197,35 @@ for (const { backend, skip } of await backends()) {
       assert.equal((await myAssignments(t.ctx, r1.actor)).length, 1);
       assert.equal((await agreementStats(t.ctx, admin, { sampleId: sample.id })).items, 2, "an administrator sees both");
       assert.equal((await getReview(t.ctx, admin, secret.id)).id, secret.id);
+    } finally {
+      await t.close();
+    }
+  });
+
+  test(`a blind reviewer reading the photo's custody history or the body's history learns nothing of the other's review or reveals before unblinding (${backend.name})`, { skip, timeout: 60_000 }, async () => {
+    const t = await freshAccessArchive(backend);
+    try {
+      const r1 = await readyUser(t.ctx, "forensic_reviewer");
+      const r2 = await readyUser(t.ctx, "forensic_reviewer");
+      const { sha256 } = await seedOriginal(t.ctx);
+      const [bodyId] = await catalogue(t, 1, sha256);
+      await drawReviewSample(t.ctx, admin, { size: 1, seed: "blind-history", doubleShare: 1 });
+      await assignSample(t.ctx, admin, { reviewers: [r1.id, r2.id] });
+      const [a1] = await myAssignments(t.ctx, r1.actor);
+      const [a2] = await myAssignments(t.ctx, r2.actor);
+      // r1 looks at the original (with a reason) and marks a burn on it
+      await revealOriginal(t.ctx, r1.actor, { sha256, reason: "burn on the left shoulder?" });
+      await submitReview(t.ctx, r1.actor, { assignmentId: a1!.id, findings: [find("burn", { regions: [{ photo: sha256, shape: "rect", x: 0.1, y: 0.1, w: 0.2, h: 0.2 }] })] });
+      const byR1 = (events: { actor: { id: string } }[]) => events.filter((e) => e.actor.id === r1.id);
+      assert.ok(byR1((await originalHistory(t.ctx, admin, sha256)).events).length >= 2, "the events are there");
+      assert.deepEqual(byR1((await originalHistory(t.ctx, r2.actor, sha256)).events), [], "r2 sees neither r1's reveal nor r1's review event");
+      assert.ok(!JSON.stringify(await originalHistory(t.ctx, r2.actor, sha256)).includes("shoulder"));
+      assert.deepEqual((await recordHistory(t.ctx, r2.actor, bodyId!)).filter((h) => h.actor === r1.id), [], "nor what r1's submission wrote into the body's history");
+      assert.ok((await recordHistory(t.ctx, admin, bodyId!)).some((h) => h.actor === r1.id));
+      // once both are in, the history opens to both
+      await submitReview(t.ctx, r2.actor, { assignmentId: a2!.id, findings: [find("burn")] });
+      assert.ok(byR1((await originalHistory(t.ctx, r2.actor, sha256)).events).length >= 2);
+      assert.ok((await recordHistory(t.ctx, r2.actor, bodyId!)).some((h) => h.actor === r1.id));
     } finally {
       await t.close();
     }
