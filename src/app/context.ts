@@ -13,6 +13,7 @@ import { registerCatalogueJobs } from "../catalogue/index.ts";
 import { registerFamiliesJobs } from "../families/matching.ts";
 import { registerDossierJobs } from "../dossiers/dossier-package.ts";
 import { registerPackageExpiry } from "../dossiers/package-download.ts";
+import { registerReviewBlinding } from "../review/reviews.ts";
 import { registerCaseworkJobs } from "../families/watch.ts";
 import { LogTree, loadOrCreateLogKey, newOrigin } from "../ledger/tree.ts";
 import { getSetting, setSetting } from "../db/settings.ts";
@@ -90,6 +91,7 @@ export async function openArchive(config: Config, opts: { clock?: Clock; logger?
   registerFamiliesJobs(ctx);
   registerDossierJobs(ctx);
   registerPackageExpiry(ctx);
+  registerReviewBlinding();
   registerCaseworkJobs(ctx);
   return ctx;
 }

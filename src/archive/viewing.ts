@@ -3,6 +3,7 @@ import type { Ctx } from "../app/context.ts";
 import type { Actor } from "../core/actor.ts";
 import { Forbidden, NotFound } from "../core/errors.ts";
 import { downloadOriginal, metadataFor, revealOriginal, withoutSensitiveFields, type RevealGrant } from "../access/index.ts";
+import { blindScope, hiddenByBlind } from "../access/blind.ts";
 
 /**
  * What the web app shows of the archive, as each viewer may see it: a gallery page, one original's blurred
@@ -243,7 +244,9 @@ export async function originalHistory(ctx: Ctx, actor: Actor, sha256: string): P
   const exists = await ctx.db.db.selectFrom("originals").select("sha256").where("sha256", "=", sha256).executeTakeFirst();
   if (!exists) throw new NotFound(`No original with SHA-256 ${sha256}.`);
   const sensitive = ctx.policy.allows(actor, "metadata.sensitive");
-  const events = await ctx.log.eventsFor(sha256);
+  // a blind reviewer sees nothing the other reviewer of the same body did with this photo
+  const blind = await blindScope(ctx, actor);
+  const events = (await ctx.log.eventsFor(sha256)).filter(({ event: e }) => !hiddenByBlind(blind, e.actor.id, e.objects.flatMap((o) => [o.id, o.sha256])));
   // Events name a sighting by source and entry number; its path on the medium lives only in sightings and is
   // joined here for the roles that may see it.
   const paths = new Map<string, string>();

@@ -611,6 +611,51 @@ export function visibleSensitivities(ctx: Ctx, actor: Actor): Sensitivity[] {
   return SENSITIVITIES.filter((s) => ctx.policy.allows(actor, "catalogue.read", { sensitivity: s }));
 }
 
+/** The photos of these bodies (any marking: for internal use, not for showing). */
+export async function photosOfBodies(tx: Tx, ids: readonly string[]): Promise<{ bodyId: string; sha256: string }[]> {
+  if (ids.length === 0) return [];
+  const rows = await cdb(tx).selectFrom("body_photos").select(["body_id", "original_sha256"]).where("body_id", "in", [...new Set(ids)]).execute();
+  return rows.map((r) => ({ bodyId: r.body_id, sha256: r.original_sha256 }));
+}
+
+/** Of these keys, the ones `find` reports in a body whose marking the actor may not read, 500 at a time. */
+async function hiddenAmong(ctx: Ctx, actor: Actor, keys: readonly string[], find: (chunk: string[], allowed: Sensitivity[]) => Promise<string[]>): Promise<Set<string>> {
+  const allowed = visibleSensitivities(ctx, actor);
+  const unique = [...new Set(keys)];
+  const out = new Set<string>();
+  if (unique.length === 0 || allowed.length === SENSITIVITIES.length) return out;
+  // "not in ()" is not SQL: with no marking readable, every body is hidden, which a marking no body has expresses
+  const readable = allowed.length ? allowed : (["none"] as unknown as Sensitivity[]);
+  for (let i = 0; i < unique.length; i += 500) for (const k of await find(unique.slice(i, i + 500), readable)) out.add(k);
+  return out;
+}
+
+/**
+ * Of these bodies, the ones above the actor's clearance. Records about a body (its photos' card readings, the
+ * grouping proposals that made it, its reviews) follow the body's marking: whoever may not read the body sees
+ * none of them, in lists, in counts or by id.
+ */
+export async function bodiesHiddenFrom(ctx: Ctx, actor: Actor, ids: readonly string[], tx: Tx = ctx.db.db): Promise<Set<string>> {
+  return hiddenAmong(ctx, actor, ids, async (chunk, readable) =>
+    (await cdb(tx).selectFrom("bodies").select("id").where("id", "in", chunk).where("sensitivity", "not in", readable).execute()).map((r) => r.id),
+  );
+}
+
+/** Of these photos, the ones in a body above the actor's clearance. */
+export async function photosHiddenFrom(ctx: Ctx, actor: Actor, shas: readonly string[], tx: Tx = ctx.db.db): Promise<Set<string>> {
+  return hiddenAmong(ctx, actor, shas, async (chunk, readable) =>
+    (
+      await cdb(tx)
+        .selectFrom("body_photos")
+        .innerJoin("bodies", "bodies.id", "body_photos.body_id")
+        .select("body_photos.original_sha256 as sha")
+        .where("body_photos.original_sha256", "in", chunk)
+        .where("bodies.sensitivity", "not in", readable)
+        .execute()
+    ).map((r) => r.sha),
+  );
+}
+
 export async function setPhotoRole(ctx: Ctx, actor: Actor, input: { bodyId: string; sha256: string; role: string }): Promise<BodyDetail> {
   ctx.policy.require(actor, "catalogue.edit");
   return ctx.db.transaction(async (tx) => {

@@ -7,6 +7,7 @@ import { NotFound } from "../core/errors.ts";
 import type { Tx } from "../db/database.ts";
 import { custody, type EventObject, type EventType } from "../ledger/events.ts";
 import { cdb } from "./tables.ts";
+import { blindScope, hiddenByBlind } from "../access/blind.ts";
 
 /**
  * Every change to a catalogue record keeps its old and new value per field (field_history) and is a custody
@@ -155,7 +156,9 @@ export async function recordHistory(ctx: Ctx, actor: Actor, recordId: string): P
     .orderBy("event_seq")
     .orderBy("field")
     .execute();
-  return rows.map((r) => ({
+  // a blind reviewer does not see what the other reviewer's acts wrote into the body's history
+  const blind = await blindScope(ctx, actor);
+  return rows.filter((r) => !hiddenByBlind(blind, r.actor, [r.record_id])).map((r) => ({
     recordType: r.record_type,
     recordId: r.record_id,
     field: r.field,

@@ -7,7 +7,7 @@ import { actorNow } from "../access/users.ts";
 import { cdb, type GroupingProposalsTable } from "./tables.ts";
 import { recordChanges, recordManyChanges, type RecordChanges } from "./history.ts";
 import { Vocabularies } from "./vocabularies.ts";
-import { allocateRefs, detailOf, insertBody, type BodyDetail } from "./bodies.ts";
+import { allocateRefs, bodiesHiddenFrom, detailOf, insertBody, photosHiddenFrom, type BodyDetail } from "./bodies.ts";
 import { checkNumberValue, isNumberRole, normaliseNumber, type NewNumber, type NumberRole } from "./numbers.ts";
 import { loadDefaultEngine, type CardReading, type CatalogueEngine, type PhotoForGrouping, type ProposedGroup } from "./engine.ts";
 
@@ -269,17 +269,27 @@ export async function listProposals(ctx: Ctx, actor: Actor, input: ListProposals
   if (input.after !== undefined) q = q.where("position", ">", input.after);
   const rows = await q.execute();
   const page = rows.slice(0, limit);
-  return { items: page.map(toView), next: rows.length > limit ? page[page.length - 1]!.position : null };
+  const hidden = await proposalsHiddenFrom(ctx, actor, page);
+  return { items: page.filter((p) => !hidden.has(p.id)).map(toView), next: rows.length > limit ? page[page.length - 1]!.position : null };
 }
 
 export async function getProposal(ctx: Ctx, actor: Actor, id: string): Promise<ProposalView> {
   ctx.policy.require(actor, "catalogue.read");
-  return toView(await loadProposal(ctx.db.db, id));
+  return toView(await loadProposal(ctx.db.db, id, { ctx, actor }));
 }
 
-async function loadProposal(tx: Tx, id: string): Promise<GroupingProposalsTable> {
+/** Proposals that made, or hold photos of, a body above the actor's clearance: they follow the body's marking. */
+async function proposalsHiddenFrom(ctx: Ctx, actor: Actor, rows: readonly GroupingProposalsTable[], tx: Tx = ctx.db.db): Promise<Set<string>> {
+  const bodies = await bodiesHiddenFrom(ctx, actor, rows.flatMap((r) => (r.body_id ? [r.body_id] : [])), tx);
+  const photos = await photosHiddenFrom(ctx, actor, rows.flatMap((r) => JSON.parse(r.photos) as string[]), tx);
+  if (bodies.size === 0 && photos.size === 0) return new Set();
+  return new Set(rows.filter((r) => (r.body_id && bodies.has(r.body_id)) || (JSON.parse(r.photos) as string[]).some((sha) => photos.has(sha))).map((r) => r.id));
+}
+
+/** A proposal by id; one the reader may not see (its body is above their clearance) is "not found". */
+async function loadProposal(tx: Tx, id: string, reader?: { ctx: Ctx; actor: Actor }): Promise<GroupingProposalsTable> {
   const row = await cdb(tx).selectFrom("grouping_proposals").selectAll().where("id", "=", id).executeTakeFirst();
-  if (!row) throw new NotFound(`No grouping proposal with id ${id}.`);
+  if (!row || (reader && (await proposalsHiddenFrom(reader.ctx, reader.actor, [row], tx)).has(row.id))) throw new NotFound(`No grouping proposal with id ${id}.`);
   return row;
 }
 
@@ -341,7 +351,7 @@ async function acceptOne(
 export async function acceptProposal(ctx: Ctx, actor: Actor, input: { proposalId: string }): Promise<BodyDetail> {
   ctx.policy.require(actor, "catalogue.group");
   return ctx.db.transaction(async (tx) => {
-    const p = await loadProposal(tx, input.proposalId);
+    const p = await loadProposal(tx, input.proposalId, { ctx, actor });
     const vocab = await Vocabularies.load(tx);
     const refNo = await allocateRefs(tx, 1);
     const { bodyId, record } = await acceptOne(ctx, tx, actor, p, vocab, refNo);
@@ -363,7 +373,7 @@ export async function acceptProposals(ctx: Ctx, actor: Actor, input: { proposalI
     const records: RecordChanges[] = [];
     const bodies: { proposalId: string; bodyId: string }[] = [];
     for (const [i, id] of ids.entries()) {
-      const p = await loadProposal(tx, id);
+      const p = await loadProposal(tx, id, { ctx, actor });
       const { bodyId, record } = await acceptOne(ctx, tx, actor, p, vocab, first + i);
       records.push(record);
       bodies.push({ proposalId: id, bodyId });
@@ -376,7 +386,7 @@ export async function acceptProposals(ctx: Ctx, actor: Actor, input: { proposalI
 export async function rejectProposal(ctx: Ctx, actor: Actor, input: { proposalId: string; reason?: string }): Promise<ProposalView> {
   ctx.policy.require(actor, "catalogue.group");
   return ctx.db.transaction(async (tx) => {
-    const p = await loadProposal(tx, input.proposalId);
+    const p = await loadProposal(tx, input.proposalId, { ctx, actor });
     requireUndecided(p);
     const now = ctx.clock.now().toISOString();
     await cdb(tx).updateTable("grouping_proposals").set({ status: "rejected", decided_by: actor.id, decided_at: now }).where("id", "=", p.id).execute();
@@ -423,7 +433,7 @@ function newProposal(ctx: Ctx, actor: Actor, base: GroupingProposalsTable, photo
 export async function splitProposal(ctx: Ctx, actor: Actor, input: { proposalId: string; parts: string[][] }): Promise<ProposalView[]> {
   ctx.policy.require(actor, "catalogue.group");
   return ctx.db.transaction(async (tx) => {
-    const p = await loadProposal(tx, input.proposalId);
+    const p = await loadProposal(tx, input.proposalId, { ctx, actor });
     requireUndecided(p);
     const view = toView(p);
     const parts = input.parts.filter((x) => x.length > 0);
@@ -456,7 +466,7 @@ export async function mergeProposals(ctx: Ctx, actor: Actor, input: { proposalId
   return ctx.db.transaction(async (tx) => {
     const rows = [];
     for (const id of ids) {
-      const p = await loadProposal(tx, id);
+      const p = await loadProposal(tx, id, { ctx, actor });
       requireUndecided(p);
       rows.push(p);
     }
@@ -491,6 +501,8 @@ export async function mergeProposals(ctx: Ctx, actor: Actor, input: { proposalId
 /** The readings stored for a photo (all runs), newest first. */
 export async function readingsOf(ctx: Ctx, actor: Actor, sha256: string): Promise<{ role: string; value: string; confidence: number | null; reader: string; readAt: string }[]> {
   ctx.policy.require(actor, "catalogue.read");
+  // a card's numbers tie a person to a branch: a photo of a body above the reader's clearance has no readings for them
+  if ((await photosHiddenFrom(ctx, actor, [sha256])).size) return [];
   const rows = await cdb(ctx.db.db).selectFrom("photo_readings").selectAll().where("original_sha256", "=", sha256).orderBy("read_at", "desc").orderBy("role").execute();
   return rows.map((r) => ({ role: r.role, value: r.value, confidence: r.confidence, reader: r.reader, readAt: r.read_at }));
 }

@@ -50,6 +50,7 @@ const LEASE_MS = 60_000;
 
 /** Why a job was refused without running: no retry can change it. */
 export class JobRefused extends DalilError {
+  override readonly status = 409;
   override readonly code = "job_refused";
 }
 
@@ -129,6 +130,14 @@ export class JobQueue {
   async get(id: string): Promise<Job> {
     const row = await this.dbh.db.selectFrom("jobs").selectAll().where("id", "=", id).executeTakeFirst();
     if (!row) throw new NotFound(`No job with id ${id}.`);
+    return toJob(row);
+  }
+
+  /** A job whose payload is the archive's own (its MAC checks), or JobRefused: for acts that trust a payload. */
+  async authentic(id: string): Promise<Job> {
+    const row = await this.dbh.db.selectFrom("jobs").selectAll().where("id", "=", id).executeTakeFirst();
+    if (!row) throw new NotFound(`No job with id ${id}.`);
+    if (!macMatches(this.macKey, row)) throw new JobRefused(FORGED_JOB);
     return toJob(row);
   }
 

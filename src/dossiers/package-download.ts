@@ -50,7 +50,8 @@ export async function downloadPackage(ctx: Ctx, actor: Actor, jobId: string, for
   requirePackager(ctx, actor);
   if (!(PACKAGE_FORMATS as readonly string[]).includes(format)) throw new Invalid(`A package downloads as ${PACKAGE_FORMATS.join(" or ")}.`, "format");
   const dir = await finishedPackageDir(ctx, jobId);
-  const job = await ctx.jobs.get(jobId);
+  // the dossier the transfer event names comes from the payload: only the archive's own
+  const job = await ctx.jobs.authentic(jobId);
   const packageId = String((job.result as { id?: unknown }).id ?? "");
   const dossierId = String((job.payload as { dossierId?: unknown }).dossierId ?? "");
   await ctx.db.transaction((tx) =>

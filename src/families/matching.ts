@@ -1,7 +1,7 @@
 import type { Ctx } from "../app/context.ts";
 import { systemActor, type Actor } from "../core/actor.ts";
 import type { Tx } from "../db/database.ts";
-import { parseFuzzyDate, readBodies, type BodyView } from "../catalogue/index.ts";
+import { bodiesHiddenFrom, parseFuzzyDate, readBodies, type BodyView } from "../catalogue/index.ts";
 import { blockingKeys, parseNameChain, prepareName, type PreparedName } from "./names.ts";
 import { keysOf, rankBodies, type Band, type BodyFeatures, type Evidence, type ReportFeatures, type Scored } from "./scoring.ts";
 import { recordPersonalDataRead } from "../access/reads.ts";
@@ -151,17 +151,21 @@ export interface CandidateView {
 /** A report's stored candidates, for caseworkers only (never a family member: they see disclosures). */
 export async function listCandidates(ctx: Ctx, actor: Actor, reportIdOrRef: string, input: { top?: number } = {}): Promise<{ report: string; candidates: CandidateView[] }> {
   ctx.policy.require(actor, "family.candidates");
-  const { ref, rows } = await ctx.db.transaction(async (tx) => {
+  const { ref, rows: all } = await ctx.db.transaction(async (tx) => {
     const r = await readReportInTx(ctx, tx, actor, reportIdOrRef, "candidates");
     const rows = await fdb(tx)
       .selectFrom("family_candidates")
       .selectAll()
       .where("report_id", "=", r.id)
       .orderBy("rank")
-      .limit(Math.min(input.top ?? 10, STORED_CANDIDATES))
+      .limit(STORED_CANDIDATES)
       .execute();
     return { ref: r.ref, rows };
   });
+  // candidates are ranked by the software over every body; a caseworker sees only those they may read (a body
+  // above their clearance, its score and its evidence are not shown)
+  const hidden = await bodiesHiddenFrom(ctx, actor, all.map((c) => c.body_id));
+  const rows = all.filter((c) => !hidden.has(c.body_id)).slice(0, Math.min(input.top ?? 10, STORED_CANDIDATES));
   // read after the transaction: the catalogue reads through its own connection
   const refs = new Map((await readBodies(ctx, actor, { ids: rows.map((c) => c.body_id) })).items.map((b) => [b.id, b.ref]));
   return {

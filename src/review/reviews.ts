@@ -6,7 +6,8 @@ import { Conflict, Forbidden, Invalid, NotFound } from "../core/errors.ts";
 import { newId } from "../core/ids.ts";
 import type { Tx } from "../db/database.ts";
 import { custody, type EventObject } from "../ledger/events.ts";
-import { getBody, updateBodyInTx, Vocabularies, type ReviewStatus } from "../catalogue/index.ts";
+import { bodiesHiddenFrom, getBody, photosOfBodies, updateBodyInTx, Vocabularies, type ReviewStatus } from "../catalogue/index.ts";
+import { setBlindProvider, type BlindScope } from "../access/blind.ts";
 import { rdb, type ReviewItemsTable, type ReviewsTable } from "./tables.ts";
 
 /**
@@ -66,6 +67,8 @@ export interface SubmitReview {
   correction?: string;
 }
 
+const UNBLINDED: readonly string[] = ["agreed", "disputed", "resolved"];
+
 /** What is signed: the canonical JSON of this record. */
 export interface ReviewContent {
   v: typeof REVIEW_FORMAT;
@@ -73,6 +76,11 @@ export interface ReviewContent {
   version: number;
   supersedes: string | null;
   correction: string | null;
+  /**
+   * A correction made after the double review was unblinded (the reviewer could see the other review): marked,
+   * because it is no longer an independent finding. Absent on first versions and on corrections made while blind.
+   */
+  afterUnblinding?: true;
   sample: string;
   item: string;
   assignment: string;
@@ -221,12 +229,14 @@ export async function submitReview(ctx: Ctx, actor: Actor, input: SubmitReview):
     if (prev && !correction) throw new Conflict("You have submitted this review already; a submitted review cannot change. Submit a correction with the reason for it.");
     const at = ctx.clock.now();
     const id = newId("rev");
+    const afterUnblinding = Boolean(prev) && item.double_review === 1 && UNBLINDED.includes(item.status);
     const content: ReviewContent = {
       v: REVIEW_FORMAT,
       review: id,
       version: (prev?.version ?? 0) + 1,
       supersedes: prev?.id ?? null,
       correction: prev ? correction : null,
+      ...(afterUnblinding ? { afterUnblinding: true as const } : {}),
       sample: item.sample_id,
       item: item.id,
       assignment: asg.id,
@@ -253,6 +263,7 @@ export async function submitReview(ctx: Ctx, actor: Actor, input: SubmitReview):
         submittedAt: content.submittedAt,
         version: content.version,
         ...(prev ? { supersedes: prev.id } : {}),
+        ...(afterUnblinding ? { afterUnblinding: true } : {}),
       }),
     );
     await db
@@ -260,14 +271,17 @@ export async function submitReview(ctx: Ctx, actor: Actor, input: SubmitReview):
       .values({ id, assignment_id: asg.id, item_id: item.id, body_id: item.body_id, reviewer_id: actor.id, version: content.version, supersedes: content.supersedes, content: text, sha256, submitted_at: content.submittedAt, event_seq: seq })
       .execute();
     if (!asg.submitted_at) await db.updateTable("review_assignments").set({ submitted_at: content.submittedAt }).where("id", "=", asg.id).execute();
-    if (asg.slot <= 2) await settleItem(ctx, tx, actor, item, id);
+    if (asg.slot <= 2) await settleItem(ctx, tx, actor, item, id, afterUnblinding);
     return { id, sha256, eventSeq: seq, content };
   });
 }
 
 /** Moves an item (and its body) on after a review of slot 1 or 2 arrives. A resolved item stays resolved. */
-async function settleItem(ctx: Ctx, tx: Tx, actor: Actor, item: ReviewItemsTable, reviewId: string): Promise<void> {
+async function settleItem(ctx: Ctx, tx: Tx, actor: Actor, item: ReviewItemsTable, reviewId: string, afterUnblinding: boolean): Promise<void> {
   if (item.status === "resolved") return;
+  // a reviewer who has seen the other review cannot make a dispute go away by correcting towards it: it is settled
+  // by a third reviewer or a recorded consensus
+  if (afterUnblinding && item.status === "disputed") return;
   const latest = await latestBySlot(tx, item.id);
   let status: string;
   let disagreement: Disagreement | null = null;
@@ -303,7 +317,7 @@ async function settleItem(ctx: Ctx, tx: Tx, actor: Actor, item: ReviewItemsTable
 /** May this actor see this review now? (Blind double review: not another reviewer's, until both are in.) */
 function mayRead(actor: Actor, review: Pick<ReviewsTable, "reviewer_id">, item: Pick<ReviewItemsTable, "double_review" | "status">): boolean {
   if (actor.role !== "forensic_reviewer" || review.reviewer_id === actor.id || item.double_review === 0) return true;
-  return item.status === "agreed" || item.status === "disputed" || item.status === "resolved";
+  return UNBLINDED.includes(item.status);
 }
 
 const BLIND = "This is the other reviewer's blind review of a body you are both reviewing; it opens to you once both reviews are submitted.";
@@ -314,6 +328,8 @@ export async function getReview(ctx: Ctx, actor: Actor, id: string): Promise<Rev
   const r = await db.selectFrom("reviews").selectAll().where("id", "=", id).executeTakeFirst();
   if (!r) throw new NotFound(`No review ${id}.`);
   const item = await db.selectFrom("review_items").selectAll().where("id", "=", r.item_id).executeTakeFirstOrThrow();
+  // a review of a body above the reader's clearance follows the body: it does not exist for them
+  if ((await bodiesHiddenFrom(ctx, actor, [r.body_id])).size) throw new NotFound(`No review ${id}.`);
   if (!mayRead(actor, r, item)) throw new Forbidden(BLIND);
   return { id: r.id, sha256: r.sha256, eventSeq: r.event_seq, content: contentOf(r) };
 }
@@ -321,6 +337,7 @@ export async function getReview(ctx: Ctx, actor: Actor, id: string): Promise<Rev
 /** Every review of a body that the actor may see now, all versions, oldest first; hidden ones are counted. */
 export async function reviewsOfBody(ctx: Ctx, actor: Actor, bodyId: string): Promise<{ reviews: ReviewView[]; hidden: number }> {
   ctx.policy.require(actor, "review.read");
+  if ((await bodiesHiddenFrom(ctx, actor, [bodyId])).size) return { reviews: [], hidden: 0 };
   const db = rdb(ctx.db.db);
   const items = await db.selectFrom("review_items").selectAll().where("body_id", "=", bodyId).execute();
   const byId = new Map(items.map((i) => [i.id, i]));
@@ -349,7 +366,9 @@ export async function myAssignments(ctx: Ctx, actor: Actor, opts: { open?: boole
     .select(["review_assignments.id", "review_assignments.item_id", "review_assignments.slot", "review_assignments.submitted_at", "review_items.sample_id", "review_items.body_id", "review_items.double_review", "review_items.status", "review_items.position"])
     .where("review_assignments.reviewer_id", "=", actor.id);
   if (opts.open) q = q.where("review_assignments.submitted_at", "is", null);
-  const rows = await q.orderBy("review_items.sample_id").orderBy("review_items.position").execute();
+  const all = await q.orderBy("review_items.sample_id").orderBy("review_items.position").execute();
+  const hidden = await bodiesHiddenFrom(ctx, actor, all.map((r) => r.body_id));
+  const rows = all.filter((r) => !hidden.has(r.body_id));
   return rows.map((r) => ({ id: r.id, itemId: r.item_id, sampleId: r.sample_id, bodyId: r.body_id, slot: r.slot, double: r.double_review === 1, submittedAt: r.submitted_at, itemStatus: r.status }));
 }
 
@@ -364,7 +383,9 @@ export interface DisputeView {
 export async function listDisagreements(ctx: Ctx, actor: Actor): Promise<DisputeView[]> {
   ctx.policy.require(actor, "review.resolve");
   const db = rdb(ctx.db.db);
-  const items = await db.selectFrom("review_items").selectAll().where("status", "=", "disputed").orderBy("sample_id").orderBy("position").execute();
+  const disputed = await db.selectFrom("review_items").selectAll().where("status", "=", "disputed").orderBy("sample_id").orderBy("position").execute();
+  const hidden = await bodiesHiddenFrom(ctx, actor, disputed.map((i) => i.body_id));
+  const items = disputed.filter((i) => !hidden.has(i.body_id));
   const out: DisputeView[] = [];
   for (const i of items) {
     const asg = await db.selectFrom("review_assignments").select("reviewer_id").where("item_id", "=", i.id).where("slot", "<=", 2).orderBy("slot").execute();
@@ -411,7 +432,7 @@ export async function resolveDisagreement(ctx: Ctx, actor: Actor, input: Resolve
   return ctx.db.transaction(async (tx) => {
     const db = rdb(tx);
     const item = await lockItem(ctx, tx, input.itemId);
-    if (!item) throw new NotFound(`No review item ${input.itemId}.`);
+    if (!item || (await bodiesHiddenFrom(ctx, actor, [item.body_id], tx)).size) throw new NotFound(`No review item ${input.itemId}.`);
     if (item.status !== "disputed") throw new Conflict(`This body's reviews are not in dispute (status ${item.status}); there is nothing to resolve.`);
     const asg = await db.selectFrom("review_assignments").select(["reviewer_id", "slot"]).where("item_id", "=", item.id).where("slot", "<=", 2).execute();
     const pair = asg.map((a) => a.reviewer_id);
@@ -459,7 +480,24 @@ export async function resolveDisagreement(ctx: Ctx, actor: Actor, input: Resolve
   });
 }
 
-/** For stats: the latest slot-1 and slot-2 reviews of every double-reviewed item with both in. */
+/** The first submitted review of each slot of an item: what each reviewer found while still blind. */
+async function firstBySlot(tx: Tx, itemId: string): Promise<Map<number, ReviewsTable>> {
+  const rows = await rdb(tx)
+    .selectFrom("reviews")
+    .innerJoin("review_assignments", "review_assignments.id", "reviews.assignment_id")
+    .selectAll("reviews")
+    .select("review_assignments.slot")
+    .where("reviews.item_id", "=", itemId)
+    .where("reviews.version", "=", 1)
+    .execute();
+  return new Map(rows.filter((r) => r.slot <= 2).map((r) => [r.slot, r]));
+}
+
+/**
+ * For stats: the first submitted slot-1 and slot-2 reviews of every double-reviewed item with both in. Agreement
+ * is measured on the two independent (blind) findings: a correction, above all one made after seeing the other
+ * review, would make two reviewers look more alike than they were.
+ */
 export async function doublePairs(tx: Tx, sampleId?: string): Promise<[ReviewContent, ReviewContent][]> {
   const db = rdb(tx);
   let q = db.selectFrom("review_items").select("id").where("double_review", "=", 1).where("status", "in", ["agreed", "disputed", "resolved"]);
@@ -467,10 +505,45 @@ export async function doublePairs(tx: Tx, sampleId?: string): Promise<[ReviewCon
   const items = await q.orderBy("id").execute();
   const out: [ReviewContent, ReviewContent][] = [];
   for (const i of items) {
-    const latest = await latestBySlot(tx, i.id);
+    const latest = await firstBySlot(tx, i.id);
     const a = latest.get(1);
     const b = latest.get(2);
     if (a && b) out.push([contentOf(a), contentOf(b)]);
   }
   return out;
+}
+
+/**
+ * Who is blind to whom now: for a forensic reviewer, each body of a double review they are part of that is not yet
+ * unblinded, and its photos, mapped to the other reviewers of it. Registered with the access module's blind scope
+ * (see access/blind.ts) so the custody-history views hide the other's acts on them.
+ */
+export async function blindScopeOf(ctx: Ctx, actor: Actor): Promise<BlindScope> {
+  const hidden = new Map<string, Set<string>>();
+  const db = rdb(ctx.db.db);
+  const mine = await db
+    .selectFrom("review_assignments")
+    .innerJoin("review_items", "review_items.id", "review_assignments.item_id")
+    .select(["review_items.id as item", "review_items.body_id as body"])
+    .where("review_assignments.reviewer_id", "=", actor.id)
+    .where("review_assignments.slot", "<=", 2)
+    .where("review_items.double_review", "=", 1)
+    .where("review_items.status", "not in", [...UNBLINDED])
+    .execute();
+  if (mine.length === 0) return { hidden };
+  const others = await db.selectFrom("review_assignments").select(["item_id", "reviewer_id"]).where("item_id", "in", mine.map((m) => m.item)).where("reviewer_id", "!=", actor.id).execute();
+  const photos = await photosOfBodies(ctx.db.db, mine.map((m) => m.body));
+  const add = (key: string, who: string) => hidden.set(key, (hidden.get(key) ?? new Set()).add(who));
+  for (const m of mine) {
+    for (const o of others.filter((x) => x.item_id === m.item)) {
+      add(m.body, o.reviewer_id);
+      for (const p of photos.filter((x) => x.bodyId === m.body)) add(p.sha256, o.reviewer_id);
+    }
+  }
+  return { hidden };
+}
+
+/** Tells the access module who is blind to whom (called once when the archive opens). */
+export function registerReviewBlinding(): void {
+  setBlindProvider(blindScopeOf);
 }

@@ -6,7 +6,7 @@ import { Conflict, Invalid, NotFound } from "../core/errors.ts";
 import { newId } from "../core/ids.ts";
 import { custody } from "../ledger/events.ts";
 import { findAccountOfRole } from "../access/index.ts";
-import { readBodies, updateBodyInTx, Vocabularies, type BodyView } from "../catalogue/index.ts";
+import { readBodies, updateBodyInTx, Vocabularies, type BodyView, bodiesHiddenFrom } from "../catalogue/index.ts";
 import { drawSample, type Member, type Stratum } from "./sampling.ts";
 import { rdb, type ReviewItemsTable } from "./tables.ts";
 
@@ -123,7 +123,10 @@ export async function getSample(ctx: Ctx, actor: Actor, id: string): Promise<Sam
   const db = rdb(ctx.db.db);
   const s = await db.selectFrom("review_samples").selectAll().where("id", "=", id).executeTakeFirst();
   if (!s) throw new NotFound(`No review sample ${id}.`);
-  const items = await db.selectFrom("review_items").selectAll().where("sample_id", "=", id).orderBy("position").execute();
+  const drawn = await db.selectFrom("review_items").selectAll().where("sample_id", "=", id).orderBy("position").execute();
+  // bodies above the reader's clearance are left out of the items and of the counts made from them
+  const hidden = await bodiesHiddenFrom(ctx, actor, drawn.map((i) => i.body_id));
+  const items = drawn.filter((i) => !hidden.has(i.body_id));
   return {
     id: s.id,
     seed: s.seed,

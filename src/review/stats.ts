@@ -1,13 +1,13 @@
 import type { Ctx } from "../app/context.ts";
 import type { Actor } from "../core/actor.ts";
-import { Vocabularies } from "../catalogue/index.ts";
+import { bodiesHiddenFrom, Vocabularies } from "../catalogue/index.ts";
 import { presenceKappa, type Kappa, type Presence } from "./kappa.ts";
 import { doublePairs } from "./reviews.ts";
 import { rdb } from "./tables.ts";
 
 /**
- * Agreement between the two blind reviews of each double-reviewed body, on the reviews as first settled by
- * their latest versions (a resolution does not change what the two reviewers said).
+ * Agreement between the two blind reviews of each double-reviewed body, on each reviewer's first submitted review
+ * (what they found while blind: neither a later correction nor a resolution changes what the two first said).
  *
  * Per finding code: a 2×2 table (present/absent by reviewer A × reviewer B) over all double-reviewed bodies, and
  * Cohen's kappa of it. "A" is slot 1 and "B" slot 2 of the assignment, whoever the people were (Cohen's kappa
@@ -38,7 +38,10 @@ export interface AgreementStats {
 export async function agreementStats(ctx: Ctx, actor: Actor, input: { sampleId?: string } = {}): Promise<AgreementStats> {
   ctx.policy.require(actor, "review.stats");
   const tx = ctx.db.db;
-  const pairs = await doublePairs(tx, input.sampleId);
+  // bodies above the reader's clearance count nowhere: not in the agreement, not in the counts
+  const all = await doublePairs(tx, input.sampleId);
+  const hidden = await bodiesHiddenFrom(ctx, actor, all.map(([a]) => a.body));
+  const pairs = all.filter(([a]) => !hidden.has(a.body));
   const vocab = await Vocabularies.load(tx);
   const used = [...new Set(pairs.flatMap(([a, b]) => [...a.findings, ...b.findings].map((f) => f.code)))].sort();
   const zero = (): Presence => ({ both: 0, onlyA: 0, onlyB: 0, neither: 0 });
@@ -64,9 +67,12 @@ export async function agreementStats(ctx: Ctx, actor: Actor, input: { sampleId?:
   for (const code of causesUsed) for (const [a, b] of pairs) tally(causes, a.causes.some((c) => c.code === code), b.causes.some((c) => c.code === code));
   const defined = codes.map((c) => c.kappa).filter((k): k is number => k !== null);
 
-  let items = rdb(tx).selectFrom("review_items").select(["status"]).select((eb) => eb.fn.countAll<number>().as("n")).groupBy("status");
+  let items = rdb(tx).selectFrom("review_items").select(["status", "body_id"]);
   if (input.sampleId) items = items.where("sample_id", "=", input.sampleId);
-  const byStatus = new Map((await items.execute()).map((r) => [r.status, Number(r.n)]));
+  const rows = await items.execute();
+  const hiddenItems = await bodiesHiddenFrom(ctx, actor, rows.map((r) => r.body_id));
+  const byStatus = new Map<string, number>();
+  for (const r of rows) if (!hiddenItems.has(r.body_id)) byStatus.set(r.status, (byStatus.get(r.status) ?? 0) + 1);
   const n = (...s: string[]) => s.reduce((acc, k) => acc + (byStatus.get(k) ?? 0), 0);
   let samples = rdb(tx).selectFrom("review_samples").select((eb) => eb.fn.countAll<number>().as("n"));
   if (input.sampleId) samples = samples.where("id", "=", input.sampleId);

@@ -9,6 +9,8 @@ import {
   acceptProposal,
   acceptProposals,
   checkNumber,
+  editBody,
+  getProposal,
   listProposals,
   mergeProposals,
   proposeGroupings,
@@ -21,8 +23,8 @@ import {
   type CatalogueEngine,
   type CardReading,
 } from "../../src/catalogue/index.ts";
-import { Conflict, Forbidden, Invalid } from "../../src/core/errors.ts";
-import { as, investigator, investigatorB } from "./fixtures.ts";
+import { Conflict, Forbidden, Invalid, NotFound } from "../../src/core/errors.ts";
+import { admin, as, investigator, investigatorB } from "./fixtures.ts";
 
 /**
  * Proposals stored and decided, driven by a scripted engine that "reads" each photo's card from truth.json and
@@ -71,6 +73,32 @@ function scripted(truth: DemoCardTruth): CatalogueEngine & { reads: number } {
 }
 
 for (const { backend, skip } of await backends()) {
+  test(`an investigator without clearance for a confidential body sees none of its card readings or grouping proposals, in lists or by id (${backend.name})`, { skip, timeout: 120_000 }, async () => {
+    const { dir, truth } = await demoCard(3, false);
+    const t = await freshArchive(backend);
+    try {
+      const a = t.archive;
+      const s = await ingestCard(a, operatorActor(), { path: dir, label: "card" });
+      await runProposals(a, investigator, { sourceId: s.source, engine: scripted(truth) });
+      const [p1, p2] = (await listProposals(a, investigator, { sourceId: s.source })).items;
+      const body = await acceptProposal(a, investigator, { proposalId: p1!.id });
+      const card = p1!.photos[0]!;
+      assert.ok((await readingsOf(a, investigator, card)).length > 0);
+      // an administrator marks the body confidential: above an investigator's clearance (restricted)
+      await editBody(a, admin, { id: body.id, sensitivity: "confidential" });
+      const listed = (await listProposals(a, investigator, { sourceId: s.source })).items.map((p) => p.id);
+      assert.ok(!listed.includes(p1!.id) && listed.includes(p2!.id), "the proposal that made it is not listed; the others are");
+      await assert.rejects(getProposal(a, investigator, p1!.id), NotFound, "nor found by id");
+      await assert.rejects(rejectProposal(a, investigator, { proposalId: p1!.id }), NotFound);
+      assert.deepEqual(await readingsOf(a, investigator, card), [], "its card's numbers are not read out");
+      // the administrator, cleared for it, still sees all of it
+      assert.equal((await getProposal(a, admin, p1!.id)).id, p1!.id);
+      assert.ok((await readingsOf(a, admin, card)).length > 0);
+    } finally {
+      await t.close();
+    }
+  });
+
   test(`proposals: stored with readings, accepted into bodies, split, merged, rejected, re-proposed (${backend.name})`, { skip, timeout: 120_000 }, async () => {
     const { dir, truth } = await demoCard(3, false);
     const t = await freshArchive(backend);

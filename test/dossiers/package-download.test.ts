@@ -74,6 +74,14 @@ for (const { backend, skip } of await backends()) {
         assert.deepEqual(transfers.map((e) => [e.actor.id, e.detail.format]), [[archivist.id, "tar"], [archivist.id, "zip"]]);
         assert.ok(!JSON.stringify(transfers).includes("ICC") && !JSON.stringify(transfers).includes("Case 12"));
 
+        // a payload rewritten in the database (another dossier named) is refused, not logged as a transfer of it
+        const stored = await a.db.db.selectFrom("jobs").select("payload").where("id", "=", q.job).executeTakeFirstOrThrow();
+        await a.db.db.updateTable("jobs").set({ payload: stored.payload.replace(dossierId, "dos_other") }).where("id", "=", q.job).execute();
+        const forged = await get(`/api/packages/${q.job}/download`);
+        assert.equal(forged.statusCode, 409, forged.body);
+        assert.match(forged.body, /does not carry the archive's authentication/);
+        await a.db.db.updateTable("jobs").set({ payload: stored.payload }).where("id", "=", q.job).execute();
+
         // a bag left on the server past its time is removed, and the removal recorded; the download then finds nothing
         assert.deepEqual((await removeExpiredPackages(a, archivist)).removed, [], "not yet: the default TTL is days");
         const gone = await removeExpiredPackages(a, archivist, { olderThanMs: 0 });

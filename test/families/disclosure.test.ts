@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import sharp from "sharp";
 import { backends } from "../support/backends.ts";
 import { freshArchive } from "../support/archive.ts";
-import { seedBodies, investigator } from "../catalogue/fixtures.ts";
+import { admin, seedBodies, investigator } from "../catalogue/fixtures.ts";
 import { createReport, listCandidates, rerank } from "../../src/families/index.ts";
 import { approveRequest, caseOf, clearFlag, decide, disclose, disclosureImage, listFlags, recordConsent } from "../../src/families/disclosure.ts";
 import { linkMember } from "../../src/families/members.ts";
@@ -20,6 +20,23 @@ async function bytesOf(s: NodeJS.ReadableStream): Promise<Buffer> {
 }
 
 for (const { backend, skip } of await backends()) {
+  test(`a caseworker without clearance for a confidential body is not shown it as a candidate, nor its score or evidence (${backend.name})`, { skip }, async () => {
+    const t = await freshArchive(backend);
+    const a = t.archive;
+    try {
+      const body = await seedMatchingBody(a);
+      const report = await createReport(a, caseworker, REPORT);
+      await rerank(a, caseworker, {});
+      assert.equal((await listCandidates(a, caseworker, report.ref)).candidates[0]?.bodyId, body.id);
+      await editBody(a, admin, { id: body.id, sensitivity: "confidential" });
+      const seen = await listCandidates(a, caseworker, report.ref);
+      assert.ok(!JSON.stringify(seen).includes(body.id) && !JSON.stringify(seen).includes(body.ref), "the confidential body is not among the candidates");
+      assert.equal((await listCandidates(a, admin, report.ref)).candidates[0]?.bodyId, body.id, "an administrator still sees it");
+    } finally {
+      await t.close();
+    }
+  });
+
   test(`disclosure: decisions with who and why, staged text → blurred face → more on request, each a custody event; reopened cases flagged (${backend.name})`, { skip }, async () => {
     const t = await freshArchive(backend);
     const a = t.archive;

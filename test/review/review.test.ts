@@ -4,7 +4,9 @@ import { createHash } from "node:crypto";
 import { backends } from "../support/backends.ts";
 import { freshAccessArchive, readyUser, seedOriginal, type TestArchive } from "../access/fixtures.ts";
 import { seedBodies, typed, investigator } from "../catalogue/fixtures.ts";
-import { getBody, type NewBody } from "../../src/catalogue/index.ts";
+import { editBody, getBody, recordHistory, type NewBody } from "../../src/catalogue/index.ts";
+import { originalHistory } from "../../src/archive/viewing.ts";
+import { revealOriginal } from "../../src/access/reads.ts";
 import {
   agreementStats,
   assignSample,
@@ -19,7 +21,7 @@ import {
   type Finding,
 } from "../../src/review/index.ts";
 import { canonicalJson } from "../../src/core/canonical-json.ts";
-import { Conflict, Forbidden, Invalid } from "../../src/core/errors.ts";
+import { Conflict, Forbidden, Invalid, NotFound } from "../../src/core/errors.ts";
 import type { Actor } from "../../src/core/actor.ts";
 
 const admin: Actor = { kind: "user", id: "usr_admin_r", role: "admin" };
@@ -130,6 +132,100 @@ for (const { backend, skip } of await backends()) {
       assert.equal(stats.overallMethod, "pooled");
       assert.equal(stats.counts.disputed, 0);
       assert.equal(stats.counts.resolved, 1);
+    } finally {
+      await t.close();
+    }
+  });
+
+  test(`a reviewer who corrects towards the other's review after unblinding is marked as such, leaves the dispute standing, and kappa counts the first reviews (${backend.name})`, { skip, timeout: 60_000 }, async () => {
+    const t = await freshAccessArchive(backend);
+    try {
+      const r1 = await readyUser(t.ctx, "forensic_reviewer");
+      const r2 = await readyUser(t.ctx, "forensic_reviewer");
+      await catalogue(t, 1);
+      await drawReviewSample(t.ctx, admin, { size: 1, seed: "honest", doubleShare: 1 });
+      await assignSample(t.ctx, admin, { reviewers: [r1.id, r2.id] });
+      const [a1] = await myAssignments(t.ctx, r1.actor);
+      const [a2] = await myAssignments(t.ctx, r2.actor);
+      await submitReview(t.ctx, r1.actor, { assignmentId: a1!.id, findings: [find("blunt_force"), find("burn")] });
+      // a correction while still blind is an independent finding: not marked
+      await submitReview(t.ctx, r1.actor, { assignmentId: a1!.id, findings: [find("blunt_force"), find("burn", { confidence: "certain" })], correction: "surer of the burn" });
+      const first2 = await submitReview(t.ctx, r2.actor, { assignmentId: a2!.id, findings: [find("blunt_force")] });
+      assert.equal((await listDisagreements(t.ctx, admin)).length, 1);
+      // r2 now sees r1's review and "corrects" towards it
+      const late = await submitReview(t.ctx, r2.actor, { assignmentId: a2!.id, findings: [find("blunt_force"), find("burn")], correction: "missed the burn" });
+      assert.equal(late.content.afterUnblinding, true, "the correction says it was made after seeing the other review");
+      const blindCorrection = (await reviewsOfBody(t.ctx, admin, a1!.bodyId)).reviews.find((r) => r.content.reviewer === r1.id && r.content.version === 2)!;
+      assert.equal(blindCorrection.content.afterUnblinding, undefined);
+      const ev = (await t.ctx.log.eventsFor(late.id)).map((e) => e.event).find((e) => e.detail.action === "review.submit")!;
+      assert.equal(ev.detail.afterUnblinding, true);
+      assert.equal((await listDisagreements(t.ctx, admin)).length, 1, "the dispute stands until a third reviewer or a consensus settles it");
+      assert.equal((await getBody(t.ctx, admin, a1!.bodyId)).reviewStatus, "disputed");
+      // agreement is on what each found first: burn by r1 only
+      const stats = await agreementStats(t.ctx, admin);
+      const burn = stats.codes.find((c) => c.code === "burn")!;
+      assert.deepEqual([burn.both, burn.onlyA + burn.onlyB], [0, 1]);
+      assert.ok(first2.content.version === 1);
+    } finally {
+      await t.close();
+    }
+  });
+
+  test(`a prosecutor without clearance for a confidential body sees none of its reviews, in lists, counts or by id (${backend.name})`, { skip, timeout: 60_000 }, async () => {
+    const t = await freshAccessArchive(backend);
+    try {
+      const r1 = await readyUser(t.ctx, "forensic_reviewer");
+      const r2 = await readyUser(t.ctx, "forensic_reviewer");
+      const prosecutor: Actor = { kind: "user", id: "usr_pros_r", role: "prosecutor" };
+      await catalogue(t, 2);
+      const sample = await drawReviewSample(t.ctx, admin, { size: 2, seed: "clearance", doubleShare: 1 });
+      await assignSample(t.ctx, admin, { reviewers: [r1.id, r2.id] });
+      const [l1, l2] = [await myAssignments(t.ctx, r1.actor), await myAssignments(t.ctx, r2.actor)];
+      const reviews = [];
+      for (const a of l1) {
+        reviews.push(await submitReview(t.ctx, r1.actor, { assignmentId: a.id, findings: [find("fracture"), find("burn")] }));
+        await submitReview(t.ctx, r2.actor, { assignmentId: l2.find((x) => x.itemId === a.itemId)!.id, findings: [find("fracture")] });
+      }
+      const secret = reviews[0]!;
+      await editBody(t.ctx, admin, { id: secret.content.body, sensitivity: "confidential" });
+      await assert.rejects(getReview(t.ctx, prosecutor, secret.id), NotFound);
+      assert.deepEqual(await reviewsOfBody(t.ctx, prosecutor, secret.content.body), { reviews: [], hidden: 0 }, "not even a count of hidden ones");
+      assert.equal((await getSample(t.ctx, prosecutor, sample.id)).items.length, 1);
+      const stats = await agreementStats(t.ctx, prosecutor, { sampleId: sample.id });
+      assert.deepEqual([stats.items, stats.counts.disputed], [1, 1], "counts leave the confidential body out");
+      assert.equal((await listDisagreements(t.ctx, r1.actor)).length, 1, "a forensic reviewer (restricted) is not told of its dispute");
+      assert.equal((await myAssignments(t.ctx, r1.actor)).length, 1);
+      assert.equal((await agreementStats(t.ctx, admin, { sampleId: sample.id })).items, 2, "an administrator sees both");
+      assert.equal((await getReview(t.ctx, admin, secret.id)).id, secret.id);
+    } finally {
+      await t.close();
+    }
+  });
+
+  test(`a blind reviewer reading the photo's custody history or the body's history learns nothing of the other's review or reveals before unblinding (${backend.name})`, { skip, timeout: 60_000 }, async () => {
+    const t = await freshAccessArchive(backend);
+    try {
+      const r1 = await readyUser(t.ctx, "forensic_reviewer");
+      const r2 = await readyUser(t.ctx, "forensic_reviewer");
+      const { sha256 } = await seedOriginal(t.ctx);
+      const [bodyId] = await catalogue(t, 1, sha256);
+      await drawReviewSample(t.ctx, admin, { size: 1, seed: "blind-history", doubleShare: 1 });
+      await assignSample(t.ctx, admin, { reviewers: [r1.id, r2.id] });
+      const [a1] = await myAssignments(t.ctx, r1.actor);
+      const [a2] = await myAssignments(t.ctx, r2.actor);
+      // r1 looks at the original (with a reason) and marks a burn on it
+      await revealOriginal(t.ctx, r1.actor, { sha256, reason: "burn on the left shoulder?" });
+      await submitReview(t.ctx, r1.actor, { assignmentId: a1!.id, findings: [find("burn", { regions: [{ photo: sha256, shape: "rect", x: 0.1, y: 0.1, w: 0.2, h: 0.2 }] })] });
+      const byR1 = (events: { actor: { id: string } }[]) => events.filter((e) => e.actor.id === r1.id);
+      assert.ok(byR1((await originalHistory(t.ctx, admin, sha256)).events).length >= 2, "the events are there");
+      assert.deepEqual(byR1((await originalHistory(t.ctx, r2.actor, sha256)).events), [], "r2 sees neither r1's reveal nor r1's review event");
+      assert.ok(!JSON.stringify(await originalHistory(t.ctx, r2.actor, sha256)).includes("shoulder"));
+      assert.deepEqual((await recordHistory(t.ctx, r2.actor, bodyId!)).filter((h) => h.actor === r1.id), [], "nor what r1's submission wrote into the body's history");
+      assert.ok((await recordHistory(t.ctx, admin, bodyId!)).some((h) => h.actor === r1.id));
+      // once both are in, the history opens to both
+      await submitReview(t.ctx, r2.actor, { assignmentId: a2!.id, findings: [find("burn")] });
+      assert.ok(byR1((await originalHistory(t.ctx, r2.actor, sha256)).events).length >= 2);
+      assert.ok((await recordHistory(t.ctx, r2.actor, bodyId!)).some((h) => h.actor === r1.id));
     } finally {
       await t.close();
     }
