@@ -18,7 +18,7 @@ export {
   type ScopedActor,
   type Decision,
 } from "./policy.ts";
-export { addUser, listUsers, disableUser, enableUser, resetUser, findUser, parseRole, normaliseEmail, type UserView, type AddUser, type ResetUser } from "./users.ts";
+export { addUser, listUsers, disableUser, enableUser, resetUser, findUser, parseRole, normaliseEmail, peopleByIds, type Person, type UserView, type AddUser, type ResetUser } from "./users.ts";
 export {
   signIn,
   verifySecondFactor,
