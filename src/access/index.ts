@@ -18,7 +18,7 @@ export {
   type ScopedActor,
   type Decision,
 } from "./policy.ts";
-export { actorNow, addUser, listUsers, disableUser, enableUser, resetUser, findUser, findAccountOfRole, parseRole, normaliseEmail, type UserView, type AddUser, type ResetUser } from "./users.ts";
+export { actorNow, addUser, listUsers, disableUser, enableUser, resetUser, findUser, findAccountOfRole, parseRole, normaliseEmail, peopleByIds, type Person, type UserView, type AddUser, type ResetUser } from "./users.ts";
 export {
   signIn,
   verifySecondFactor,

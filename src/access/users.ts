@@ -127,6 +127,24 @@ export async function actorNow(tx: Tx, actor: Actor): Promise<Actor> {
   return { kind: "user", id: row.id, role: row.role as Role };
 }
 
+/** Who a person is, as a reader recognises them: their address and role. */
+export interface Person {
+  email: string;
+  role: Role;
+}
+
+/**
+ * The people behind account ids (a report's preparer, a number's checker), so what is printed or shown names a
+ * person rather than a `usr_` id. Ids that are not accounts (operators, the system) are left out: the caller
+ * says what they are.
+ */
+export async function peopleByIds(ctx: Ctx, ids: readonly string[]): Promise<Map<string, Person>> {
+  const wanted = [...new Set(ids.filter((id) => id.startsWith("usr_")))];
+  if (wanted.length === 0) return new Map();
+  const rows = await adb(ctx.db.db).selectFrom("users").select(["id", "email", "role"]).where("id", "in", wanted).execute();
+  return new Map(rows.map((r) => [r.id, { email: r.email, role: r.role as Role }]));
+}
+
 /** An account by id (usr_…) or email address. */
 export async function findUser(tx: Tx, ref: string): Promise<UsersTable> {
   const q = adb(tx).selectFrom("users").selectAll();

@@ -270,7 +270,9 @@ async function ingestEntry(
       .onConflict((oc) => oc.column("sha256").doNothing())
       .executeTakeFirst();
     const isNew = Number(inserted.numInsertedOrUpdatedRows ?? 0) > 0;
-    const outcome: Outcome = quarantined ? "quarantined" : isNew ? "ingested" : "duplicate";
+    // Bytes the archive already holds are another sighting of them, whatever their state: a quarantined file seen
+    // again is a duplicate of the one kept (with its reason), not a second quarantine.
+    const outcome: Outcome = !isNew ? "duplicate" : quarantined ? "quarantined" : "ingested";
     await recordSighting(tx, sourceId, entry, entryNo, ex.sha256, outcome, ex.problem ?? ex.warning ?? null, at);
 
     const events: CustodyEvent[] = [];
@@ -287,7 +289,7 @@ async function ingestEntry(
       format: ex.format,
       ...(ex.warning ? { warning: ex.warning } : {}),
     };
-    if (quarantined) {
+    if (outcome === "quarantined") {
       events.push(custody("quarantine", actor, at, objects, { ...detail, reason: ex.problem }));
     } else {
       events.push(custody("ingestion", actor, at, objects, detail, isNew ? "success" : "duplicate"));

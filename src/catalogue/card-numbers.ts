@@ -23,6 +23,20 @@ export interface CardNumbers {
   digits: DigitScript;
   /** 0..1 per number found. */
   confidences?: Partial<Record<NumberRole, number>>;
+  /** What a reading from a photo rests on (absent for typed text): where the card is, and what was read there. */
+  evidence?: CardEvidence;
+}
+
+/**
+ * The evidence of a card reading: the region of the photo taken for the card (fractions of the photo's width
+ * and height as displayed, its centre and size, and the card's tilt in degrees), how card-like that region is
+ * (0..1), and for each number the label read beside it (null when none was recognised) and the OCR's
+ * confidence in that line.
+ */
+export interface CardEvidence {
+  region: { cx: number; cy: number; width: number; height: number; angle: number };
+  cardScore: number;
+  lines: { role: NumberRole; label: string | null; confidence: number }[];
 }
 
 /** Labels as printed on the cards and as people write them, in matching form (see normaliseArabic). */

@@ -21,7 +21,9 @@ function readingsOf(n: CardNumbers): CardReading[] {
   for (const role of NUMBER_ROLES) {
     const v = n[role];
     if (!v) continue;
-    out.push({ role, value: n.digits === "arabic-indic" ? toArabicIndic(v) : v, confidence: n.confidences?.[role] ?? n.confidence });
+    const line = n.evidence?.lines.find((l) => l.role === role);
+    const evidence = n.evidence && line ? { region: n.evidence.region, cardScore: n.evidence.cardScore, label: line.label, ocrConfidence: line.confidence } : undefined;
+    out.push({ role, value: n.digits === "arabic-indic" ? toArabicIndic(v) : v, confidence: n.confidences?.[role] ?? n.confidence, ...(evidence ? { evidence } : {}) });
   }
   return out;
 }

@@ -10,6 +10,16 @@ export interface CardReading {
   /** As read: may be in Arabic-Indic digits, may carry a letter ("1234/ب"). */
   value: string;
   confidence: number | null;
+  /** What the reading rests on: the card's region in the photo and the line the number was read from. */
+  evidence?: ReadingEvidence;
+}
+
+/** The evidence of one number: the card found in the photo, and the label and OCR confidence of its line. */
+export interface ReadingEvidence {
+  region: { cx: number; cy: number; width: number; height: number; angle: number };
+  cardScore: number;
+  label: string | null;
+  ocrConfidence: number;
 }
 
 export interface PhotoForGrouping {

@@ -9,8 +9,8 @@ import { dirname, join } from "node:path";
 import sharp from "sharp";
 import Tesseract from "tesseract.js";
 import { Invalid } from "../core/errors.ts";
-import { parseCardText } from "./card-numbers.ts";
-import type { CardNumbers } from "./card-numbers.ts";
+import { parseCardText, roleOfLabel } from "./card-numbers.ts";
+import type { CardEvidence, CardNumbers } from "./card-numbers.ts";
 
 /** Decoded pixels in display orientation, 3 channels (RGB), row-major. */
 export interface Rgb {
@@ -683,6 +683,16 @@ const OCR_DIGIT_HEIGHT = 40;
 const CARD_OUT_WIDTH = 600;
 /** Larger photos are reduced to this long side before anything else: the card stays far above OCR size. */
 const MAX_WORK_SIDE = 2400;
+/**
+ * The gate between "ink on something bright" and "a card's numbers". A card's number is short; a card prints a
+ * label beside its numbers (or writes the examiner's with a letter after a slash); and the reading as a whole is
+ * reasonably sure. Without all three the photo yields no reading: a window, a tiled wall or a sheet of printed
+ * words reads as strings of digits otherwise (measured by `npm run bench -- ocr`: false readings per 1,000
+ * photos without a card).
+ */
+const MAX_NUMBER_DIGITS = 8;
+const MIN_READING_CONFIDENCE = 0.5;
+
 /** Below this difference between paper and ink (grey levels) there is no writing to read. */
 const MIN_CONTRAST = 60;
 
@@ -809,6 +819,12 @@ function labelPng(mask: Uint8Array, w: number, b: Blob, height: number): Promise
 }
 
 const NONE = (raw = ""): CardNumbers => ({ confidence: 0, raw, digits: "latin" });
+
+function round4(x: number): number {
+  return Math.round(x * 10_000) / 10_000;
+}
+
+
 
 function toIndic(latin: string): string {
   return latin.replace(/[0-9]/g, (d) => ARABIC_INDIC_DIGITS[Number(d)]!);
@@ -972,13 +988,48 @@ export async function createCardReader(opts: CardReaderOptions = {}): Promise<Ca
     ]);
     const text: string[] = [];
     const conf: number[] = [];
+    const labelOf: (string | null)[] = [];
+    // Every line read, kept as the reading's raw text even when the gate below turns the photo down.
+    const seen: string[] = [];
+    let labelled = false;
+    let suffixed = false;
     readings.forEach((r, i) => {
       if (!r) return;
       const number = script === "arabic-indic" ? toIndic(r.number) : r.number;
-      text.push(`${labels[i] ?? ""} ${number}`.trim());
+      const read = labels[i] ?? null;
+      seen.push(`${read ?? ""} ${number}`.trim());
+      // A run of digits longer than any card number is a line of something else (print, a pattern).
+      if (r.number.split("/")[0]!.length > MAX_NUMBER_DIGITS) return;
+      const label = read !== null && roleOfLabel(read) ? read : null;
+      labelled ||= label !== null;
+      suffixed ||= r.number.includes("/");
+      text.push(seen.at(-1)!);
       conf.push(r.confidence);
+      labelOf.push(label);
     });
-    return parseCardText(text.join("\n"), conf);
+    const raw = text.join("\n");
+    if (!labelled && !suffixed) return NONE(seen.join("\n"));
+    const parsed = parseCardText(raw, conf);
+    if (parsed.confidence < MIN_READING_CONFIDENCE) return NONE(seen.join("\n"));
+    const found: CardEvidence["lines"] = [];
+    for (const role of ["detainee", "branch", "examiner"] as const) {
+      const v = parsed[role];
+      if (!v) continue;
+      // The line this number was read from: the one that, parsed alone, gives the same number.
+      const k = text.findIndex((t) => {
+        const one = parseCardText(t);
+        return one.detainee === v || one.branch === v || one.examiner === v;
+      });
+      if (k >= 0) found.push({ role, label: labelOf[k] ?? null, confidence: Math.round(conf[k]! * 1000) / 1000 });
+    }
+    const region = {
+      cx: round4(quad.cx / img.width),
+      cy: round4(quad.cy / img.height),
+      width: round4(quad.width / img.width),
+      height: round4(quad.height / img.height),
+      angle: Math.round(quad.angle * 10) / 10,
+    };
+    return { ...parsed, evidence: { region, cardScore: round4(quad.score), lines: found } };
   };
 
   return {

@@ -9,7 +9,7 @@ import { recordChanges, recordManyChanges, type RecordChanges } from "./history.
 import { Vocabularies } from "./vocabularies.ts";
 import { allocateRefs, bodiesHiddenFrom, detailOf, insertBody, photosHiddenFrom, type BodyDetail } from "./bodies.ts";
 import { checkNumberValue, isNumberRole, normaliseNumber, type NewNumber, type NumberRole } from "./numbers.ts";
-import { loadDefaultEngine, type CardReading, type CatalogueEngine, type PhotoForGrouping, type ProposedGroup } from "./engine.ts";
+import { loadDefaultEngine, type CardReading, type CatalogueEngine, type PhotoForGrouping, type ProposedGroup, type ReadingEvidence } from "./engine.ts";
 
 /**
  * Bodies from photos. Proposing runs the card reader over a source's photos not yet in a body, stores what it
@@ -214,6 +214,7 @@ async function storeRun(
         value_norm: normaliseNumber(r.value),
         confidence: r.confidence,
         read_at: now,
+        evidence: r.evidence ? JSON.stringify(r.evidence) : null,
       })),
     );
     for (let i = 0; i < readingRows.length; i += 200) await db.insertInto("photo_readings").values(readingRows.slice(i, i + 200)).execute();
@@ -499,12 +500,23 @@ export async function mergeProposals(ctx: Ctx, actor: Actor, input: { proposalId
 }
 
 /** The readings stored for a photo (all runs), newest first. */
-export async function readingsOf(ctx: Ctx, actor: Actor, sha256: string): Promise<{ role: string; value: string; confidence: number | null; reader: string; readAt: string }[]> {
+export async function readingsOf(
+  ctx: Ctx,
+  actor: Actor,
+  sha256: string,
+): Promise<{ role: string; value: string; confidence: number | null; reader: string; readAt: string; evidence: ReadingEvidence | null }[]> {
   ctx.policy.require(actor, "catalogue.read");
   // a card's numbers tie a person to a branch: a photo of a body above the reader's clearance has no readings for them
   if ((await photosHiddenFrom(ctx, actor, [sha256])).size) return [];
   const rows = await cdb(ctx.db.db).selectFrom("photo_readings").selectAll().where("original_sha256", "=", sha256).orderBy("read_at", "desc").orderBy("role").execute();
-  return rows.map((r) => ({ role: r.role, value: r.value, confidence: r.confidence, reader: r.reader, readAt: r.read_at }));
+  return rows.map((r) => ({
+    role: r.role,
+    value: r.value,
+    confidence: r.confidence,
+    reader: r.reader,
+    readAt: r.read_at,
+    evidence: r.evidence ? (JSON.parse(r.evidence) as ReadingEvidence) : null,
+  }));
 }
 
 /**

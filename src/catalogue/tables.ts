@@ -121,6 +121,7 @@ export interface PhotoReadingsTable {
   value_norm: string;
   confidence: number | null;
   read_at: string;
+  evidence: string | null; // JSON CardEvidence: the card's region, its score, the line's label and OCR confidence
 }
 
 export interface GroupingProposalsTable {

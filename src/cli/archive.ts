@@ -11,9 +11,13 @@ export function registerArchiveCommands(program: Command): void {
     .description("create the archive in the data dir (idempotent)")
     .action(async (_o, cmd: Command) => {
       const opts = globalOptions(cmd);
-      await withArchive(opts, async (a) => {
-        print(opts, { dataDir: a.config.dataDir, database: a.db.dialect }, `archive ready in ${a.config.dataDir} (${a.db.dialect})`);
-      });
+      await withArchive(
+        opts,
+        async (a) => {
+          print(opts, { dataDir: a.config.dataDir, database: a.db.dialect }, `archive ready in ${a.config.dataDir} (${a.db.dialect})`);
+        },
+        { create: true },
+      );
     });
 
   program

@@ -109,7 +109,7 @@ export function registerServeCommands(program: Command): void {
         }
         await ensureDemoAdmin(a);
         await serveUntilSignal(a, { port: o.port, host: "127.0.0.1", worker: true });
-      });
+      }, { create: true });
     });
 }
 

@@ -1,5 +1,7 @@
+import { existsSync } from "node:fs";
+import { dirname } from "node:path";
 import type { Command } from "commander";
-import { loadConfig } from "../core/config.ts";
+import { loadConfig, paths, type Config } from "../core/config.ts";
 import { DalilError, Invalid } from "../core/errors.ts";
 import { openArchive, type Archive } from "../app/context.ts";
 
@@ -13,8 +15,29 @@ export function globalOptions(cmd: Command): CommonOptions {
   return cmd.optsWithGlobals<CommonOptions>();
 }
 
-export async function withArchive<T>(opts: CommonOptions, fn: (a: Archive) => Promise<T>): Promise<T> {
-  const archive = await openArchive(loadConfig({ data: opts.data }));
+/**
+ * Whether the data directory holds an archive: its SQLite database, or (with PostgreSQL) its keys folder. With
+ * every key in the environment and the records in PostgreSQL nothing on disk marks it, and the folder is trusted.
+ */
+export function holdsArchive(config: Config, env: NodeJS.ProcessEnv = process.env): boolean {
+  if (existsSync(paths.sqlite(config)) || existsSync(paths.keys(config))) return true;
+  return Boolean(config.databaseUrl && env.DALIL_LOG_KEY && env.DALIL_MASTER_KEY && env.DALIL_NAMING_KEY);
+}
+
+/**
+ * Opens the archive for a command. Only `init` (and `start`, the demo) may create one: any other command run on
+ * a folder that holds no archive (a mistyped --data, a forgotten DALIL_DATA) is refused rather than leaving an
+ * empty archive there.
+ */
+export async function withArchive<T>(opts: CommonOptions, fn: (a: Archive) => Promise<T>, how: { create?: boolean } = {}): Promise<T> {
+  const config = loadConfig({ data: opts.data });
+  if (!how.create && !holdsArchive(config)) {
+    throw new Invalid(
+      `There is no archive in ${config.dataDir}. Name the archive's folder with --data (or DALIL_DATA), or create one there with \`dalil init --data ${config.dataDir}\`.`,
+      "data",
+    );
+  }
+  const archive = await openArchive(config);
   try {
     return await fn(archive);
   } finally {
@@ -27,11 +50,41 @@ export function print(opts: CommonOptions, value: unknown, text?: string): void 
   else process.stdout.write(text.endsWith("\n") ? text : `${text}\n`);
 }
 
+/** A file system error the person can act on (a path that is not there, not readable, not a folder), in words. */
+function fileProblem(err: unknown): string | null {
+  if (!(err instanceof Error)) return null;
+  const { code, path } = err as NodeJS.ErrnoException;
+  if (!code || !path) return null;
+  switch (code) {
+    case "ENOENT":
+      return existsSync(dirname(path)) ? `There is no file or folder ${path}.` : `There is no folder ${dirname(path)} (for ${path}).`;
+    case "EACCES":
+    case "EPERM":
+      return `${path} cannot be read or written with this account's permissions.`;
+    case "ENOTDIR":
+      return `${path} is not a folder (or a part of its path is a file).`;
+    case "EISDIR":
+      return `${path} is a folder; a file was expected.`;
+    case "EEXIST":
+      return `${path} already exists.`;
+    case "ENOSPC":
+      return `The disk holding ${path} is full.`;
+    default:
+      return null;
+  }
+}
+
 /** Errors become one sentence on stderr and an exit code; a stack only for the unexpected, and only with DEBUG. */
 export function reportError(err: unknown): number {
   if (err instanceof DalilError) {
     process.stderr.write(`dalil: ${err.message}\n`);
     return err.exitCode;
+  }
+  const problem = fileProblem(err);
+  if (problem) {
+    process.stderr.write(`dalil: ${problem}\n`);
+    if (process.env.DEBUG && err instanceof Error && err.stack) process.stderr.write(`${err.stack}\n`);
+    return 2;
   }
   const message = err instanceof Error ? err.message : String(err);
   process.stderr.write(`dalil: ${message}\n`);

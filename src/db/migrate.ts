@@ -7,6 +7,7 @@ import * as m0005 from "./migrations/0005-families.ts";
 import * as m0006 from "./migrations/0006-dossiers.ts";
 import * as m0007 from "./migrations/0007-families-casework.ts";
 import * as m0009 from "./migrations/0009-protect-records.ts";
+import * as m0011 from "./migrations/0011-reading-evidence.ts";
 
 export type Dialect = "sqlite" | "postgres";
 
@@ -31,6 +32,7 @@ const MIGRATIONS: Record<string, MigrationModule> = {
   "0006-dossiers": m0006,
   "0007-families-casework": m0007,
   "0009-protect-records": m0009,
+  "0011-reading-evidence": m0011,
 };
 
 export function registerMigration(name: string, mod: MigrationModule): void {

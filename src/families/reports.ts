@@ -437,60 +437,82 @@ export async function importReportsCsv(ctx: Ctx, actor: Actor, input: { csv: str
           const i = header.indexOf(c);
           return i < 0 ? "" : (rec.fields[i] ?? "").trim();
         };
-        let column: string | null = null;
-        try {
-          column = "ref";
-          const ref = get("ref");
+        // Every problem of the row is named, not only the first: each check runs on its own.
+        const problems: { row: number; column: string | null; message: string }[] = [];
+        const check = (column: string, fn: () => void): void => {
+          try {
+            fn();
+          } catch (err) {
+            if (!(err instanceof Invalid)) throw err;
+            problems.push({ row: rec.row, column: err.field ? csvColumnOf(err.field) : column, message: err.message });
+          }
+        };
+        const ref = get("ref");
+        check("ref", () => {
           if (!ref) throw new Invalid("Each row needs a ref (the family's or partner's reference).", "ref");
           if (seen.has(ref)) throw new Invalid(`The ref ${ref} appears twice in the file.`, "ref");
-          seen.add(ref);
-          column = "sex";
-          const sexRaw = get("sex").toLowerCase();
-          const sex = sexRaw === "" ? null : SEX_WORDS[sexRaw];
+        });
+        if (ref) seen.add(ref);
+        const sexRaw = get("sex").toLowerCase();
+        const sex = sexRaw === "" ? null : SEX_WORDS[sexRaw];
+        check("sex", () => {
           if (sex === undefined) throw new Invalid(`Sex is M, F, male, female, ذكر or أنثى (or empty), not "${get("sex")}".`, "sex");
-          column = "marks";
-          const marks = parseMarks(get("marks"), vocab);
-          const consent: Partial<Record<ConsentTier, boolean>> = {};
-          for (const [col, tier] of [["consent_data_sharing", "dataSharing"], ["consent_recontact", "recontact"], ["consent_viewing_photos", "viewingPhotos"], ["consent_dna_referral", "dnaReferral"]] as const) {
-            column = col;
-            const v = get(col).toLowerCase();
-            if (!header.includes(col)) continue;
+        });
+        let marks: Mark[] = [];
+        check("marks", () => {
+          marks = parseMarks(get("marks"), vocab);
+        });
+        const consent: Partial<Record<ConsentTier, boolean>> = {};
+        for (const [col, tier] of [["consent_data_sharing", "dataSharing"], ["consent_recontact", "recontact"], ["consent_viewing_photos", "viewingPhotos"], ["consent_dna_referral", "dnaReferral"]] as const) {
+          if (!header.includes(col)) continue;
+          const v = get(col).toLowerCase();
+          check(col, () => {
             if (YES.has(v)) consent[tier] = true;
             else if (NO.has(v)) consent[tier] = false;
             else throw new Invalid(`${col} is yes or no, not "${get(col)}".`, col);
-          }
-          column = null;
-          const detainee = get("detainee_no");
-          const certainty = get("branch_certainty").toLowerCase();
-          await insertReport(
-            ctx,
-            tx,
-            actor,
-            {
-              ref,
-              nameAr: get("name_ar"),
-              nameLat: get("name_lat"),
-              fatherName: get("father_name"),
-              motherName: get("mother_name"),
-              sex,
-              birthDate: get("birth_year"),
-              arrestDate: get("arrest_date"),
-              arrestGovernorate: get("arrest_governorate"),
-              branch: get("branch"),
-              ...(certainty ? { branchCertainty: certainty as BranchCertainty } : {}),
-              marks,
-              numbers: detainee ? [{ role: "detainee", value: detainee }] : [],
-              consent,
-              reporterRelationship: get("reporter_relationship"),
-            },
-            vocab,
-            { import: importId },
-          );
+          });
+        }
+        const detainee = get("detainee_no");
+        const certainty = get("branch_certainty").toLowerCase();
+        const fields: ReportInput = {
+          ref,
+          nameAr: get("name_ar"),
+          nameLat: get("name_lat"),
+          fatherName: get("father_name"),
+          motherName: get("mother_name"),
+          sex: sex ?? null,
+          birthDate: get("birth_year"),
+          arrestDate: get("arrest_date"),
+          arrestGovernorate: get("arrest_governorate"),
+          branch: get("branch"),
+          ...(certainty ? { branchCertainty: certainty as BranchCertainty } : {}),
+          marks,
+          numbers: detainee ? [{ role: "detainee", value: detainee }] : [],
+          consent,
+          reporterRelationship: get("reporter_relationship"),
+        };
+        // The columns insertReport checks, each alone beside a stand-in name, by the very rules it applies.
+        check("name_ar", () => void reportColumns({ nameAr: fields.nameAr, nameLat: fields.nameLat }, vocab));
+        const standIn = { nameLat: "name" };
+        check("father_name", () => void reportColumns({ ...standIn, fatherName: fields.fatherName }, vocab));
+        check("mother_name", () => void reportColumns({ ...standIn, motherName: fields.motherName }, vocab));
+        check("birth_year", () => void reportColumns({ ...standIn, birthDate: fields.birthDate }, vocab));
+        check("arrest_date", () => void reportColumns({ ...standIn, arrestDate: fields.arrestDate }, vocab));
+        check("arrest_governorate", () => void reportColumns({ ...standIn, arrestGovernorate: fields.arrestGovernorate }, vocab));
+        check("branch", () => void reportColumns({ ...standIn, branch: fields.branch }, vocab));
+        check("branch_certainty", () => void reportColumns({ ...standIn, ...(certainty ? { branchCertainty: certainty as BranchCertainty } : {}) }, vocab));
+        check("detainee_no", () => void reportColumns({ ...standIn, numbers: fields.numbers }, vocab));
+        check("reporter_relationship", () => void reportColumns({ ...standIn, reporterRelationship: fields.reporterRelationship }, vocab));
+        if (problems.length) {
+          report.rejected.push(...problems);
+          continue;
+        }
+        try {
+          await insertReport(ctx, tx, actor, fields, vocab, { import: importId });
           report.created++;
         } catch (err) {
           if (err instanceof Invalid || err instanceof Conflict) {
-            const col = err instanceof Invalid && err.field ? csvColumnOf(err.field) : column;
-            report.rejected.push({ row: rec.row, column: col, message: err.message });
+            report.rejected.push({ row: rec.row, column: err instanceof Invalid && err.field ? csvColumnOf(err.field) : null, message: err.message });
           } else throw err;
         }
       }
@@ -511,6 +533,7 @@ class RollBack extends Error {}
 const FIELD_TO_COLUMN: Record<string, string> = {
   nameAr: "name_ar", nameLat: "name_lat", fatherName: "father_name", motherName: "mother_name", birthDate: "birth_year", arrestDate: "arrest_date",
   arrestGovernorate: "arrest_governorate", branch: "branch", branchCertainty: "branch_certainty", marks: "marks", numbers: "detainee_no", ref: "ref", sex: "sex",
+  reporterRelationship: "reporter_relationship",
 };
 function csvColumnOf(field: string): string {
   return FIELD_TO_COLUMN[field] ?? field;

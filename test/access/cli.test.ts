@@ -1,24 +1,13 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { execFile } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { loadConfig } from "../../src/core/config.ts";
 import { openArchive } from "../../src/app/context.ts";
 import { findSession, signIn } from "../../src/access/index.ts";
 import { backends } from "../support/backends.ts";
+import { dalil } from "../support/cli.ts";
 import { seedOriginal } from "./fixtures.ts";
-
-const BIN = fileURLToPath(new URL("../../bin/dalil.js", import.meta.url));
-
-function dalil(args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, [BIN, ...args], { encoding: "utf8", env: { ...process.env, ...env } }, (err, stdout, stderr) => {
-      resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr });
-    });
-  });
-}
 
 for (const { backend, skip } of await backends()) {
   test(`dalil users add prints a one-time password that must be changed; sources seal/unseal work at the console, on ${backend.name}`, { skip }, async () => {

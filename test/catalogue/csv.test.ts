@@ -194,6 +194,7 @@ test("dalil catalogue import / search / export from the command line", { skip: s
   const file = join(dir, "partner.csv");
   writeFileSync(file, PARTNER);
   const run = (...args: string[]) => spawnSync(process.execPath, ["--import", "tsx", "src/cli/main.ts", "--data", data, ...args], { encoding: "utf8", env: { ...process.env, DALIL_DATABASE_URL: "" } });
+  assert.equal(run("init").status, 0, "only init creates the archive");
   const imp = run("catalogue", "import", file);
   assert.equal(imp.status, 0, imp.stderr);
   assert.match(imp.stdout, /4 rows — 4 created/);

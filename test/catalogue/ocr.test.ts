@@ -8,6 +8,7 @@ import { writeDemoCard } from "../../src/archive/demo-card/index.ts";
 import type { DemoCardTruth } from "../../src/archive/demo-card/index.ts";
 import { perceptualHash } from "../../src/archive/media/phash.ts";
 import { Invalid } from "../../src/core/errors.ts";
+import { NO_CARD_KINDS, noCardPhoto } from "../../src/archive/demo-card/no-card.ts";
 import type { CardNumbers } from "../../src/catalogue/card-numbers.ts";
 import { proposeBodies } from "../../src/catalogue/grouping.ts";
 import { createCardReader, defaultLangPaths, locateCard } from "../../src/catalogue/ocr.ts";
@@ -65,6 +66,13 @@ test("the card's three numbers are read exactly, in Latin and in Arabic-Indic di
       `${body.ref} (${body.photos[0]})`,
     );
     assert.ok(n.confidence > 0.3, `${body.ref} read with confidence ${n.confidence}`);
+    // The reading carries what it rests on: the card's region in the photo and, per number, its line.
+    const e = n.evidence!;
+    assert.ok(e, `${body.ref}: evidence`);
+    assert.ok(e.cardScore > 0.5 && e.region.width > 0.05 && e.region.width < 1 && e.region.cx > 0 && e.region.cx < 1, JSON.stringify(e));
+    assert.deepEqual(e.lines.map((l) => l.role).sort(), ["branch", "detainee", "examiner"], JSON.stringify(e));
+    assert.ok(e.lines.every((l) => l.confidence > 0.3));
+    assert.ok(e.lines.some((l) => l.label !== null), "at least one printed label read beside its number");
   }
 });
 
@@ -95,6 +103,20 @@ test("a photo without a card gives no numbers, not an error", async () => {
   assert.equal(n.examiner, undefined);
   assert.equal(n.confidence, 0);
   assert.equal(locateCard({ data: px, width, height }), null);
+});
+
+test("photos without a card (a scene, a face, noise, paper, printed words, tiles) yield no reading", async () => {
+  const kinds = new Set<string>();
+  for (let i = 0; i < 2 * NO_CARD_KINDS.length; i++) {
+    const { kind, jpeg } = await noCardPhoto("ocr-test", i);
+    kinds.add(kind);
+    const n = await reader.read(jpeg);
+    assert.deepEqual([n.detainee, n.branch, n.examiner, n.confidence, n.evidence], [undefined, undefined, undefined, 0, undefined], `${kind} #${i}: ${n.raw}`);
+  }
+  assert.deepEqual([...kinds].sort(), [...NO_CARD_KINDS].sort());
+  // A hostile file: a one-pixel image reads as nothing; bytes that are no image are refused (below).
+  const dot = await sharp({ create: { width: 1, height: 1, channels: 3, background: "#fff" } }).jpeg().toBuffer();
+  assert.equal((await reader.read(dot)).confidence, 0);
 });
 
 test("bytes that are not an image are refused with a reason", async () => {

@@ -206,6 +206,14 @@ test("the archive's own engine reads a one-body card offline and proposes one bo
     );
     assert.deepEqual([body.detaineeNoNorm, body.branchNoNorm], [want.detainee_no, want.branch_no]);
     assert.equal(body.photos.length, new Set(truth.photos.map((x) => x.sha256)).size);
+    // Each stored reading keeps what it rests on: the card's region in the photo, its label and OCR confidence.
+    const stored = await readingsOf(t.archive, investigator, body.photos[0]!.sha256);
+    assert.ok(stored.length > 0);
+    for (const r of stored) {
+      assert.ok(r.evidence, `${r.role}: evidence stored`);
+      assert.ok(r.evidence.cardScore > 0.5 && r.evidence.region.width > 0 && r.evidence.region.width < 1, JSON.stringify(r.evidence));
+      assert.ok(r.evidence.ocrConfidence > 0 && r.evidence.ocrConfidence <= 1);
+    }
   } finally {
     await t.close();
   }

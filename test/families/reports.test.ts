@@ -49,10 +49,23 @@ for (const { backend, skip } of await backends()) {
     const t = await freshArchive(backend);
     const a = t.archive;
     try {
-      const bad = await importReportsCsv(a, caseworker, { csv: `${CSV}\nF-3,,,,,X,19x5,,,,` });
+      // Every problem of every row is named at once, not the first of the first row only.
+      const bad = await importReportsCsv(a, caseworker, { csv: `${CSV}\nF-3,,,,,X,19x5,,,,\nF-1,سامر,,,,M,1990,2099-13,Atlantis,,` });
       assert.equal(bad.ok, false);
       assert.equal(bad.created, 0);
-      assert.deepEqual(bad.rejected.map((r) => r.row), [4]);
+      assert.deepEqual(
+        bad.rejected.map((r) => [r.row, r.column]),
+        [
+          [4, "sex"],
+          [4, "name_ar"],
+          [4, "birth_year"],
+          [5, "ref"],
+          [5, "arrest_date"],
+          [5, "arrest_governorate"],
+        ],
+      );
+      assert.match(bad.rejected[0]!.message, /not "X"/);
+      assert.match(bad.rejected[3]!.message, /F-1 appears twice/);
       assert.equal((await listReports(a, caseworker)).length, 0, "nothing stored when a row is rejected");
 
       const ok = await importReportsCsv(a, caseworker, { csv: CSV });

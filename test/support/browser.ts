@@ -42,7 +42,8 @@ export interface BrowserSession {
   close(): Promise<void>;
 }
 
-export async function openBrowser(opts: { locale: string; viewport?: { width: number; height: number } }): Promise<BrowserSession> {
+/** `timezoneId`: the zone the browser believes it is in (default UTC), to check what a screen shows in another. */
+export async function openBrowser(opts: { locale: string; viewport?: { width: number; height: number }; timezoneId?: string }): Promise<BrowserSession> {
   const profile = mkdtempSync(join(tmpdir(), "dalil-chromium-"));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
@@ -51,7 +52,7 @@ export async function openBrowser(opts: { locale: string; viewport?: { width: nu
     locale: opts.locale,
     viewport: opts.viewport ?? { width: 1280, height: 860 },
     acceptDownloads: true,
-    timezoneId: "UTC",
+    timezoneId: opts.timezoneId ?? "UTC",
   });
   const page = context.pages()[0] ?? (await context.newPage());
   const problems: string[] = [];

@@ -24,9 +24,18 @@ export interface DocumentParts {
   photoCount: number;
   log: { origin: string; size: number; note: string; timestamped: boolean };
   stats: ReportStats;
+  /** What the method section states about this report's numbers and reviews, counted from its exhibits. */
+  record: MethodRecord;
   /** Withdrawn exhibits, listed in Annex C so their numbers stay findable. */
   withdrawn: WithdrawnExhibit[];
   styles: string;
+}
+
+export interface MethodRecord {
+  bodies: number;
+  numbers: { total: number; typed: number; ocr: number; checked: number };
+  /** Body exhibits printed with at least one review; null when the preparer may not read reviews. */
+  reviewed: number | null;
 }
 
 export interface TocExhibit {
@@ -68,7 +77,7 @@ export function cover(d: DocumentParts, exhibits: number): string {
   if (d.withdrawn.length) rows.push([w.withdrawnCount, String(d.withdrawn.length)]);
   rows.push([w.photoCount, String(d.photoCount)], [w.logOrigin, d.log.origin], [w.logSize, String(d.log.size)]);
   return `<section class="cover"><h1>${esc(d.title)}</h1>${d.subtitle ? `<p class="subtitle">${esc(d.subtitle)}</p>` : ""}<dl>${rows
-    .map(([k, v]) => `<dt>${esc(k)}</dt><dd>${k === w.logOrigin ? `<span class="hash">${esc(v)}</span>` : esc(v)}</dd>`)
+    .map(([k, v]) => `<dt>${esc(k)}</dt><dd>${k === w.logOrigin ? `<span class="hash">${esc(v)}</span>` : `<bdi>${esc(v)}</bdi>`}</dd>`)
     .join("")}</dl><p class="warning">${esc(w.warning)}</p></section>`;
 }
 
@@ -86,10 +95,32 @@ export function contents(d: DocumentParts, exhibits: TocExhibit[], pages: PageNu
   return `<nav class="toc page" id="contents"><h2>${esc(w.contents)}</h2><ol>${lines.join("")}</ol></nav>`;
 }
 
+function fill(template: string, values: Record<string, number>): string {
+  return template.replace(/\{(\w+)\}/g, (m, k: string) => (k in values ? String(values[k]) : m));
+}
+
+/** The numbers' and reviews' paragraphs say what this report's records show, counted, never what should have been done. */
+function numbersText(d: DocumentParts): string {
+  const { w } = d;
+  const n = d.record.numbers;
+  if (n.total === 0) return w.numbersNone;
+  const unchecked = n.total - n.checked;
+  const checks = n.checked === n.total ? w.numbersAllChecked : n.checked === 0 ? w.numbersNoneChecked : w.numbersSomeChecked;
+  return `${fill(w.numbersCount, n)} ${fill(checks, { checked: n.checked, unchecked })}`;
+}
+
+function reviewsText(d: DocumentParts): string {
+  const { w, record } = d;
+  if (record.reviewed === null) return w.reviewsNotReadable;
+  if (record.reviewed === 0) return w.reviewsNone;
+  return fill(w.reviewsCount, { reviewed: record.reviewed, bodies: record.bodies });
+}
+
 export function method(d: DocumentParts): string {
   const { w } = d;
   const part = (h: string, t: string) => `<h3>${esc(h)}</h3><p>${esc(t)}</p>`;
-  return `<section class="page" id="method"><h2>${esc(w.method)}</h2>${part(w.methodAcquired, w.methodAcquiredText)}${part(w.methodPreserved, w.methodPreservedText)}${part(w.methodLog, w.methodLogText)}${part(w.methodVerify, w.methodVerifyText)}${part(w.methodReview, w.methodReviewText)}</section>`;
+  const bodies = d.record.bodies > 0 ? `${part(w.methodNumbers, numbersText(d))}${part(w.methodReview, reviewsText(d))}` : "";
+  return `<section class="page" id="method"><h2>${esc(w.method)}</h2>${part(w.methodAcquired, w.methodAcquiredText)}${part(w.methodPreserved, w.methodPreservedText)}${part(w.methodLog, w.methodLogText)}${part(w.methodVerify, w.methodVerifyText)}${bodies}</section>`;
 }
 
 export function statistics(d: DocumentParts): string {

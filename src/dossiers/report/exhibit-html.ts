@@ -57,34 +57,46 @@ function role(c: ExhibitContext, code: string): string {
   return t ? (c.lang === "ar" ? t.labelAr : t.labelEn) : code;
 }
 
+/** A number as printed, with what the records say of it: who checked it and when, or that no one did. */
+function numberText(f: BodyFacts, role: "detainee" | "branch" | "examiner", shown: string, c: ExhibitContext): string {
+  const { w } = c;
+  const n = f.numbers.find((x) => x.role === role);
+  if (!n) return esc(shown);
+  // The checker's address and role are isolated, so an Arabic sentence keeps the Latin address in one piece.
+  const notes = [n.check ? esc(w.checkedBy).replace("{who}", `<bdi>${esc(n.check.by)}</bdi>`).replace("{date}", `<bdi>${esc(n.check.on)}</bdi>`) : esc(w.notChecked)];
+  if (n.method === "ocr") notes.unshift(esc(w.readByMachine));
+  return `<bdi>${esc(shown)}</bdi><br><span class="${n.check ? "muted" : "unchecked"}">${notes.join(c.lang === "ar" ? "؛ " : "; ")}</span>`;
+}
+
 function facts(f: BodyFacts, c: ExhibitContext): string {
   const b = f.body;
   const { w } = c;
   const rows: [string, string][] = [
-    [w.body, b.ref],
-    [w.detaineeNo, b.detaineeNo ?? w.unknown],
-    [w.branchNo, b.branchNo ? branchText(c, b.branchNo) : w.unknown],
-    [w.examinerNo, b.examinerNo ?? w.unknown],
-    [w.hospital, term(c, "hospital", b.hospital)],
-    [w.photoDate, b.photoDate ?? w.unknown],
-    [w.deathDate, b.deathDate?.text ?? w.unknown],
-    [w.sex, b.sex === "male" ? w.male : b.sex === "female" ? w.female : w.unknown],
-    [w.age, b.ageMin !== null || b.ageMax !== null ? `${b.ageMin ?? "?"}–${b.ageMax ?? "?"}` : w.unknown],
+    [w.body, esc(b.ref)],
+    [w.detaineeNo, b.detaineeNo ? numberText(f, "detainee", b.detaineeNo, c) : esc(w.unknown)],
+    [w.branchNo, b.branchNo ? numberText(f, "branch", branchText(c, b.branchNo), c) : esc(w.unknown)],
+    [w.examinerNo, b.examinerNo ? numberText(f, "examiner", b.examinerNo, c) : esc(w.unknown)],
+    [w.hospital, esc(term(c, "hospital", b.hospital))],
+    [w.photoDate, esc(b.photoDate ?? w.unknown)],
+    [w.deathDate, esc(b.deathDate?.text ?? w.unknown)],
+    [w.sex, esc(b.sex === "male" ? w.male : b.sex === "female" ? w.female : w.unknown)],
+    [w.age, esc(b.ageMin !== null || b.ageMax !== null ? `${b.ageMin ?? "?"}–${b.ageMax ?? "?"}` : w.unknown)],
   ];
-  if (c.showNames && b.identificationStatus === "identified") rows.push([w.identification, [b.nameAr, b.nameLat].filter(Boolean).join(" / ")]);
-  return `<dl class="facts">${rows.map(([k, v]) => `<dt>${esc(k)}</dt><dd>${esc(v)}</dd>`).join("")}</dl>`;
+  if (c.showNames && b.identificationStatus === "identified") rows.push([w.identification, esc([b.nameAr, b.nameLat].filter(Boolean).join(" / "))]);
+  return `<dl class="facts">${rows.map(([k, v]) => `<dt>${esc(k)}</dt><dd>${v}</dd>`).join("")}</dl>`;
 }
 
 function findings(f: BodyFacts, c: ExhibitContext): string {
   const { w } = c;
-  const list = (codes: string[]) => (codes.length ? codes.map((x) => esc(term(c, "finding", x))).join(c.lang === "ar" ? "، " : ", ") : esc(w.none));
+  const sep = c.lang === "ar" ? "، " : ", ";
+  const list = (codes: string[]) => (codes.length ? codes.map((x) => esc(term(c, "finding", x))).join(sep) : esc(w.none));
   const out = [`<h3>${esc(w.findings)}</h3><dl class="facts"><dt>${esc(w.injuries)}</dt><dd>${list(f.body.injuries)}</dd><dt>${esc(w.reviewFindings)}</dt><dd>${f.body.reviewFindings.length ? list(f.body.reviewFindings) : esc(w.reviewNone)}</dd></dl>`];
   if (f.reviews.length || f.hiddenReviews) {
     out.push(`<h3>${esc(w.reviews)}</h3><ul>`);
     for (const r of f.reviews) {
-      const found = r.content.findings.map((x) => `${esc(term(c, "finding", x.code))} (${esc(w.confidence[x.confidence] ?? x.confidence)})`).join(", ");
+      const found = r.content.findings.map((x) => `${esc(term(c, "finding", x.code))} (${esc(w.confidence[x.confidence] ?? x.confidence)})`).join(sep);
       out.push(
-        `<li>${esc(w.reviewBy)} ${esc(r.content.review)} v${r.content.version}, ${esc(r.content.submittedAt.slice(0, 10))}: ${found || esc(w.none)}${r.content.notes ? ` — <bdi>${esc(r.content.notes)}</bdi>` : ""}<br><span class="muted">${esc(w.sha256)}</span> <span class="hash">${r.sha256}</span> · ${esc(w.logIndex)} ${r.eventSeq}</li>`,
+        `<li>${esc(w.reviewBy)} <bdi>${esc(r.content.review)}</bdi> ${esc(w.version)} ${r.content.version}, ${esc(r.content.submittedAt.slice(0, 10))}: ${found || esc(w.none)}${r.content.notes ? ` — <bdi>${esc(r.content.notes)}</bdi>` : ""}<br><span class="muted">${esc(w.sha256)}</span> <span class="hash">${r.sha256}</span> · ${esc(w.logIndex)} ${r.eventSeq}</li>`,
       );
     }
     if (f.hiddenReviews) out.push(`<li class="muted">${f.hiddenReviews} ${esc(w.reviewHidden)}</li>`);
@@ -181,7 +193,7 @@ function reviewSection(id: string, f: ReviewFacts, c: ExhibitContext): ExhibitRe
   } else {
     const k = r.content;
     out.push(
-      `<dl class="facts"><dt>${esc(w.reviewId)}</dt><dd><bdi>${esc(k.review)}</bdi></dd><dt>${esc(w.reviewOf)}</dt><dd><bdi>${esc(k.bodyRef)}</bdi></dd><dt>${esc(w.reviewer)}</dt><dd><bdi>${esc(k.reviewer)}</bdi></dd><dt>${esc(w.submittedAt)}</dt><dd><bdi>${esc(k.submittedAt.slice(0, 10))}</bdi></dd><dt>${esc(w.reviewVersion)}</dt><dd>${k.version}</dd><dt>${esc(w.sha256)}</dt><dd><span class="hash">${r.sha256}</span></dd><dt>${esc(w.logIndex)}</dt><dd>${r.eventSeq}</dd></dl>`,
+      `<dl class="facts"><dt>${esc(w.reviewId)}</dt><dd><bdi>${esc(k.review)}</bdi></dd><dt>${esc(w.reviewOf)}</dt><dd><bdi>${esc(k.bodyRef)}</bdi></dd><dt>${esc(w.reviewer)}</dt><dd><bdi>${esc(f.reviewer ?? w.unknownAccount)}</bdi></dd><dt>${esc(w.submittedAt)}</dt><dd><bdi>${esc(k.submittedAt.slice(0, 10))}</bdi></dd><dt>${esc(w.reviewVersion)}</dt><dd>${k.version}</dd><dt>${esc(w.sha256)}</dt><dd><span class="hash">${r.sha256}</span></dd><dt>${esc(w.logIndex)}</dt><dd>${r.eventSeq}</dd></dl>`,
     );
     const found = k.findings.map((x) => `<li>${esc(term(c, "finding", x.code))} (${esc(w.confidence[x.confidence] ?? x.confidence)})${x.note ? ` — <bdi>${esc(x.note)}</bdi>` : ""}</li>`);
     out.push(`<h3>${esc(w.findings)}</h3>${found.length ? `<ul>${found.join("")}</ul>` : `<p>${esc(w.none)}</p>`}`);
@@ -190,7 +202,7 @@ function reviewSection(id: string, f: ReviewFacts, c: ExhibitContext): ExhibitRe
     if (k.correction) out.push(`<h3>${esc(w.correction)}</h3><p dir="auto">${esc(k.correction)}</p>`);
     if (f.supersededBy) {
       const s = f.supersededBy;
-      out.push(`<p class="warning">${esc(w.supersededBy)}: <bdi>${esc(s.content.review)}</bdi> v${s.content.version}, ${esc(s.content.submittedAt.slice(0, 10))} · ${esc(w.logIndex)} ${s.eventSeq}</p>`);
+      out.push(`<p class="warning">${esc(w.supersededBy)}: <bdi>${esc(s.content.review)}</bdi> ${esc(w.version)} ${s.content.version}, ${esc(s.content.submittedAt.slice(0, 10))} · ${esc(w.logIndex)} ${s.eventSeq}</p>`);
     }
   }
   out.push(reasoningPart(f, c), "</section>");

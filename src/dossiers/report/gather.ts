@@ -4,6 +4,9 @@ import { Forbidden, Invalid, NotFound } from "../../core/errors.ts";
 import { getBody, getEntity, linksOf, Vocabularies, type BodyDetail, type EntityDetail, type LinkView } from "../../catalogue/index.ts";
 import { cdb } from "../../catalogue/tables.ts";
 import { getReview, reviewsOfBody, type ReviewView } from "../../review/index.ts";
+import type { NumberMethod, NumberRole } from "../../catalogue/index.ts";
+import { words } from "./i18n.ts";
+import { PeopleNames } from "./people.ts";
 
 /**
  * What the report says about one exhibit, read through the modules' own use cases (so the policy decides what the
@@ -91,9 +94,20 @@ interface Common {
   photos: PhotoFacts[];
 }
 
+/** A body's current number of one role, and whether a second person checked it (as the records show). */
+export interface NumberFacts {
+  role: NumberRole;
+  value: string;
+  method: NumberMethod;
+  /** The checker, named (address and role), and the day; null when no second person checked it. */
+  check: { by: string; on: string } | null;
+}
+
 export interface BodyFacts extends Common {
   kind: "body";
   body: BodyDetail;
+  /** The numbers printed for the body, one per role it has. */
+  numbers: NumberFacts[];
   links: LinkFacts[];
   /** Latest version of each review chain the preparer may read. */
   reviews: ReviewView[];
@@ -115,6 +129,8 @@ export interface ReviewFacts extends Common {
   hidden: "policy" | "blind" | null;
   /** A later version that corrects this one, when the preparer may read it. */
   supersededBy: ReviewView | null;
+  /** The reviewer, named (address and role); null when the review is not shown. */
+  reviewer: string | null;
 }
 
 export interface EntityFacts extends Common {
@@ -148,6 +164,7 @@ export function checkExhibits(exhibits: ExhibitInput[], withdrawn: WithdrawnExhi
 export class Gatherer {
   private readonly entityNames = new Map<string, string>();
   private readonly vocab: Vocabularies;
+  readonly people: PeopleNames;
 
   constructor(
     private readonly ctx: Ctx,
@@ -156,6 +173,7 @@ export class Gatherer {
     private readonly lang: "ar" | "en",
   ) {
     this.vocab = vocab;
+    this.people = new PeopleNames(ctx, words(lang));
   }
 
   async exhibit(input: ExhibitInput): Promise<ExhibitFacts> {
@@ -203,7 +221,19 @@ export class Gatherer {
       hiddenReviews = r.hidden;
     }
     const links = await Promise.all((await linksOf(ctx, actor, { recordId: body.id })).map((l) => this.link(l, body.id)));
-    return { kind: "body", ...this.common(input, photos), body, links, reviews, hiddenReviews, reviewsReadable };
+    return { kind: "body", ...this.common(input, photos), body, numbers: await this.numbers(body), links, reviews, hiddenReviews, reviewsReadable };
+  }
+
+  /** The current number of each role (the latest one not retired, as the body record shows it). */
+  private async numbers(body: BodyDetail): Promise<NumberFacts[]> {
+    const out: NumberFacts[] = [];
+    for (const role of ["detainee", "branch", "examiner"] as const) {
+      const current = body.numbers.filter((n) => n.role === role && !n.retired).at(-1);
+      if (!current) continue;
+      const check = current.checkedBy ? { by: await this.people.label(current.checkedBy), on: (current.checkedAt ?? "").slice(0, 10) } : null;
+      out.push({ role, value: current.value, method: current.method, check });
+    }
+    return out;
   }
 
   private async photoExhibit(input: PhotoExhibitInput): Promise<PhotoExhibitFacts> {
@@ -230,7 +260,7 @@ export class Gatherer {
 
   private async reviewExhibit(input: ReviewExhibitInput): Promise<ReviewFacts> {
     const { ctx, actor } = this;
-    const base = { kind: "review" as const, ...this.common(input, []), reviewId: input.reviewId, supersededBy: null };
+    const base = { kind: "review" as const, ...this.common(input, []), reviewId: input.reviewId, supersededBy: null, reviewer: null };
     if (!ctx.policy.allows(actor, "review.read")) return { ...base, review: null, hidden: "policy" };
     let review: ReviewView;
     try {
@@ -242,7 +272,7 @@ export class Gatherer {
     // A correction is a later version of the same chain: the court must see that this one was superseded.
     const chain = await reviewsOfBody(ctx, actor, review.content.body);
     const supersededBy = chain.reviews.find((r) => r.content.supersedes === review.id) ?? null;
-    return { ...base, review, hidden: null, supersededBy };
+    return { ...base, review, hidden: null, supersededBy, reviewer: await this.people.label(review.content.reviewer) };
   }
 
   private async entityExhibit(input: EntityExhibitInput): Promise<EntityFacts> {

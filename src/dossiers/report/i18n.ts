@@ -40,9 +40,7 @@ const EN = {
   methodVerify: "How a stranger verifies this report",
   methodVerifyText:
     "(1) Compute the SHA-256 of a photograph received in an evidence package (sha256sum FILE) and compare it with the digest printed under the exhibit. (2) Take the custody event at the printed log index and its inclusion proof (a C2SP tlog-proof file, shipped in the evidence package); check the proof against the checkpoint in Annex A with any RFC 9162 verifier, or with the standalone verifier shipped with the archive. (3) Check the checkpoint's Ed25519 signature with the log's public key, which the archive publishes separately from this report. (4) A later checkpoint can be proved consistent with this one: the log has not been rewritten since this report was printed.",
-  methodReview: "How the photographs were sampled and reviewed",
-  methodReviewText:
-    "Photographs were grouped into body records by the numbers written on the cards shown in them, each number transcribed and checked by a second person. Forensic review is done on reproducible stratified samples (the seed is in the log), some reviewed blindly by two reviewers whose agreement is measured with Cohen's kappa; a disagreement is settled by a third reviewer or by consensus. Each review is signed: its SHA-256 is in the custody log.",
+  methodReview: "How the bodies were reviewed",
   statsIntro: "Counts over the body exhibits in this report only, not over the whole archive; photograph, review and entity exhibits are not counted.",
   byBranch: "By branch number",
   byFacility: "By facility where photographed",
@@ -118,6 +116,22 @@ const EN = {
   description: "Description",
   entityLinks: "Links in the catalogue",
   entityNoLinks: "The catalogue holds no link of this record that the preparer may read.",
+  operator: "the archive's operator at the server console",
+  system: "the archive's software",
+  unknownAccount: "an account no longer on record",
+  roleNames: { admin: "administrator", archivist: "archivist", investigator: "investigator", forensic_reviewer: "forensic reviewer", family_caseworker: "family caseworker", prosecutor: "prosecutor", curator: "curator", family_member: "family member", public: "public" } as Record<string, string>,
+  checkedBy: "checked by a second person, {who}, on {date}",
+  notChecked: "not checked by a second person",
+  readByMachine: "read by machine (OCR) and accepted by a person",
+  methodNumbers: "How the numbers were read and checked",
+  numbersNone: "The body exhibits in this report carry no transcribed numbers.",
+  numbersCount: "The body exhibits in this report carry {total} numbers transcribed from the cards shown in the photographs (detainee, branch and examiner numbers): {typed} typed by a person and {ocr} read by machine (OCR) and accepted by a person.",
+  numbersAllChecked: "Each of them was checked by a second person, who is named beside the number on its exhibit page.",
+  numbersSomeChecked: "{checked} of them were checked by a second person, who is named beside the number on its exhibit page; {unchecked} were not, and each of those is marked “not checked by a second person” where it is printed.",
+  numbersNoneChecked: "None of them was checked by a second person; each is marked “not checked by a second person” where it is printed.",
+  reviewsCount: "{reviewed} of the {bodies} body exhibits have a signed forensic review printed with them; each review's SHA-256 and custody log index are printed beside it, and a correction is printed as a later version of the same review.",
+  reviewsNotReadable: "The preparer of this report may not read forensic reviews, so none is printed.",
+  reviewsNone: "No body exhibit in this report has a forensic review that the preparer may read.",
 } as const;
 
 type Dict = { [K in keyof typeof EN]: (typeof EN)[K] extends string ? string : Record<string, string> };
@@ -157,10 +171,8 @@ const AR: Dict = {
     "يُكتب كل إجراء على الأدلة (قراءة وسيط، تجميع الصور في سجل جثة، مراجعة، كشف صورة، تصدير) حدثًا في سجل لا يُضاف إليه إلا في آخره. السجل شجرة ميركل كما يعرّفها المعيار RFC 9162 (شفافية الشهادات 2.0)، وتُنشر حالته نقطة تحقق موقّعة بصيغة الملاحظة الموقّعة C2SP (الملحق أ) بتوقيع Ed25519. يذكر كل مبرز رقم الفهرس في السجل للأحداث المتعلقة بصوره.",
   methodVerify: "كيف يتحقق طرف غريب من هذا التقرير",
   methodVerifyText:
-    "(1) احسب بصمة SHA-256 لصورة مستلمة في حزمة أدلة (sha256sum FILE) وقارنها بالبصمة المطبوعة تحت المبرز. (2) خذ حدث الحفظ عند رقم الفهرس المطبوع وإثبات تضمينه (ملف tlog-proof بصيغة C2SP ضمن حزمة الأدلة)، وتحقق من الإثبات مقابل نقطة التحقق في الملحق أ بأي أداة تحقق وفق RFC 9162 أو بأداة التحقق المستقلة المرفقة بالأرشيف. (3) تحقق من توقيع Ed25519 على نقطة التحقق بالمفتاح العام للسجل الذي ينشره الأرشيف بمعزل عن هذا التقرير. (4) يمكن إثبات اتساق أي نقطة تحقق لاحقة مع هذه: لم يُعَد كتابة السجل منذ طباعة هذا التقرير.",
-  methodReview: "كيف اختيرت العيّنات وروجعت الصور",
-  methodReviewText:
-    "جُمعت الصور في سجلات جثث بحسب الأرقام المكتوبة على البطاقات الظاهرة فيها، ونُسخ كل رقم وتحقق منه شخص ثانٍ. تجري المراجعة الجنائية على عيّنات طبقية قابلة للإعادة (البذرة مسجلة في السجل)، ويراجع بعضها مراجعان بشكل أعمى ويُقاس اتفاقهما بمعامل كوهين كابا؛ ويُحسم الخلاف بمراجع ثالث أو بالتوافق. كل مراجعة موقّعة: بصمتها SHA-256 في سجل الحفظ.",
+    "(1) احسب بصمة SHA-256 لصورة مستلمة في حزمة أدلة (sha256sum ‹الملف›) وقارنها بالبصمة المطبوعة تحت المبرز. (2) خذ حدث الحفظ عند رقم الفهرس المطبوع وإثبات تضمينه (ملف tlog-proof بصيغة C2SP ضمن حزمة الأدلة)، وتحقق من الإثبات مقابل نقطة التحقق في الملحق أ بأي أداة تحقق وفق RFC 9162 أو بأداة التحقق المستقلة المرفقة بالأرشيف. (3) تحقق من توقيع Ed25519 على نقطة التحقق بالمفتاح العام للسجل الذي ينشره الأرشيف بمعزل عن هذا التقرير. (4) يمكن إثبات اتساق أي نقطة تحقق لاحقة مع هذه: لم يُعَد كتابة السجل منذ طباعة هذا التقرير.",
+  methodReview: "كيف روجعت الجثث",
   statsIntro: "الأعداد تخص مبرزات سجلات الجثث الواردة في هذا التقرير فقط، لا الأرشيف كله؛ ولا تُحتسب فيها مبرزات الصور والمراجعات والكيانات.",
   byBranch: "بحسب رقم الفرع",
   byFacility: "بحسب المنشأة التي صُوّرت فيها",
@@ -236,6 +248,22 @@ const AR: Dict = {
   description: "الوصف",
   entityLinks: "الروابط في الفهرس",
   entityNoLinks: "لا يحوي الفهرس أي رابط لهذا السجل يحق لمُعدّ التقرير قراءته.",
+  operator: "مشغّل الأرشيف على وحدة تحكم الخادم",
+  system: "برنامج الأرشيف",
+  unknownAccount: "حساب لم يعد مسجّلًا",
+  roleNames: { admin: "مدير النظام", archivist: "أمين الأرشيف", investigator: "محقق", forensic_reviewer: "مراجع جنائي", family_caseworker: "مسؤول حالات العائلات", prosecutor: "مدّعٍ عام", curator: "أمين معرض", family_member: "فرد من العائلة", public: "العموم" },
+  checkedBy: "تحقق منه شخص ثانٍ، {who}، بتاريخ {date}",
+  notChecked: "لم يتحقق منه شخص ثانٍ",
+  readByMachine: "قُرئ آليًا (التعرف الضوئي على الحروف) وقبله شخص",
+  methodNumbers: "كيف قُرئت الأرقام وتُحقّق منها",
+  numbersNone: "لا تحمل مبرزات سجلات الجثث في هذا التقرير أي رقم منسوخ.",
+  numbersCount: "تحمل مبرزات سجلات الجثث في هذا التقرير {total} رقمًا منسوخًا عن البطاقات الظاهرة في الصور (أرقام المعتقل والفرع والفاحص): {typed} منها كتبها شخص، و{ocr} قُرئت آليًا (التعرف الضوئي على الحروف) وقبلها شخص.",
+  numbersAllChecked: "وتحقق من كل منها شخص ثانٍ، يُذكر اسمه بجانب الرقم في صفحة مبرزه.",
+  numbersSomeChecked: "تحقق شخص ثانٍ من {checked} منها، ويُذكر اسمه بجانب الرقم في صفحة مبرزه؛ ولم يُتحقق من {unchecked}، ويُوسم كل منها حيث يُطبع بعبارة «لم يتحقق منه شخص ثانٍ».",
+  numbersNoneChecked: "لم يتحقق شخص ثانٍ من أي منها؛ ويُوسم كل منها حيث يُطبع بعبارة «لم يتحقق منه شخص ثانٍ».",
+  reviewsCount: "لـ{reviewed} من مبرزات سجلات الجثث البالغة {bodies} مراجعة جنائية موقّعة مطبوعة معها؛ وتُطبع بجانب كل مراجعة بصمتها SHA-256 ورقم فهرسها في سجل الحفظ، ويُطبع التصحيح إصدارًا لاحقًا من المراجعة نفسها.",
+  reviewsNotReadable: "لا يحق لمُعدّ هذا التقرير قراءة المراجعات الجنائية، لذا لا تُطبع أي مراجعة.",
+  reviewsNone: "لا يوجد في مبرزات سجلات الجثث في هذا التقرير مراجعة جنائية يحق لمُعدّ التقرير قراءتها.",
 };
 
 export type Words = Dict;

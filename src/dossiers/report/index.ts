@@ -8,7 +8,7 @@ import { words, type ReportLang } from "./i18n.ts";
 import { printImage, type Clearance, type PrintedImage } from "./images.ts";
 import { computeStats, statRow, type StatRow } from "./stats.ts";
 import { renderExhibit } from "./exhibit-html.ts";
-import { annexes, contents, cover, head, method, statistics, TAIL, type DocumentParts, type HashRow, type PageNumbers, type TocExhibit } from "./document-html.ts";
+import { annexes, contents, cover, head, method, statistics, TAIL, type DocumentParts, type HashRow, type MethodRecord, type PageNumbers, type TocExhibit } from "./document-html.ts";
 import { installFonts } from "./fonts.ts";
 import { stylesheet } from "./style.ts";
 import { launchChromium, printPdf, readPdfIndex, TAGGED_MAX_SECTIONS } from "./pdf.ts";
@@ -74,6 +74,8 @@ export async function buildReport(ctx: Ctx, actor: Actor, input: ReportInput): P
   // Statistics count bodies only: a photo, a review or an entity has no branch, facility or month of its own.
   const rows: (StatRow | null)[] = new Array<StatRow | null>(n);
   const hashes: HashRow[][] = new Array<HashRow[]>(n);
+  const reviewsReadable = ctx.policy.allows(actor, "review.read");
+  const record: MethodRecord = { bodies: 0, numbers: { total: 0, typed: 0, ocr: 0, checked: 0 }, reviewed: reviewsReadable ? 0 : null };
   let done = 0;
   let next = 0;
   const worker = async () => {
@@ -88,6 +90,15 @@ export async function buildReport(ctx: Ctx, actor: Actor, input: ReportInput): P
       drafts[i] = r.draft;
       toc[i] = { id: r.id, number: f.number, ref: r.label };
       rows[i] = f.kind === "body" ? statRow(f.body) : null;
+      if (f.kind === "body") {
+        record.bodies++;
+        for (const x of f.numbers) {
+          record.numbers.total++;
+          record.numbers[x.method]++;
+          if (x.check) record.numbers.checked++;
+        }
+        if (record.reviewed !== null && f.reviews.length > 0) record.reviewed++;
+      }
       hashes[i] = f.photos.map((p, k) => ({ exhibit: f.number, photo: k + 1, sha256: p.sha256 }));
       input.onProgress?.(++done, total);
     }
@@ -102,10 +113,11 @@ export async function buildReport(ctx: Ctx, actor: Actor, input: ReportInput): P
     subtitle: input.subtitle,
     dossier: input.dossier,
     clearance: input.clearance,
-    preparedBy: actor.label ?? actor.id,
+    preparedBy: await gatherer.people.label(actor.id),
     preparedAt: ctx.clock.now().toISOString().slice(0, 10),
     photoCount: hashes.reduce((s, h) => s + h.length, 0),
     log: { origin: ctx.tree.origin, size: cp.size, note: cp.note, timestamped: Boolean(cp.timestampToken) },
+    record,
     stats: computeStats(rows.filter((r): r is StatRow => r !== null), vocab, input.lang, w.unknown),
     withdrawn,
     styles: stylesheet(await installFonts(outDir), input.lang),

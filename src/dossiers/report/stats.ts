@@ -19,14 +19,15 @@ export interface ReportStats {
 }
 
 /** What the accumulator keeps per exhibit: a few codes, so 500 exhibits cost nothing to hold. */
-export type StatRow = Pick<BodyView, "branchNo" | "hospital" | "photoMonth" | "injuries" | "reviewFindings">;
+/** The branch is counted by its matching form (٢١٥ and 215 are one branch), as search matches numbers. */
+export type StatRow = Pick<BodyView, "branchNoNorm" | "hospital" | "photoMonth" | "injuries" | "reviewFindings">;
 
 export const UNKNOWN = "\u0000unknown";
 /** Beyond this many months the period chart is drawn by year, so its columns stay legible. */
 const MAX_MONTHS = 24;
 
 export function statRow(b: BodyView): StatRow {
-  return { branchNo: b.branchNo, hospital: b.hospital, photoMonth: b.photoMonth, injuries: [...b.injuries], reviewFindings: [...b.reviewFindings] };
+  return { branchNoNorm: b.branchNoNorm, hospital: b.hospital, photoMonth: b.photoMonth, injuries: [...b.injuries], reviewFindings: [...b.reviewFindings] };
 }
 
 function count(keys: Iterable<string>, into: Map<string, number>): void {
@@ -44,7 +45,7 @@ export function computeStats(rows: StatRow[], vocab: Vocabularies, lang: "ar" | 
   const months = new Map<string, number>();
   const finding = new Map<string, number>();
   for (const r of rows) {
-    count([r.branchNo ?? UNKNOWN], branch);
+    count([r.branchNoNorm ?? UNKNOWN], branch);
     count([r.hospital ?? UNKNOWN], facility);
     count([r.photoMonth ?? UNKNOWN], months);
     // A body counts once per finding, whether catalogued, reviewed or both.

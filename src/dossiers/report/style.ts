@@ -41,6 +41,7 @@ p { margin-block: 0 2mm; text-align: justify; }
 .photos { display: grid; grid-template-columns: 1fr 1fr; gap: 0 6mm; }
 .hash { font-size: 7.5pt; white-space: nowrap; unicode-bidi: isolate; direction: ltr; }
 .muted { color: #555; }
+.unchecked { font-weight: bold; }
 ul { margin-block: 0 2mm; padding-inline-start: 5mm; }
 pre.checkpoint { direction: ltr; text-align: left; font-size: 8.5pt; white-space: pre-wrap; word-break: break-all; border: 0.4pt solid #888; padding: 3mm; }
 table.hashes { border-collapse: collapse; width: 100%; font-size: 8pt; }
