@@ -114,3 +114,26 @@ test("no screen writes words straight into its markup", () => {
   }
   assert.deepEqual(found, []);
 });
+
+/**
+ * One Arabic term per concept, in the web app and in the court report alike: a reader who meets «سجل الحفظ» on one
+ * screen and «سجل العهدة» on the next may fairly ask whether they are two logs.
+ */
+test("one Arabic term per concept: the custody log, a body, revealing a photo", () => {
+  const report = readFileSync(join(import.meta.dirname, "..", "..", "src", "dossiers", "report", "i18n.ts"), "utf8");
+  const texts: [string, string][] = [...AR, ["src/dossiers/report/i18n.ts", report]];
+  const chosen: { concept: string; use: string; not: RegExp }[] = [
+    { concept: "the custody log", use: "سجل الحفظ", not: /(سجل|حدث|سلسلة) (ال)?(عهدة|حيازة)/ },
+    { concept: "a body", use: "جثمان / جثامين", not: /(^|[^\u0600-\u06ff])(ال|لل|ل|ب|و)?(جثة|جثث)/ },
+    { concept: "revealing a photo", use: "إظهار", not: /(^|[^\u0600-\u06ff])(ا|و|ل|ال)?(كشف|كُشف|مكشوف)/ },
+  ];
+  const found: string[] = [];
+  for (const { concept, use, not } of chosen) {
+    for (const [k, v] of texts) {
+      const m = v.match(not);
+      if (m) found.push(`${k}: «${m[0].trim()}» for ${concept}; use «${use}»`);
+    }
+  }
+  assert.deepEqual(found, []);
+  assert.ok(report.includes("سجل الحفظ") && AR.get("log.title") === "سجل الحفظ", "the chosen term is the one in use");
+});
