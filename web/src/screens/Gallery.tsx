@@ -6,6 +6,7 @@ import type { GalleryItem } from "../api/types.ts";
 import { Link, navigate } from "../app/router.tsx";
 import { useFormat, usePrefs } from "../app/prefs.tsx";
 import { ErrorNote } from "../components/ErrorNote.tsx";
+import { shortcut } from "../components/shortcut.ts";
 import type { ScreenProps } from "../app/screens.ts";
 
 /**
@@ -235,7 +236,7 @@ const Tile = memo(function Tile({ index, count, item, top, start, size, active, 
           tabIndex={active ? 0 : -1}
           onFocus={() => onFocusTile(index)}
           onKeyDown={(e) => {
-            if (e.key === " ") {
+            if (shortcut(e) === " ") {
               e.preventDefault();
               navigate(`/photo/${item.sha256}`);
             }

@@ -10,6 +10,7 @@ import { useSession } from "../../app/session.tsx";
 import { ErrorNote } from "../../components/ErrorNote.tsx";
 import { Notice } from "../../components/Notice.tsx";
 import { useAsync } from "../../components/useAsync.ts";
+import { shortcut } from "../../components/shortcut.ts";
 import { catalogue } from "./api.ts";
 import { Thumb, useAct, useTerms } from "./shared.tsx";
 
@@ -110,7 +111,7 @@ export function Proposals({ params }: ScreenProps) {
     if (e.target !== e.currentTarget || e.altKey || e.ctrlKey || e.metaKey) return;
     const all = [...(listRef.current?.querySelectorAll<HTMLElement>("article.cat-proposal") ?? [])];
     const i = all.indexOf(e.currentTarget);
-    const key = e.key.toLowerCase();
+    const key = e.key.startsWith("Arrow") ? e.key.toLowerCase() : shortcut(e);
     if (key === "arrowdown" || key === "j") all[i + 1]?.focus();
     else if (key === "arrowup" || key === "k") all[i - 1]?.focus();
     else if (canGroup && p.status === "proposed" && (key === "a" || key === "r")) {
