@@ -157,7 +157,7 @@ export function Gallery(_props: ScreenProps) {
         <h1 id="gallery-title">{t("gallery.title")}</h1>
         {total !== null && (
           <p className="muted" data-testid="gallery-total">
-            {t("gallery.count", { n: fmt.num(total) })}
+            {t("gallery.count", { n: fmt.num(total), count: total })}
           </p>
         )}
       </div>

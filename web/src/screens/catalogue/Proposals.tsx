@@ -156,12 +156,12 @@ export function Proposals({ params }: ScreenProps) {
         )}
         {canGroup && (
           <button type="button" className="primary" disabled={busy || forMerge.size < 2} onClick={() => void merge()} data-testid="merge-proposals">
-            {t("catalogue.proposals.merge", { n: fmt.num(forMerge.size) })}
+            {t("catalogue.proposals.merge", { n: fmt.num(forMerge.size), count: forMerge.size })}
           </button>
         )}
       </div>
       {job && job.status !== "done" && (
-        <Notice kind={job.status === "failed" ? "error" : "info"} title={t("catalogue.proposals.proposing", { done: fmt.num(job.progress.done), total: fmt.num(job.progress.total) })}>
+        <Notice kind={job.status === "failed" ? "error" : "info"} title={t("catalogue.proposals.proposing", { done: fmt.num(job.progress.done), total: fmt.num(job.progress.total), count: job.progress.total })}>
           {job.error && (
             <p lang="en" dir="ltr">
               {job.error}
@@ -214,7 +214,7 @@ function ProposalCard({ p, canGroup, busy, forMerge, onKeyDown, onAccept, onReje
   return (
     <article className="cat-proposal" tabIndex={0} aria-labelledby={titleId} onKeyDown={onKeyDown} data-proposal-id={p.id} data-status={p.status}>
       <header>
-        <h2 id={titleId}>{t("catalogue.proposals.one", { n: fmt.num(p.position), photos: fmt.num(p.photos.length) })}</h2>
+        <h2 id={titleId}>{t("catalogue.proposals.one", { n: fmt.num(p.position), photos: fmt.num(p.photos.length), count: p.photos.length })}</h2>
         <span className={`badge ${p.status === "accepted" ? "badge-ok" : p.status === "rejected" ? "badge-warn" : ""}`}>{t(`catalogue.proposals.status.${p.status}`)}</span>
         {p.score !== null && <span className="muted small">{t("catalogue.proposals.score", { score: fmt.percent(p.score) })}</span>}
         {p.bodyId && <Link to={`/bodies/${p.bodyId}`}>{t("catalogue.proposals.toBody")}</Link>}
@@ -270,7 +270,7 @@ function ProposalCard({ p, canGroup, busy, forMerge, onKeyDown, onAccept, onReje
           </button>
           {p.photos.length > 1 && (
             <button type="button" disabled={busy || chosen.length === 0 || chosen.length === p.photos.length} onClick={() => onSplit(chosen)}>
-              {t("catalogue.proposals.split", { n: fmt.num(chosen.length) })}
+              {t("catalogue.proposals.split", { n: fmt.num(chosen.length), count: chosen.length })}
             </button>
           )}
           <label>
