@@ -104,6 +104,7 @@ export type EvidenceKey =
   | "numberClash"
   | "nameNoKey"
   | "nameSame"
+  | "nameSameNotEnough"
   | "namePartly"
   | "nameDifferent";
 
@@ -270,16 +271,18 @@ export function scoreBody(
       add("name", round(NAME_LLR.noKey), "nameNoKey", () => ["A document names the body; its given name and the other names do not agree with the report's.", {}]);
     } else {
       const s = names?.get(b.id) ?? nameTerm(r, b.name);
+      const similarity = s.score.toFixed(2);
+      // Names that agree in every part both give are the same names, even when too few parts, common names or a
+      // reordering keep the decision from "same person": they are never "partly the same".
       const [d, key] =
         s.decision === "same"
-          ? ["the same person", "nameSame"] as const
-          : s.points > 0
-            ? ["partly the same (not enough to say one person)", "namePartly"] as const
-            : ["different people", "nameDifferent"] as const;
-      add("name", round(s.points), key, () => {
-        const similarity = s.score.toFixed(2);
-        return [`A document names the body; the names read as ${d} (similarity ${similarity}).`, { similarity }];
-      });
+          ? ["read as the same person", "nameSame"] as const
+          : similarity === "1.00"
+            ? ["are the same, but that alone is not enough to say one person", "nameSameNotEnough"] as const
+            : s.points > 0
+              ? ["read as partly the same (not enough to say one person)", "namePartly"] as const
+              : ["read as different people", "nameDifferent"] as const;
+      add("name", round(s.points), key, () => [`A document names the body; the names ${d} (similarity ${similarity}).`, { similarity }]);
     }
   }
 

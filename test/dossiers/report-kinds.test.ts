@@ -105,7 +105,7 @@ for (const { backend, skip } of await backends()) {
       assert.ok(contentsPage.includes(norm("سامر الحداد")), "entities by name");
       assert.ok(pdfText(ar.pdf, 1).includes(norm("المبرزات المسحوبة (الملحق ج)1")), "the cover counts withdrawn exhibits");
       const stats = pdfText(ar.pdf, dests.get("statistics")!);
-      assert.ok(stats.includes(norm("مبرزات سجلات الجثث")), "the statistics say they count body exhibits only");
+      assert.ok(stats.includes(norm("مبرزات سجلات الجثامين")), "the statistics say they count body exhibits only");
 
       // A preparer who may not read reviews gets the review's section, saying so; the numbers stay findable.
       const en = await buildReport(a.archive, archivist, { title: "Branch 235", lang: "en", clearance: "redacted", exhibits, withdrawn, outDir: join(root, `${backend.name}-en`) });

@@ -131,6 +131,18 @@ test("names: counted only where a document names the body, by the comparison's d
   assert.equal(compareNames("Alaa Hasan Haddad", "علاء حسن حداد").decision, "same");
 });
 
+test("names: identical names are worded as the same, never as partly the same, even when too short to decide", () => {
+  const names = [prepareName(parseNameChain("محمد الخطيب"))];
+  const r = report({ names, nameKeys: keysOf(names) });
+  const e = ev(scoreBody(r, body({ name: prepareName("محمد الخطيب"), nameKeys: blockingKeys("محمد الخطيب") })), "name");
+  // two names are not enough for "same person", but what the two documents give is identical
+  assert.equal(compareNames("محمد الخطيب", "محمد الخطيب").decision, "unsure");
+  assert.equal(e.key, "nameSameNotEnough");
+  assert.deepEqual(e.params, { similarity: "1.00" });
+  assert.doesNotMatch(e.text, /partly/);
+  assert.match(e.text, /^A document names the body; the names are the same, but that alone is not enough to say one person \(similarity 1\.00\)/);
+});
+
 test("bands: strong at 99:1 posterior odds for 11,000 bodies, exclude at 99:1 against; the score is its evidence", () => {
   assert.equal(BANDS.strong, 14.3);
   assert.equal(strongThreshold(11_000), 14.3);

@@ -59,7 +59,7 @@ export function ProofPanel({ sha256 }: { sha256: string }) {
       {result?.ok && (
         <Notice kind="ok" title={t("proof.verified")}>
           <p data-testid="proof-verified">
-            {t("proof.verifiedDetail", { index: fmt.num(result.index), size: fmt.num(result.size) })} <code dir="ltr">{result.origin}</code>
+            {t("proof.verifiedDetail", { index: fmt.num(result.index), size: fmt.num(result.size), count: result.size })} <code dir="ltr">{result.origin}</code>
           </p>
         </Notice>
       )}

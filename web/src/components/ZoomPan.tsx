@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useRef, useState, type KeyboardEvent, type PointerEvent, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { useFormat } from "../app/prefs.tsx";
+import { shortcut } from "./shortcut.ts";
 
 /**
  * An image to examine: zoom with the buttons, the wheel (around the pointer) or + and −; pan by dragging or with
@@ -87,17 +88,18 @@ export function ZoomPan({ src, alt, label, width, height, overlay }: { src: stri
   const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
     const moves: Record<string, [number, number]> = { ArrowLeft: [PAN, 0], ArrowRight: [-PAN, 0], ArrowUp: [0, PAN], ArrowDown: [0, -PAN] };
     const m = moves[e.key];
+    const k = shortcut(e);
     if (m && scale > 1) {
       e.preventDefault();
       setX((v) => v + m[0]);
       setY((v) => v + m[1]);
-    } else if (e.key === "+" || e.key === "=") {
+    } else if (k === "+" || k === "=") {
       e.preventDefault();
       zoomTo(scale * STEP);
-    } else if (e.key === "-") {
+    } else if (k === "-") {
       e.preventDefault();
       zoomTo(scale / STEP);
-    } else if (e.key === "0") {
+    } else if (k === "0") {
       e.preventDefault();
       zoomTo(1);
     }

@@ -6,6 +6,7 @@ import type { GalleryItem } from "../api/types.ts";
 import { Link, navigate } from "../app/router.tsx";
 import { useFormat, usePrefs } from "../app/prefs.tsx";
 import { ErrorNote } from "../components/ErrorNote.tsx";
+import { shortcut } from "../components/shortcut.ts";
 import type { ScreenProps } from "../app/screens.ts";
 
 /**
@@ -156,7 +157,7 @@ export function Gallery(_props: ScreenProps) {
         <h1 id="gallery-title">{t("gallery.title")}</h1>
         {total !== null && (
           <p className="muted" data-testid="gallery-total">
-            {t("gallery.count", { n: fmt.num(total) })}
+            {t("gallery.count", { n: fmt.num(total), count: total })}
           </p>
         )}
       </div>
@@ -235,7 +236,7 @@ const Tile = memo(function Tile({ index, count, item, top, start, size, active, 
           tabIndex={active ? 0 : -1}
           onFocus={() => onFocusTile(index)}
           onKeyDown={(e) => {
-            if (e.key === " ") {
+            if (shortcut(e) === " ") {
               e.preventDefault();
               navigate(`/photo/${item.sha256}`);
             }

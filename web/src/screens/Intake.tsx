@@ -222,7 +222,7 @@ export function Intake(_props: ScreenProps) {
         <section aria-labelledby="picked-title" className="card">
           <h2 id="picked-title">{t("intake.selected")}</h2>
           <p data-testid="picked-summary">
-            {t(picked.kind === "folder" ? "intake.kindFolder" : "intake.kindContainer")} · {t("intake.filesAndSize", { files: fmt.num(picked.files.length), size: fmt.bytes(totalBytes) })}
+            {t(picked.kind === "folder" ? "intake.kindFolder" : "intake.kindContainer")} · {t("intake.filesAndSize", { files: fmt.num(picked.files.length), count: picked.files.length, size: fmt.bytes(totalBytes) })}
           </p>
           <div className="field">
             <label htmlFor="source-label">{t("intake.label")}</label>
@@ -238,9 +238,9 @@ export function Intake(_props: ScreenProps) {
           )}
           {uploadId && (
             <div className="progress-block">
-              <label htmlFor="upload-progress">{t("intake.uploaded", { done: fmt.num(counts.done), total: fmt.num(states.length), bytes: fmt.bytes(sentBytes), size: fmt.bytes(totalBytes) })}</label>
+              <label htmlFor="upload-progress">{t("intake.uploaded", { done: fmt.num(counts.done), total: fmt.num(states.length), count: states.length, bytes: fmt.bytes(sentBytes), size: fmt.bytes(totalBytes) })}</label>
               <progress id="upload-progress" max={Math.max(1, totalBytes)} value={sentBytes} />
-              {counts.failed > 0 && <Notice kind="error" title={t("intake.someFailed", { n: fmt.num(counts.failed) })} />}
+              {counts.failed > 0 && <Notice kind="error" title={t("intake.someFailed", { n: fmt.num(counts.failed), count: counts.failed })} />}
             </div>
           )}
           <FileList picked={picked.files} states={states} />
@@ -255,7 +255,7 @@ export function Intake(_props: ScreenProps) {
             <p>{t("intake.jobQueued")}</p>
           ) : job.status === "running" ? (
             <div className="progress-block">
-              <label htmlFor="job-progress">{t("intake.jobRunning", { done: fmt.num(job.progress.done), total: fmt.num(job.progress.total) })}</label>
+              <label htmlFor="job-progress">{t("intake.jobRunning", { done: fmt.num(job.progress.done), total: fmt.num(job.progress.total), count: job.progress.total })}</label>
               <progress id="job-progress" max={Math.max(1, job.progress.total)} value={job.progress.done} />
             </div>
           ) : job.status === "failed" ? (

@@ -218,7 +218,7 @@ function MetadataPanel({ data, error }: { data: MetadataView | null; error: unkn
       {data && rows.length === 0 && <p className="muted">{t("viewer.metadataNone")}</p>}
       {rows.length > 0 && (
         <details>
-          <summary>{t("viewer.metadataShow", { n: fmt.num(rows.length) })}</summary>
+          <summary>{t("viewer.metadataShow", { n: fmt.num(rows.length), count: rows.length })}</summary>
           <table className="table compact" dir="ltr" lang="en">
             <caption className="sr-only">{t("viewer.metadata")}</caption>
             <tbody>

@@ -225,7 +225,7 @@ export function BodyHistory({ entries, error }: { entries: HistoryEntry[] | null
   const shown = (field: string, v: unknown): string => {
     if (v === null || v === undefined || v === "") return "—";
     const f = field.split(":")[0];
-    if (f === "photos" && Array.isArray(v)) return t("catalogue.history.photoCount", { n: fmt.num(v.length) });
+    if (f === "photos" && Array.isArray(v)) return t("catalogue.history.photoCount", { n: fmt.num(v.length), count: v.length });
     if (typeof v === "string") {
       if (f === "identificationStatus") return t(`catalogue.identification.${v}`);
       if (f === "sex") return t(`catalogue.sex.${v}`);

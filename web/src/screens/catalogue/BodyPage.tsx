@@ -140,7 +140,7 @@ function BodyPhotos({ body, canEdit, canGroup, onChange }: { body: BodyDetail; c
             <input id="split-reason" value={reason} maxLength={500} dir="auto" onChange={(e) => setReason(e.target.value)} />
           </div>
           <button type="submit" disabled={busy || picked.size === 0 || picked.size === body.photos.length}>
-            {t("catalogue.body.split", { n: fmt.num(picked.size) })}
+            {t("catalogue.body.split", { n: fmt.num(picked.size), count: picked.size })}
           </button>
         </form>
       )}

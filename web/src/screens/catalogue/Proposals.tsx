@@ -10,6 +10,7 @@ import { useSession } from "../../app/session.tsx";
 import { ErrorNote } from "../../components/ErrorNote.tsx";
 import { Notice } from "../../components/Notice.tsx";
 import { useAsync } from "../../components/useAsync.ts";
+import { shortcut } from "../../components/shortcut.ts";
 import { catalogue } from "./api.ts";
 import { Thumb, useAct, useTerms } from "./shared.tsx";
 
@@ -110,7 +111,7 @@ export function Proposals({ params }: ScreenProps) {
     if (e.target !== e.currentTarget || e.altKey || e.ctrlKey || e.metaKey) return;
     const all = [...(listRef.current?.querySelectorAll<HTMLElement>("article.cat-proposal") ?? [])];
     const i = all.indexOf(e.currentTarget);
-    const key = e.key.toLowerCase();
+    const key = e.key.startsWith("Arrow") ? e.key.toLowerCase() : shortcut(e);
     if (key === "arrowdown" || key === "j") all[i + 1]?.focus();
     else if (key === "arrowup" || key === "k") all[i - 1]?.focus();
     else if (canGroup && p.status === "proposed" && (key === "a" || key === "r")) {
@@ -155,12 +156,12 @@ export function Proposals({ params }: ScreenProps) {
         )}
         {canGroup && (
           <button type="button" className="primary" disabled={busy || forMerge.size < 2} onClick={() => void merge()} data-testid="merge-proposals">
-            {t("catalogue.proposals.merge", { n: fmt.num(forMerge.size) })}
+            {t("catalogue.proposals.merge", { n: fmt.num(forMerge.size), count: forMerge.size })}
           </button>
         )}
       </div>
       {job && job.status !== "done" && (
-        <Notice kind={job.status === "failed" ? "error" : "info"} title={t("catalogue.proposals.proposing", { done: fmt.num(job.progress.done), total: fmt.num(job.progress.total) })}>
+        <Notice kind={job.status === "failed" ? "error" : "info"} title={t("catalogue.proposals.proposing", { done: fmt.num(job.progress.done), total: fmt.num(job.progress.total), count: job.progress.total })}>
           {job.error && (
             <p lang="en" dir="ltr">
               {job.error}
@@ -213,7 +214,7 @@ function ProposalCard({ p, canGroup, busy, forMerge, onKeyDown, onAccept, onReje
   return (
     <article className="cat-proposal" tabIndex={0} aria-labelledby={titleId} onKeyDown={onKeyDown} data-proposal-id={p.id} data-status={p.status}>
       <header>
-        <h2 id={titleId}>{t("catalogue.proposals.one", { n: fmt.num(p.position), photos: fmt.num(p.photos.length) })}</h2>
+        <h2 id={titleId}>{t("catalogue.proposals.one", { n: fmt.num(p.position), photos: fmt.num(p.photos.length), count: p.photos.length })}</h2>
         <span className={`badge ${p.status === "accepted" ? "badge-ok" : p.status === "rejected" ? "badge-warn" : ""}`}>{t(`catalogue.proposals.status.${p.status}`)}</span>
         {p.score !== null && <span className="muted small">{t("catalogue.proposals.score", { score: fmt.percent(p.score) })}</span>}
         {p.bodyId && <Link to={`/bodies/${p.bodyId}`}>{t("catalogue.proposals.toBody")}</Link>}
@@ -269,7 +270,7 @@ function ProposalCard({ p, canGroup, busy, forMerge, onKeyDown, onAccept, onReje
           </button>
           {p.photos.length > 1 && (
             <button type="button" disabled={busy || chosen.length === 0 || chosen.length === p.photos.length} onClick={() => onSplit(chosen)}>
-              {t("catalogue.proposals.split", { n: fmt.num(chosen.length) })}
+              {t("catalogue.proposals.split", { n: fmt.num(chosen.length), count: chosen.length })}
             </button>
           )}
           <label>

@@ -43,5 +43,7 @@ export function EvidenceText({ e }: { e: Evidence }) {
     values.list = list.join(t("families.evidence.separator"));
     values.bare = p.bare === true ? t("families.evidence.bare") : "";
   }
-  return <span dir="auto">{t(`families.evidence.${e.key}`, values)}</span>;
+  // Rows ranked before the key existed called identical names "partly the same"; similarity 1.00 is never that.
+  const key = e.key === "namePartly" && p.similarity === "1.00" ? "nameSameNotEnough" : e.key;
+  return <span dir="auto">{t(`families.evidence.${key}`, values)}</span>;
 }

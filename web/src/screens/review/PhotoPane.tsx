@@ -89,7 +89,7 @@ export function PhotoPane({ body, photo, onPhoto, tool, onTool, regions, points,
         ))}
         {/* Always there (disabled until a polygon is begun), so the image does not move when the tool changes. */}
         <button type="button" onClick={onClosePolygon} disabled={tool !== "polygon" || points.length < 3} data-testid="finish-polygon">
-          {t("review.finishPolygon", { n: fmt.num(points.length) })}
+          {t("review.finishPolygon", { n: fmt.num(points.length), count: points.length })}
         </button>
         <button type="button" onClick={() => onPoints([])} disabled={points.length === 0}>
           {t("review.clearPolygon")}

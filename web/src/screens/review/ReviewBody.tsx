@@ -206,7 +206,7 @@ function Submitted({ review, terms, photoNo }: { review: ReviewView; terms: Term
           <li key={f.code} data-code={f.code}>
             <strong>{termLabel(terms, f.code, lang)}</strong>{t("review.sep")}{t(`review.confidences.${f.confidence}`)}
             {t("review.sep")}
-            {t("review.regionsSummary", { n: fmt.num(f.regions?.length ?? 0), photos: [...new Set((f.regions ?? []).map((r) => fmt.num(photoNo(r.photo))))].join(t("review.sep")) || "—" })}
+            {t("review.regionsSummary", { n: fmt.num(f.regions?.length ?? 0), count: f.regions?.length ?? 0, photos: [...new Set((f.regions ?? []).map((r) => fmt.num(photoNo(r.photo))))].join(t("review.sep")) || "—" })}
             {f.note && <p dir="auto">{f.note}</p>}
           </li>
         ))}

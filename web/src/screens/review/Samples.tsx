@@ -200,7 +200,7 @@ function AssignForm({ id, unassigned, onDone }: { id: string; unassigned: number
       }}
     >
       <h2>{t("review.assignTitle")}</h2>
-      <p className="muted small">{t("review.assignHelp", { n: fmt.num(unassigned) })}</p>
+      <p className="muted small">{t("review.assignHelp", { n: fmt.num(unassigned), count: unassigned })}</p>
       <div className="field">
         <label htmlFor="assign-reviewers">{t("review.reviewers")}</label>
         <textarea id="assign-reviewers" dir="ltr" rows={3} value={text} onChange={(e) => setText(e.target.value)} />
@@ -211,7 +211,7 @@ function AssignForm({ id, unassigned, onDone }: { id: string; unassigned: number
           <ul className="plain">
             {Object.entries(done).map(([r, n]) => (
               <li key={r}>
-                <code dir="ltr">{r}</code> {t("review.assignedN", { n: fmt.num(n) })}
+                <code dir="ltr">{r}</code> {t("review.assignedN", { n: fmt.num(n), count: n })}
               </li>
             ))}
           </ul>

@@ -122,7 +122,7 @@ export function Search(_props: ScreenProps) {
         <div className="search-results" aria-busy={loading} data-testid="search-results" data-key={shown?.key ?? ""} data-q={shown?.q ?? ""} data-total={data?.total ?? ""}>
           <div className="search-bar">
             <p role="status" data-testid="search-total" className="search-total">
-              {data ? t("search.count", { n: fmt.num(data.total) }) : t("app.loading")}
+              {data ? t("search.count", { n: fmt.num(data.total), count: data.total }) : t("app.loading")}
             </p>
             <label className="search-sort">
               {t("search.sort")}{" "}
