@@ -51,6 +51,9 @@ export interface Opening {
  * name (`operator:$USER`, which names a person at the server), become commitments. Returns the openings.
  */
 export function sealEvent(e: CustodyEvent): Opening[] {
+  // An event appended again after its transaction rolled back is already sealed: its openings are the same ones.
+  const before = sealed.get(e);
+  if (before) return before;
   const out: Opening[] = [];
   const seal = (field: string, value: unknown): string => {
     const salt = randomBytes(32).toString("hex");
@@ -65,8 +68,11 @@ export function sealEvent(e: CustodyEvent): Opening[] {
   };
   if (e.actor.kind === "operator" && !isCommitment(e.actor.id)) e.actor = { ...e.actor, id: seal("actor.id", e.actor.id) };
   e.detail = walk(e.detail, "detail") as Record<string, unknown>;
+  sealed.set(e, out);
   return out;
 }
+
+const sealed = new WeakMap<CustodyEvent, Opening[]>();
 
 /** Throws if a Secret is still in the event: its value would otherwise be serialised into the leaf. */
 export function assertSealed(e: CustodyEvent): void {

@@ -6,6 +6,9 @@ import { operatorActor, type Actor } from "../../src/core/actor.ts";
 import { ingestCard } from "../../src/archive/intake.ts";
 import { revealOriginal } from "../../src/access/reads.ts";
 import { verifyArchive } from "../../src/app/verify.ts";
+import { custody } from "../../src/ledger/events.ts";
+import { secret } from "../../src/ledger/openings.ts";
+import { verifyLedger } from "../../src/ledger/verify.ts";
 import { backends } from "../support/backends.ts";
 import { demoCard, freshArchive } from "../support/archive.ts";
 
@@ -65,6 +68,23 @@ for (const { backend, skip } of await backends()) {
       assert.match(cli.stdout, new RegExp(`opening event ${gone.seq}: actor\\.id is a commitment with no opening`));
     } finally {
       await close().catch(() => undefined);
+    }
+  });
+
+  test(`an event appended again after its transaction rolled back keeps the openings it was sealed with, on ${backend.name}`, { skip, timeout: 60_000 }, async () => {
+    const { archive, close } = await freshArchive(backend);
+    try {
+      const event = custody("revealed graphic image", operatorActor(), archive.clock.now(), [{ sha256: "a".repeat(64), role: "original" }], { reason: secret("first try") });
+      await assert.rejects(archive.db.transaction(async (tx) => {
+        await archive.log.append(tx, event);
+        throw new Error("rolled back");
+      }), /rolled back/);
+      const { seq } = await archive.db.transaction((tx) => archive.log.append(tx, event));
+      const rows = await archive.db.db.selectFrom("log_openings").select(["field", "value"]).where("seq", "=", seq).orderBy("field").execute();
+      assert.deepEqual(rows.map((r) => [r.field, JSON.parse(r.value)]), [["actor.id", `operator:${process.env.USER ?? process.env.LOGNAME ?? "unknown"}`], ["detail.reason", "first try"]]);
+      assert.deepEqual((await verifyLedger(archive)).findings.filter((f) => f.what === "opening"), []);
+    } finally {
+      await close();
     }
   });
 }
