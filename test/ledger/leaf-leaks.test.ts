@@ -13,6 +13,8 @@ import { verifyArchive } from "../../src/app/verify.ts";
 import { editBody, mergeBodies, setPhotoRole, splitBody } from "../../src/catalogue/bodies.ts";
 import { createEntity, updateEntity } from "../../src/catalogue/entities.ts";
 import { addNumber, checkNumber, retireNumber } from "../../src/catalogue/numbers.ts";
+import { createLink, retractLink } from "../../src/catalogue/links.ts";
+import { addVocabularyTerm, updateVocabularyTerm } from "../../src/catalogue/vocabularies.ts";
 import { exportBodiesCsv } from "../../src/catalogue/csv-import.ts";
 import { buildPackage } from "../../src/dossiers/package.ts";
 import { createDossier, freezeDossier } from "../../src/dossiers/dossiers.ts";
@@ -78,6 +80,11 @@ for (const { backend, skip } of await backends()) {
       await checkNumber(a, admin, { numberId: num.id, agree: false, correctedValue: "5312" });
       const num2 = await addNumber(a, investigator, { bodyId: b2!.id, role: "branch", value: "215" });
       await retireNumber(a, investigator, { numberId: num2.id, reason: `${MARK} retired` });
+      const unit = await createEntity(a, investigator, { kind: "unit", nameEn: `${MARK} Raids Branch` });
+      const link = await createLink(a, investigator, { type: "held_by", from: { kind: "body", id: b2!.id }, to: { kind: "entity", id: unit.id }, evidence: [{ kind: "testimony", ref: `${MARK} witness W-3` }], reasoning: `${MARK} seen on the card` });
+      await retractLink(a, investigator, { id: link.id, reason: `${MARK} retracted` });
+      await addVocabularyTerm(a, admin, { vocabulary: "hospital", code: "mujtahid", labelAr: "مشفى المجتهد", labelEn: `${MARK} Al-Mujtahid Hospital` });
+      await updateVocabularyTerm(a, admin, { vocabulary: "hospital", code: "mujtahid", labelEn: `${MARK} renamed` });
       await exportBodiesCsv(a, investigator);
       await drawReviewSample(a, investigator, { size: 1, seed: `${MARK} seed` });
 
@@ -87,6 +94,7 @@ for (const { backend, skip } of await backends()) {
       const ex2 = await addExhibit(a, investigator, { dossierId: d.id, kind: "photo", ref: photos[2]!, reasoning: `${MARK} second` });
       await reviseReasoning(a, investigator, { dossierId: d.id, number: ex2.number, reasoning: `${MARK} revised` });
       await withdrawExhibit(a, investigator, { dossierId: d.id, number: ex2.number, reason: `${MARK} withdrawn` });
+      await addExhibit(a, investigator, { dossierId: d.id, kind: "photo", ref: photos[2]!, reasoning: `${MARK} restored` });
       await freezeDossier(a, investigator, { id: d.id, note: `${MARK} note` });
 
       // Families: a report with names, edited, consent given.
@@ -139,7 +147,7 @@ const LEAKS: [string, RegExp][] = [
   ["free text", /\s\S+\s\S+\s/],
 ];
 
-type Kind = "field" | "hash" | "commitment" | "id" | "keyid" | "enum" | "digits" | "number" | "boolean" | "time" | "format" | "version" | "null";
+type Kind = "term" | "field" | "hash" | "commitment" | "id" | "keyid" | "enum" | "digits" | "number" | "boolean" | "time" | "format" | "version" | "null";
 const KINDS: Record<Kind, (v: unknown) => boolean> = {
   hash: (v) => typeof v === "string" && /^[0-9a-f]{64}$/.test(v),
   // A changed field's name, or its name and the photo it concerns (photoRole:<sha256>).
@@ -147,6 +155,7 @@ const KINDS: Record<Kind, (v: unknown) => boolean> = {
   // A salted commitment (openings.ts), or a catalogue history commitment (base64url SHA-256, catalogue/history.ts).
   commitment: (v) => isCommitment(v) || (typeof v === "string" && /^[A-Za-z0-9_-]{43}$/.test(v)),
   id: (v) => typeof v === "string" && /^(?:[a-z]+_[A-Za-z0-9_]+|[A-Z]-\d+(?:-\d+)?|system:dalil|commit:[0-9a-f]{64}|all-open)$/.test(v),
+  term: (v) => typeof v === "string" && /^[a-z_]+:[a-z0-9_-]{1,40}$/.test(v),
   keyid: (v) => typeof v === "string" && /^[0-9a-f]{16}$/.test(v),
   enum: (v) => typeof v === "string" && v.length <= 40 && /^[a-z][a-z0-9._:-]*(?: [a-z][a-z0-9._:-]*){0,2}$/i.test(v),
   digits: (v) => typeof v === "string" && /^\d{1,9}$/.test(v),
@@ -174,7 +183,8 @@ const ALLOWED: Record<string, Kind[]> = {
   "*|software.name": ["enum"],
   "*|software.version": ["version"],
   "*|objects[].sha256": ["hash"],
-  "*|objects[].id": ["id"],
+  // A controlled-vocabulary term is named vocabulary:code (a code an administrator chose, like a hospital's "601").
+  "*|objects[].id": ["id", "term"],
   "*|objects[].role": ["enum"],
   "*|detail.action": ["enum"],
   "*|detail.reason": ["commitment"],
@@ -343,15 +353,12 @@ const NOT_DRIVEN = new Set<string>([
   "disclosure.request-declined",
   "disclosure.requested",
   "disclosure.stage",
-  "exhibit.restore",
   "grouping.accept",
   "grouping.merge",
   "grouping.propose",
   "grouping.reject",
   "grouping.split",
-  "link.create",
   "link.edit",
-  "link.retract",
   "number.check",
   "report.consent",
   "report.duplicate-rejected",
@@ -363,6 +370,4 @@ const NOT_DRIVEN = new Set<string>([
   "review.resolve",
   "review.status",
   "review.submit",
-  "vocabulary.add",
-  "vocabulary.update",
 ]);
