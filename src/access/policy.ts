@@ -20,7 +20,8 @@ export type Action =
   | "original.view" // the blurred rendition
   | "original.reveal" // the original bytes or unblurred rendition: logged
   | "metadata.sensitive" // serials, owner fields, paths on the medium
-  | "log.read"
+  | "log.read" // checkpoints, hash tiles, consistency proofs: the log's shape, nothing of what it holds
+  | "log.entries" // the events themselves: entry bundles, inclusion proofs by SHA-256 or id ("do you hold X?")
   | "jobs.read"
   | "jobs.run"
   | "account.self" // one's own password, second factor, sessions
@@ -102,8 +103,14 @@ export const RULES: Record<Action, Rule> = {
   "original.view": { roles: STAFF, exposes: "originals" },
   "original.reveal": { roles: ["admin", "archivist", "investigator", "forensic_reviewer", "prosecutor"], exposes: "originals" },
   "metadata.sensitive": { roles: ["admin", "archivist"], exposes: "sensitive-metadata" },
-  // The log holds no personal data (hashes, actors' ids, event types): anyone may check it.
+  // Anyone may hold the archive to an append-only log: checkpoints, hash tiles and consistency proofs say how
+  // many events there are and that none was changed, nothing about what they concern.
   "log.read": { roles: EVERYONE },
+  // The events say which photographs the archive holds, from which source and when, which family was shown which
+  // body: only the custodians who already see every original and source and who run `dalil verify` (admins,
+  // archivists). Investigators, reviewers and prosecutors see the records their work needs through their own
+  // actions; a court gets its exhibits' events and proofs inside a package; families and the public never.
+  "log.entries": { roles: ["admin", "archivist"], signedIn: true },
   "jobs.read": { roles: STAFF },
   "jobs.run": { roles: ["admin", "archivist"] },
   // One's own account, sessions and tokens: granted through the "self" relation, so a guessed id of someone

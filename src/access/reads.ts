@@ -3,6 +3,7 @@ import type { Actor } from "../core/actor.ts";
 import { Invalid, NotFound } from "../core/errors.ts";
 import type { Tx } from "../db/database.ts";
 import { custody, type EventObject } from "../ledger/events.ts";
+import { secret } from "../ledger/openings.ts";
 
 /**
  * Reads that are acts on evidence. Every view is the blurred rendition unless the viewer chooses otherwise:
@@ -65,7 +66,7 @@ async function grantOriginal(
     const now = ctx.clock.now();
     const { seq, event } = await ctx.log.append(
       tx,
-      custody(type, actor, now, [{ sha256: row.sha256, role: "original" }], { reason }),
+      custody(type, actor, now, [{ sha256: row.sha256, role: "original" }], { reason: secret(reason) }),
     );
     return {
       sha256: row.sha256,

@@ -2,6 +2,7 @@ import type { Ctx } from "../app/context.ts";
 import type { Actor } from "../core/actor.ts";
 import { Conflict, IntegrityError, Invalid, NotFound } from "../core/errors.ts";
 import { custody } from "../ledger/events.ts";
+import { secret } from "../ledger/openings.ts";
 import { sealedKey, sealedKeyring, SEALED_KEY } from "./keyring.ts";
 import { keyId, open, seal } from "./secrets.ts";
 import { adb } from "./tables.ts";
@@ -132,7 +133,7 @@ export async function openSealedIdentity(ctx: Ctx, actor: Actor, input: OpenSeal
     }
     const { event } = await ctx.log.append(
       tx,
-      custody("opened sealed record", actor, ctx.clock.now(), [{ id: row.source_id, role: "source" }], { reason }, identity === null ? "failure" : "success"),
+      custody("opened sealed record", actor, ctx.clock.now(), [{ id: row.source_id, role: "source" }], { reason: secret(reason) }, identity === null ? "failure" : "success"),
     );
     return { identity, failure, event: event.id };
   });

@@ -8,7 +8,7 @@ import { custody } from "../ledger/events.ts";
  */
 export interface Finding {
   item: string;
-  what: "original" | "rendition" | "event" | "checkpoint" | "log" | "key" | "coverage";
+  what: "original" | "rendition" | "event" | "checkpoint" | "log" | "key" | "coverage" | "opening";
   problem: string;
 }
 

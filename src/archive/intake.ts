@@ -6,6 +6,7 @@ import type { Actor } from "../core/actor.ts";
 import { newId } from "../core/ids.ts";
 import { Invalid } from "../core/errors.ts";
 import { custody, type CustodyEvent } from "../ledger/events.ts";
+import { secret } from "../ledger/openings.ts";
 import { openCard, type CardEntry, type CardMedium } from "./media/sources.ts";
 import { sniffFormat } from "./media/sniff.ts";
 import { extractMetadata, type PhotoMetadata } from "./media/metadata.ts";
@@ -221,7 +222,7 @@ async function ingestEntry(
           actor,
           now(),
           [{ id: sourceId, role: "source" }, ...(medium.sha256 ? [{ sha256: medium.sha256, role: "medium" }] : [])],
-          { source: sourceId, entry: entryNo, reason, bytesKeptIn: medium.sha256 ?? null },
+          { source: sourceId, entry: entryNo, reason: secret(reason), bytesKeptIn: medium.sha256 ?? null },
         ),
       );
     });
@@ -287,10 +288,10 @@ async function ingestEntry(
       entry: entryNo,
       size: ex.size,
       format: ex.format,
-      ...(ex.warning ? { warning: ex.warning } : {}),
+      ...(ex.warning ? { warning: secret(ex.warning) } : {}),
     };
     if (outcome === "quarantined") {
-      events.push(custody("quarantine", actor, at, objects, { ...detail, reason: ex.problem }));
+      events.push(custody("quarantine", actor, at, objects, { ...detail, reason: secret(ex.problem) }));
     } else {
       events.push(custody("ingestion", actor, at, objects, detail, isNew ? "success" : "duplicate"));
     }

@@ -1,3 +1,4 @@
+import { openEvent, openingsOf } from "../ledger/openings.ts";
 import type { Readable } from "node:stream";
 import type { Ctx } from "../app/context.ts";
 import type { Actor } from "../core/actor.ts";
@@ -254,9 +255,12 @@ export async function originalHistory(ctx: Ctx, actor: Actor, sha256: string): P
     const rows = await ctx.db.db.selectFrom("sightings").select(["source_id", "entry_no", "path"]).where("original_sha256", "=", sha256).execute();
     for (const r of rows) paths.set(`${r.source_id}#${r.entry_no}`, r.path);
   }
+  // What people typed (reasons) is a commitment in the leaf; the readers of this history see the value.
+  const openings = await openingsOf(ctx.db.db, events.map((e) => e.seq));
   return {
     sha256,
-    events: events.map(({ seq, event: e }) => {
+    events: events.map(({ seq, event: sealed }) => {
+      const e = openEvent(sealed, openings.get(seq));
       const key = `${String(e.detail.source)}#${String(e.detail.entry)}`;
       const detail = sensitive ? { ...e.detail, ...(paths.has(key) ? { path: paths.get(key) } : {}) } : withoutSensitiveFields(e.detail);
       return { seq, id: e.id, type: e.type, at: e.at, actor: e.actor, outcome: e.outcome, detail };

@@ -6,6 +6,7 @@ import { sql } from "kysely";
 import type { Sensitivity } from "../access/policy.ts";
 import type { Tx } from "../db/database.ts";
 import type { EventObject } from "../ledger/events.ts";
+import { secret } from "../ledger/openings.ts";
 import { cdb, type BodiesTable, type BodyFindingsTable } from "./tables.ts";
 import { recordChanges, type Change, type RecordChanges } from "./history.ts";
 import { Vocabularies } from "./vocabularies.ts";
@@ -734,7 +735,7 @@ export async function splitBody(ctx: Ctx, actor: Actor, input: SplitBody): Promi
         ...fromChanges,
         ...newChanges,
       ],
-      detail: { ref: row.ref, newRef: created.ref, ...(input.reason ? { reason: input.reason.slice(0, 500) } : {}) },
+      detail: { ref: row.ref, newRef: created.ref, ...(input.reason ? { reason: secret(input.reason.slice(0, 500)) } : {}) },
     });
     return { from: await detailOf(tx, await loadRow(tx, row.id)), created: await detailOf(tx, await loadRow(tx, created.id)) };
   });
@@ -835,7 +836,7 @@ export async function mergeBodies(ctx: Ctx, actor: Actor, input: MergeBodies): P
           ...(l.to_id === absorb.id ? [{ recordType: "link", recordId: l.id, field: "toId", old: absorb.id, new: keep.id }] : []),
         ]),
       ],
-      detail: { ref: keep.ref, absorbedRef: absorb.ref, ...(input.reason ? { reason: input.reason.slice(0, 500) } : {}) },
+      detail: { ref: keep.ref, absorbedRef: absorb.ref, ...(input.reason ? { reason: secret(input.reason.slice(0, 500)) } : {}) },
     });
     return { body: await detailOf(tx, await loadRow(tx, keep.id)), conflicts };
   });

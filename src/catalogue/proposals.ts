@@ -4,6 +4,7 @@ import { Conflict, Invalid, NotFound } from "../core/errors.ts";
 import { newId } from "../core/ids.ts";
 import type { Tx } from "../db/database.ts";
 import { actorNow } from "../access/users.ts";
+import { secret } from "../ledger/openings.ts";
 import { cdb, type GroupingProposalsTable } from "./tables.ts";
 import { recordChanges, recordManyChanges, type RecordChanges } from "./history.ts";
 import { Vocabularies } from "./vocabularies.ts";
@@ -395,7 +396,7 @@ export async function rejectProposal(ctx: Ctx, actor: Actor, input: { proposalId
       action: "grouping.reject",
       objects: [{ id: p.id, role: "proposal" }, { id: p.source_id, role: "source" }],
       changes: [{ recordType: "proposal", recordId: p.id, field: "status", old: "proposed", new: "rejected" }],
-      ...(input.reason ? { detail: { reason: input.reason.slice(0, 500) } } : {}),
+      ...(input.reason ? { detail: { reason: secret(input.reason.slice(0, 500)) } } : {}),
     });
     return toView({ ...p, status: "rejected", decided_by: actor.id, decided_at: now });
   });

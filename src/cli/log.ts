@@ -77,15 +77,18 @@ export function registerLogCommands(program: Command): void {
 
   log
     .command("tiles <dir>")
-    .description("publish the log as static C2SP tlog-tiles (checkpoint + tiles) into DIR for monitors and witnesses")
-    .action(async (dir: string, _o, cmd: Command) => {
+    .description("publish the log as static C2SP tlog-tiles (checkpoint + hash tiles) into DIR for monitors and witnesses")
+    .option("--entries", "also write the entry bundles (the events themselves): for a custodians' copy, never a public mirror")
+    .action(async (dir: string, o: { entries?: boolean }, cmd: Command) => {
       const opts = globalOptions(cmd);
       await withArchive(opts, async (a) => {
         const cp = await a.tree.checkpoint();
         let n = 0;
+        // Hash tiles let anyone check the log only grows; entry bundles say what it holds, so they are opt-in.
         for (const t of tilesForSize(cp.size)) {
+          if (t.kind === "entries" && !o.entries) continue;
           const path = tilePath(t);
-          const file = await a.tree.tile(path);
+          const file = await a.tree.tile(path, t.kind);
           const target = join(dir, ...path.split("/"));
           mkdirSync(dirname(target), { recursive: true });
           writeFileSync(target, file.bytes);
@@ -93,7 +96,8 @@ export function registerLogCommands(program: Command): void {
         }
         mkdirSync(dir, { recursive: true });
         writeFileSync(join(dir, "checkpoint"), cp.note);
-        print(opts, { dir, size: cp.size, tiles: n }, `wrote checkpoint and ${n} tiles for ${cp.size} events to ${dir}`);
+        const what = o.entries ? "tiles and entry bundles" : "hash tiles (no entry bundles)";
+        print(opts, { dir, size: cp.size, tiles: n, entries: Boolean(o.entries) }, `wrote checkpoint and ${n} ${what} for ${cp.size} events to ${dir}`);
       });
     });
 

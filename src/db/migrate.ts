@@ -6,6 +6,7 @@ import * as m0004 from "./migrations/0004-review.ts";
 import * as m0005 from "./migrations/0005-families.ts";
 import * as m0006 from "./migrations/0006-dossiers.ts";
 import * as m0007 from "./migrations/0007-families-casework.ts";
+import * as m0008 from "./migrations/0008-log-openings.ts";
 import * as m0009 from "./migrations/0009-protect-records.ts";
 import * as m0011 from "./migrations/0011-reading-evidence.ts";
 
@@ -31,6 +32,7 @@ const MIGRATIONS: Record<string, MigrationModule> = {
   "0005-families": m0005,
   "0006-dossiers": m0006,
   "0007-families-casework": m0007,
+  "0008-log-openings": m0008,
   "0009-protect-records": m0009,
   "0011-reading-evidence": m0011,
 };

@@ -80,6 +80,15 @@ export interface CustodyEventsTable {
   leaf: Buffer; // the canonical bytes that are the Merkle leaf
 }
 
+/** The value behind a salted commitment in a leaf (src/ledger/openings.ts): readable only through the policy. */
+export interface LogOpeningsTable {
+  seq: number;
+  event_id: string;
+  field: string; // the committed field's path in the event: "detail.reason", "actor.id"
+  salt: string; // 32 random bytes, hex
+  value: string; // the value, canonical JSON
+}
+
 export interface EventObjectsTable {
   seq: number;
   sha256: string;
@@ -144,6 +153,7 @@ export interface Database {
   renditions: RenditionsTable;
   custody_events: CustodyEventsTable;
   event_objects: EventObjectsTable;
+  log_openings: LogOpeningsTable;
   log_state: LogStateTable;
   log_hashes: LogHashesTable;
   checkpoints: CheckpointsTable;

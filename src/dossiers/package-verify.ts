@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { canonicalJson } from "../core/canonical-json.ts";
 import { DalilError } from "../core/errors.ts";
 import { parseLeaf, type CustodyEvent } from "../ledger/events.ts";
+import { isCommitment, opens } from "../ledger/openings.ts";
 import { checkProofBundle } from "../ledger/proof-check.ts";
 import { openCheckpoint } from "../ledger/checkpoint.ts";
 import { newVerifier } from "../ledger/note.ts";
@@ -152,9 +153,7 @@ export async function verifyPackage(dir: string, opts: VerifyPackageOptions = {}
   const h = checkEvent(index.handover);
   if (h) {
     if (h.type !== "export" || h.detail.package !== index.id) problems.push(`${handoverRel}.json is not the export event of package ${index.id}.`);
-    if (h.detail.recipient !== index.recipient || h.detail.purpose !== index.purpose) {
-      problems.push(`${handoverRel}.json names another recipient or purpose than data/package.json.`);
-    }
+    checkHandoverWords(h, index, handoverRel, readText(`${handoverRel}.openings.json`), problems);
     for (const ex of index.exhibits ?? []) {
       if (!h.objects.some((o) => o.sha256 === ex.sha256)) problems.push(`The handover event does not name ${ex.exhibit} (${ex.sha256}).`);
     }
@@ -192,12 +191,52 @@ export async function verifyPackage(dir: string, opts: VerifyPackageOptions = {}
     // Every event file must be one an exhibit or the dossier names: nothing rides along unaccounted for.
     const named = new Set([index.handover, ...(index.exhibits ?? []).flatMap((x) => x.events ?? []), ...(index.dossier?.events ?? [])]);
     for (const n of readdirSync(file("data/events"))) {
-      const m = /^(\d+)\.(json|tlog-proof)$/.exec(n);
-      if (!m) problems.push(`data/events/${n} is not an event (<n>.json) or its proof (<n>.tlog-proof).`);
+      const m = /^(\d+)\.(json|tlog-proof|openings\.json)$/.exec(n);
+      if (!m) problems.push(`data/events/${n} is not an event (<n>.json), its proof (<n>.tlog-proof) or its openings (<n>.openings.json).`);
+      else if (m[2] === "openings.json" && Number(m[1]) !== index.handover) problems.push(`data/events/${n}: only the handover's openings belong in a package.`);
       else if (!named.has(Number(m[1]))) problems.push(`data/events/${n} is not among the events data/package.json gives any exhibit or the dossier.`);
     }
   }
   return done(out);
+}
+
+/**
+ * The handover's recipient and purpose: in the clear in a leaf logged before commitments existed, otherwise a
+ * commitment the package's openings file must reproduce (openings.ts), with the value data/package.json gives.
+ */
+function checkHandoverWords(h: CustodyEvent, index: PackageIndex, rel: string, openingsText: string | null, problems: string[]): void {
+  let openings: { field: string; salt: string; value: unknown }[] = [];
+  if (openingsText !== null) {
+    try {
+      openings = JSON.parse(openingsText) as typeof openings;
+      if (!Array.isArray(openings)) throw new SyntaxError("it is not a list of openings");
+    } catch (e) {
+      problems.push(`${rel}.openings.json cannot be read: ${message(e)}.`);
+      openings = [];
+    }
+  }
+  const byField = new Map(openings.map((o) => [o.field, o]));
+  for (const o of openings) {
+    if (!isCommitment(getPath(h, o.field))) problems.push(`${rel}.openings.json opens ${String(o.field)}, which is not a commitment in ${rel}.json.`);
+  }
+  for (const [key, want] of [["recipient", index.recipient], ["purpose", index.purpose]] as const) {
+    const field = `detail.${key}`;
+    const inLeaf = h.detail[key];
+    if (!isCommitment(inLeaf)) {
+      if (inLeaf !== want) problems.push(`${rel}.json names another ${key} than data/package.json.`);
+      continue;
+    }
+    const o = byField.get(field);
+    if (!o) problems.push(`${rel}.json holds the ${key} as a commitment, and ${rel}.openings.json gives no opening of it.`);
+    else if (!opens(h.id, field, inLeaf, o)) problems.push(`${rel}.openings.json: the opening of the ${key} does not reproduce the commitment in ${rel}.json (its value or salt was changed).`);
+    else if (o.value !== want) problems.push(`${rel}.json names another ${key} than data/package.json.`);
+  }
+}
+
+function getPath(e: CustodyEvent, path: string): unknown {
+  let v: unknown = e;
+  for (const k of String(path).split(".")) v = v && typeof v === "object" ? (v as Record<string, unknown>)[k] : undefined;
+  return v;
 }
 
 /** A copy's redaction manifest must tie the copy in the bag to the exhibit's original, as package.json says. */

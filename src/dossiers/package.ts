@@ -17,6 +17,7 @@ import { newId } from "../core/ids.ts";
 import { SOFTWARE } from "../core/version.ts";
 import { getOriginals, type OriginalView } from "../archive/originals.ts";
 import { custody, type CustodyEvent } from "../ledger/events.ts";
+import { openingsOf, secret } from "../ledger/openings.ts";
 import type { AppendedEvent } from "../ledger/log.ts";
 import { inclusionProofs } from "../ledger/merkle.ts";
 import { formatTlogProof } from "../ledger/tlog-proof.ts";
@@ -222,8 +223,8 @@ export async function writePackage(ctx: Ctx, actor: Actor, input: WriteInput, ex
     {
       package: id,
       format: PACKAGE_VERSION,
-      recipient,
-      purpose,
+      recipient: secret(recipient),
+      purpose: secret(purpose),
       exhibits: shas.length,
       content: clearance === "original" ? "originals" : clearance,
       ...(Object.keys(copies).length ? { copies } : {}),
@@ -252,6 +253,12 @@ export async function writePackage(ctx: Ctx, actor: Actor, input: WriteInput, ex
       await bag.addPayload(`events/${e.seq}.json`, e.leaf);
       await bag.addPayload(`events/${e.seq}.tlog-proof`, proofOf(e.seq));
     }, SMALL_FILE_CONCURRENCY);
+    // The handover's recipient and purpose are commitments in its leaf (typed words never go into the log in the
+    // clear); the court gets their openings beside the leaf, so it can check them against data/package.json.
+    const handoverOpenings = ((await openingsOf(ctx.db.db, [appended.seq])).get(appended.seq) ?? [])
+      .filter((o) => COURT_OPENINGS.includes(o.field))
+      .map((o) => ({ field: o.field, salt: o.salt, value: JSON.parse(o.value) as unknown }));
+    await bag.addPayload(`events/${appended.seq}.openings.json`, `${canonicalJson(handoverOpenings)}\n`);
     const eventCount = shared.size;
     await pool(perItem.length, async (i) => {
       const { exhibit, meta } = perItem[i]!;
@@ -441,13 +448,16 @@ async function addContent(ctx: Ctx, bag: BagWriter, item: PackageItem, meta: Ori
   return { ...base, sha256: sha, sha512: manifest.original.sha512, size, file: `data/${file}`, copy: { sha256: entry.sha256, size: entry.size, method, regions, manifest: `data/${manifestPath}` } };
 }
 
+/** The handover fields whose openings a package carries to its recipient (docs/packages.md). */
+export const COURT_OPENINGS: readonly string[] = ["detail.recipient", "detail.purpose"];
+
 function verifyText(index: PackageIndex): string {
   const first = index.exhibits[0]!;
   const ev = first.events[0] ?? index.handover;
   return `HOW TO CHECK THIS EVIDENCE PACKAGE
 ==================================
 
-Package ${index.id}, made ${index.createdAt} by ${index.createdBy.id} (${index.createdBy.role}) with ${index.software.name} ${index.software.version}
+Package ${index.id}, made ${index.createdAt} by ${index.createdBy.kind === "operator" ? "an operator at the archive's server" : index.createdBy.id} (${index.createdBy.role}) with ${index.software.name} ${index.software.version}
 for: ${index.recipient}
 purpose: ${index.purpose}
 exhibits: ${index.exhibits.length}   custody log: ${index.log.origin}, checkpoint of ${index.log.size} events
@@ -495,8 +505,11 @@ check it. Run every command below in this directory.
 ${copiesText(index)}${dossierText(index)}5. The handover of this package is itself in the log
 
    data/events/${index.handover}.json is the "export" event that records this package: its recipient, purpose and
-   the SHA-256 of every exhibit (data/package.json names it as "handover"). It was logged before the checkpoint
-   was signed, so
+   the SHA-256 of every exhibit (data/package.json names it as "handover"). Words a person typed never enter the
+   log in the clear: the recipient and purpose are there as "commit:<hex>", the SHA-256 of the canonical JSON
+   (RFC 8785) of {"event": <the event's id>, "field": "detail.recipient", "salt": <hex>, "value": <the text>}.
+   data/events/${index.handover}.openings.json gives each field's salt and value, so the commitment can be
+   recomputed and compared (dalil package verify does). It was logged before the checkpoint was signed, so
      dalil verify-proof --proof data/events/${index.handover}.tlog-proof --leaf data/events/${index.handover}.json --key data/log/log.vkey
    proves the handover too.
 

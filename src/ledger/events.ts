@@ -2,6 +2,7 @@ import { canonicalBytes } from "../core/canonical-json.ts";
 import { actorRef, type Actor } from "../core/actor.ts";
 import { newId } from "../core/ids.ts";
 import { SOFTWARE } from "../core/version.ts";
+import { assertSealed } from "./openings.ts";
 
 /**
  * A custody event: one act on evidence. Its canonical bytes (RFC 8785 JSON of the record below) are the leaf of
@@ -79,6 +80,7 @@ export function custody(
 }
 
 export function leafBytes(e: CustodyEvent): Buffer {
+  assertSealed(e);
   return canonicalBytes(e);
 }
 

@@ -1,6 +1,8 @@
 import { sql } from "kysely";
+import { canonicalJson } from "../core/canonical-json.ts";
 import type { DatabaseHandle, Tx } from "../db/database.ts";
 import { leafBytes, type CustodyEvent } from "./events.ts";
+import { insertOpenings, sealEvent, type StoredOpening } from "./openings.ts";
 
 /**
  * The custody log: appends events as leaves, in the caller's transaction, at gapless indexes. The single
@@ -38,8 +40,11 @@ export class CustodyLog {
     const { size } = await q.executeTakeFirstOrThrow();
     const out: AppendedEvent[] = [];
     const leaves: Buffer[] = [];
+    const openings: StoredOpening[] = [];
     let seq = size;
     for (const event of events) {
+      // Typed words, paths and login names become salted commitments; their openings go to log_openings.
+      for (const o of sealEvent(event)) openings.push({ seq, eventId: event.id, field: o.field, salt: o.salt, value: canonicalJson(o.value) });
       const leaf = leafBytes(event);
       leaves.push(leaf);
       out.push({ seq, leaf, event });
@@ -66,6 +71,7 @@ export class CustodyLog {
       );
       if (objects.length) await tx.insertInto("event_objects").values(objects).execute();
     }
+    await insertOpenings(tx, openings);
     for (const hook of this.hooks) await hook(tx, size, leaves);
     await tx
       .updateTable("log_state")

@@ -8,7 +8,7 @@ export async function proveOriginal(
   actor: Actor,
   sha256: string,
 ): Promise<{ seq: number; proof: string; leaf: Buffer; checkpoint: string }> {
-  ctx.policy.require(actor, "log.read");
+  ctx.policy.require(actor, "log.entries");
   if (!/^[0-9a-f]{64}$/.test(sha256)) throw new Invalid("--sha256 takes a SHA-256 of 64 lowercase hex digits.", "sha256");
   const events = await ctx.log.eventsFor(sha256);
   const arrival = events.find(

@@ -6,8 +6,13 @@ const Consistency = z.object({ from: z.coerce.number().int().min(1), to: z.coerc
 const Sha = z.object({ sha256: z.string().regex(/^[0-9a-f]{64}$/, "must be a SHA-256 in lowercase hex") });
 
 /**
- * The log over HTTP, for anyone who wants to check it: the latest checkpoint as signed-note text, the verifier
- * key, proofs, and the C2SP tlog-tiles layout under /log/ so monitors and witnesses can follow it.
+ * The log over HTTP. Two surfaces:
+ * - for anyone (`log.read`): the latest checkpoint, the verifier key, consistency proofs and the C2SP tlog-tiles
+ *   hash tiles, so a monitor or witness can hold the archive to one append-only history. Hashes only: nothing
+ *   here depends on what the events concern, so nothing here answers "does the archive hold X?".
+ * - for those allowed `log.entries` (signed in): the entry bundles (the events themselves) and inclusion proofs,
+ *   which name the originals and records each event concerns. The gate refuses before any lookup, so an
+ *   anonymous caller gets the same 401 for a hash that is held and one that is not.
  */
 export function registerLogRoutes(route: RegisterRoute): void {
   route({
@@ -27,8 +32,8 @@ export function registerLogRoutes(route: RegisterRoute): void {
   route({
     method: "GET",
     url: "/log/proof/:sha256",
-    action: "log.read",
-    summary: "tlog-proof of an original's arrival event, with the exact leaf bytes",
+    action: "log.entries",
+    summary: "tlog-proof of an original's arrival event, with the exact leaf bytes (signed-in custodians)",
     handler: async (req, ctx, actor) => {
       const p = await proveOriginal(ctx, actor, Sha.parse(req.params).sha256);
       return { index: p.seq, proof: p.proof, leaf: p.leaf.toString("utf8") };
@@ -46,7 +51,14 @@ export function registerLogRoutes(route: RegisterRoute): void {
     method: "GET",
     url: "/log/tile/*",
     action: "log.read",
-    summary: "C2SP tlog-tiles hash and entry tiles",
-    handler: async (req, ctx) => (await ctx.tree.tile(`tile/${(req.params as { "*": string })["*"]}`)).bytes,
+    summary: "C2SP tlog-tiles hash tiles (tile/<L>/<N>): hashes only, for monitors and witnesses",
+    handler: async (req, ctx) => (await ctx.tree.tile(`tile/${(req.params as { "*": string })["*"]}`, "hash")).bytes,
+  });
+  route({
+    method: "GET",
+    url: "/log/tile/entries/*",
+    action: "log.entries",
+    summary: "C2SP tlog-tiles entry bundles (the events themselves; signed-in custodians)",
+    handler: async (req, ctx) => (await ctx.tree.tile(`tile/entries/${(req.params as { "*": string })["*"]}`, "entries")).bytes,
   });
 }

@@ -159,14 +159,15 @@ export async function readTile(t: TileCoord, read: HashReader, readEntries: Entr
   return t.kind === "hash" ? readHashTile(t, read) : readEntryBundle(t, readEntries);
 }
 
-/** One tile by its path, for an HTTP handler; NotFound if the tree of `size` leaves does not have it. */
-export async function tileForPath(path: string, size: number, read: HashReader, readEntries: EntryReader): Promise<TileFile> {
+/** One tile of `kind` by its path, for an HTTP handler; NotFound if the tree of `size` leaves does not have it. */
+export async function tileForPath(path: string, size: number, kind: TileCoord["kind"], read: HashReader, readEntries: EntryReader): Promise<TileFile> {
   let coord: TileCoord;
   try {
     coord = parseTilePath(path);
   } catch {
     throw new NotFound(`There is no tile at ${JSON.stringify(path.slice(0, 120))}.`);
   }
+  if (coord.kind !== kind) throw new NotFound(`There is no tile at ${JSON.stringify(path.slice(0, 120))}.`);
   if (!tileExists(coord, size)) throw new NotFound(`The tile ${path} is beyond the log's current size of ${size}.`);
   return { path, bytes: await readTile(coord, read, readEntries) };
 }

@@ -230,11 +230,15 @@ export class LogTree {
     return { text: formatConsistencyProof({ oldSize: a.size, newSize: b.size, proof }), from: a, to: b };
   }
 
-  /** A C2SP tlog-tiles file of the tree as of the latest checkpoint. */
-  async tile(path: string): Promise<TileFile> {
+  /**
+   * A C2SP tlog-tiles file of the tree as of the latest checkpoint. `kind` says which tiles the caller may have:
+   * hash tiles are for anyone, entry bundles (the events themselves) only for those allowed `log.entries`; a
+   * path of the other kind is answered as a tile that does not exist.
+   */
+  async tile(path: string, kind: "hash" | "entries"): Promise<TileFile> {
     const cp = await this.latestCheckpoint();
     if (!cp) throw new NotFound("The log has no checkpoint yet.");
-    return tileForPath(path, cp.size, this.reader(), async (start, end) => {
+    return tileForPath(path, cp.size, kind, this.reader(), async (start, end) => {
       const rows = await this.dbh.db
         .selectFrom("custody_events")
         .select("leaf")

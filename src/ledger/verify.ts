@@ -2,6 +2,7 @@ import type { Ctx } from "../app/context.ts";
 import type { Finding } from "../archive/fixity.ts";
 import { parseLeaf } from "./events.ts";
 import { MerkleAppender, storedHashIndex } from "./merkle.ts";
+import { openingProblems, openingsBetween } from "./openings.ts";
 import { assertTimestampCovers } from "./timestamp.ts";
 
 /**
@@ -62,6 +63,7 @@ export async function verifyLedger(ctx: Ctx): Promise<LedgerReport> {
       .execute();
     if (rows.length === 0) break;
     const stored = await storedLeafHashes(ctx, rows[0]!.seq, rows[rows.length - 1]!.seq);
+    const openings = await openingsBetween(db, rows[0]!.seq, rows[rows.length - 1]!.seq);
     for (const r of rows) {
       if (r.seq !== expected) {
         findings.push({ item: `event ${expected}`, what: "event", problem: `events ${expected}…${r.seq - 1} are missing from the log (deleted)` });
@@ -84,6 +86,8 @@ export async function verifyLedger(ctx: Ctx): Promise<LedgerReport> {
           findings.push({ item: `event ${r.seq}`, what: "event", problem: "the event's indexed columns differ from its leaf bytes" });
         }
         if (e.outcome !== "failure") for (const o of e.objects) covered.add(o.sha256 ?? o.id ?? "");
+        for (const problem of openingProblems(e, openings.get(r.seq) ?? [])) findings.push({ item: `event ${r.seq}`, what: "opening", problem });
+        openings.delete(r.seq);
       } catch (err) {
         findings.push({ item: `event ${r.seq}`, what: "event", problem: `leaf bytes are not a custody event: ${(err as Error).message}` });
       }
@@ -92,6 +96,8 @@ export async function verifyLedger(ctx: Ctx): Promise<LedgerReport> {
       checkRoot(expected);
     }
   }
+  const orphans = await db.selectFrom("log_openings").select(["seq", "field"]).where("seq", ">=", expected).execute();
+  for (const o of orphans) findings.push({ item: `event ${o.seq}`, what: "opening", problem: `an opening of ${o.field} is stored for an event the log does not hold` });
   if (expected !== size) {
     findings.push({ item: "log", what: "log", problem: `the log's recorded size is ${size} but ${expected} events are stored` });
   }

@@ -5,6 +5,7 @@ import { canonicalJson } from "../core/canonical-json.ts";
 import { Conflict, Invalid, NotFound } from "../core/errors.ts";
 import { newId } from "../core/ids.ts";
 import { custody } from "../ledger/events.ts";
+import { secret } from "../ledger/openings.ts";
 import { findAccountOfRole } from "../access/index.ts";
 import { readBodies, updateBodyInTx, Vocabularies, type BodyView, bodiesHiddenFrom } from "../catalogue/index.ts";
 import { drawSample, type Member, type Stratum } from "./sampling.ts";
@@ -100,12 +101,12 @@ export async function drawReviewSample(ctx: Ctx, actor: Actor, input: DrawSample
       tx,
       custody("review", actor, new Date(now), [{ id, role: "review sample" }], {
         action: "review.sample",
-        seed: input.seed,
+        seed: secret(input.seed),
         size: input.size,
         doubleShare,
         population: members.length,
         populationSha256: draw.populationSha256,
-        strata: draw.strata.map((s) => ({ key: s.key, population: s.population, allocated: s.allocated })),
+        strata: secret(draw.strata.map((s) => ({ key: s.key, population: s.population, allocated: s.allocated }))),
         chosenSha256: chosen,
       }),
     );

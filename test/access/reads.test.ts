@@ -3,6 +3,7 @@ import assert from "node:assert/strict";
 import { ROLES, type Role } from "../../src/core/actor.ts";
 import { Forbidden, Invalid, NotFound, Unauthenticated } from "../../src/core/errors.ts";
 import { anonymousActor, metadataFor, policy, recordPersonalDataRead, revealOriginal, withoutSensitiveFields, isSensitiveField } from "../../src/access/index.ts";
+import { isCommitment, openEvent, openingsOf } from "../../src/ledger/openings.ts";
 import { backends } from "../support/backends.ts";
 import { buildHttpApp } from "../../src/http/app.ts";
 import { freshAccessArchive, fullSession, readyUser, seedOriginal } from "./fixtures.ts";
@@ -30,8 +31,12 @@ for (const { backend, skip } of await backends()) {
       await assert.rejects(revealOriginal(t.ctx, investigator.actor, { sha256, reason: "  " }), Invalid);
       await assert.rejects(revealOriginal(t.ctx, investigator.actor, { sha256: "0".repeat(64), reason: "a guessed hash" }), NotFound);
 
-      const events = (await t.ctx.log.eventsFor(sha256)).map((e) => e.event).filter((e) => e.type === "revealed graphic image");
-      assert.equal(events.length, MAY_REVEAL.length, "one event per reveal, none for refusals");
+      const appended = (await t.ctx.log.eventsFor(sha256)).filter((e) => e.event.type === "revealed graphic image");
+      assert.equal(appended.length, MAY_REVEAL.length, "one event per reveal, none for refusals");
+      // The reason is a salted commitment in the leaf; its opening, in log_openings, gives the words back.
+      assert.ok(appended.every((e) => isCommitment(e.event.detail.reason) && !e.leaf.toString("utf8").includes("comparing wounds")));
+      const openings = await openingsOf(t.ctx.db.db, appended.map((e) => e.seq));
+      const events = appended.map((e) => openEvent(e.event, openings.get(e.seq)));
       const byRole = new Map(events.map((e) => [e.actor.role, e]));
       assert.equal(byRole.get("prosecutor")?.detail.reason, "comparing wounds for body 215-prosecutor");
       assert.deepEqual(byRole.get("prosecutor")?.objects, [{ sha256, role: "original" }]);

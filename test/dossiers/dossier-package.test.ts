@@ -9,6 +9,7 @@ import { ingestCard } from "../../src/archive/intake.ts";
 import { addExhibit, createDossier, freezeDossier, markRegion, verifyPackage, withdrawExhibit } from "../../src/dossiers/index.ts";
 import { buildDossierPackage, enqueueDossierPackage, reportBuilder } from "../../src/dossiers/dossier-package.ts";
 import type { PackageIndex } from "../../src/dossiers/package.ts";
+import { isCommitment, openEvent, openingsOf } from "../../src/ledger/openings.ts";
 import { parseLeaf } from "../../src/ledger/events.ts";
 import { backends, tempDir } from "../support/backends.ts";
 import { demoCard, ensureAccounts, freshArchive } from "../support/archive.ts";
@@ -114,11 +115,17 @@ for (const { backend, skip } of await backends()) {
       }
 
       // The handover: recipient, what, why — in the package and in the archive's log, naming the dossier.
-      const h = parseLeaf(readFileSync(join(redDir, `data/events/${rr.handoverSeq}.json`)));
+      // Recipient and purpose are commitments in the leaf, opened beside it in the package and in the archive's table.
+      const sealed = parseLeaf(readFileSync(join(redDir, `data/events/${rr.handoverSeq}.json`)));
+      const inPackage = JSON.parse(readFileSync(join(redDir, `data/events/${rr.handoverSeq}.openings.json`), "utf8")) as { field: string; salt: string; value: unknown }[];
+      const h = openEvent(sealed, inPackage.map((o) => ({ seq: rr.handoverSeq, eventId: sealed.id, field: o.field, salt: o.salt, value: JSON.stringify(o.value) })));
+      assert.ok(isCommitment(sealed.detail.recipient) && isCommitment(sealed.detail.purpose));
       assert.equal(h.type, "export");
       assert.deepEqual([h.detail.recipient, h.detail.purpose, h.detail.content, h.detail.dossier, h.detail.version, h.detail.versionSha256], ["UN Commission of Inquiry", "Pattern of deaths in Branch 215", "redacted", d.id, 1, v1.sha256]);
       assert.equal((h.detail.copies as Record<string, string>)["E-0001-1"], filled.copy!.sha256);
-      const logged = (await a.log.eventsFor(d.id)).map((e) => e.event);
+      const appended = await a.log.eventsFor(d.id);
+      const openings = await openingsOf(a.db.db, appended.map((e) => e.seq));
+      const logged = appended.map((e) => openEvent(e.event, openings.get(e.seq)));
       assert.deepEqual(logged.filter((e) => e.type === "export").map((e) => e.detail.recipient), ["Office of the Prosecutor", "UN Commission of Inquiry"]);
       assert.ok(ir.dossier!.events.includes(rr.handoverSeq), "the dossier's events in the package include this handover");
 

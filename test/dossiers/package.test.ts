@@ -11,6 +11,7 @@ import { buildPackage, markInterrupted, writePackage } from "../../src/dossiers/
 import { custody } from "../../src/ledger/events.ts";
 import { verifyPackage } from "../../src/dossiers/package-verify.ts";
 import type { PackageIndex } from "../../src/dossiers/package.ts";
+import { isCommitment, opens } from "../../src/ledger/openings.ts";
 import { parseLeaf } from "../../src/ledger/events.ts";
 import { backends, tempDir } from "../support/backends.ts";
 import { buildVerifyGo, goVerifierMissing, goVerifierSkip } from "../support/verify-go.ts";
@@ -71,8 +72,14 @@ test("a package holds each exhibit's original, metadata, events with proofs, the
   }
   const handover = parseLeaf(readFileSync(join(pkgDir, `data/events/${built.handoverSeq}.json`)));
   assert.equal(handover.type, "export");
-  assert.equal(handover.detail.recipient, "Office of the Prosecutor");
-  assert.equal(handover.detail.purpose, "Case 12: Branch 215");
+  // The typed words are commitments in the leaf; their openings ride beside it for the court.
+  assert.ok(isCommitment(handover.detail.recipient) && isCommitment(handover.detail.purpose), "recipient and purpose are commitments");
+  assert.ok(!readFileSync(join(pkgDir, `data/events/${built.handoverSeq}.json`), "utf8").includes("Prosecutor"));
+  const openings = JSON.parse(readFileSync(join(pkgDir, `data/events/${built.handoverSeq}.openings.json`), "utf8")) as { field: string; salt: string; value: unknown }[];
+  const opened = new Map(openings.map((o) => [o.field, o]));
+  assert.equal(opened.get("detail.recipient")?.value, "Office of the Prosecutor");
+  assert.equal(opened.get("detail.purpose")?.value, "Case 12: Branch 215");
+  assert.ok(opens(handover.id, "detail.recipient", handover.detail.recipient as string, opened.get("detail.recipient")!));
   assert.ok(built.handoverSeq < built.checkpointSize, "the handover is logged before the package's checkpoint");
   assert.equal(readFileSync(join(pkgDir, "data/log/log.vkey"), "utf8"), `${a.archive.tree.verifierKey}\n`);
   assert.equal(readFileSync(join(pkgDir, "data/exhibits.csv"), "utf8").split("\r\n").length, 5, "header + 3 rows + final CRLF");
@@ -95,7 +102,7 @@ test("our verifier and sha256sum/sha512sum -c accept the package", async () => {
     assert.equal(r.status, 0, `${tool} -c ${file}: ${r.stdout}${r.stderr}`);
   }
   // The two commands VERIFY.txt gives, run from the package directory; in parallel (each CLI start is slow).
-  const ev = readdirSync(join(pkgDir, "data/events")).find((n) => n.endsWith(".json"))!;
+  const ev = readdirSync(join(pkgDir, "data/events")).find((n) => /^\d+\.json$/.test(n))!;
   const [cli, vp] = await Promise.all([
     dalil(pkgDir, ["package", "verify", "."]),
     dalil(pkgDir, ["verify-proof", "--proof", `data/events/${ev.replace(".json", ".tlog-proof")}`, "--leaf", `data/events/${ev}`, "--key", "data/log/log.vkey"]),
@@ -116,7 +123,7 @@ test("Go's sumdb/note and sumdb/tlog accept every event proof and the checkpoint
   const go = (command: string, args: string[]) => spawnSync(bin, [command, "-vkey", "@data/log/log.vkey", ...args], { cwd: pkgDir, encoding: "utf8" });
   const cp = go("checkpoint", ["-checkpoint", "data/log/checkpoint"]);
   assert.equal(cp.status, 0, cp.stdout + cp.stderr);
-  const seqs = readdirSync(join(pkgDir, "data/events")).filter((n) => n.endsWith(".json")).map((n) => n.slice(0, -5));
+  const seqs = readdirSync(join(pkgDir, "data/events")).filter((n) => /^\d+\.json$/.test(n)).map((n) => n.slice(0, -5));
   assert.ok(seqs.length >= 4, "the ingestions and the handover at least");
   for (const n of seqs) {
     const r = go("proof", ["-proof", `data/events/${n}.tlog-proof`, "-leaf", `data/events/${n}.json`]);
@@ -211,6 +218,25 @@ test("tampering is caught and named: an edited event, even with manifests rewrit
   }, /events\/\d+\.json is not proved by .*bytes differ from the logged entry/);
 });
 
+test("tampering is caught and named: the handover's recipient changed in its opening, or its opening removed", async () => {
+  const rel = `data/events/${built.handoverSeq}.openings.json`;
+  await tampered("opening changed", (d) => {
+    const list = JSON.parse(readFileSync(join(d, rel), "utf8")) as { field: string; value: unknown }[];
+    for (const o of list) if (o.field === "detail.recipient") o.value = "Someone Else";
+    writeFileSync(join(d, rel), JSON.stringify(list));
+    const index = JSON.parse(readFileSync(join(d, "data/package.json"), "utf8")) as PackageIndex;
+    writeFileSync(join(d, "data/package.json"), JSON.stringify({ ...index, recipient: "Someone Else" }));
+    remanifest(d);
+  }, /openings\.json: the opening of the recipient does not reproduce the commitment/);
+  await tampered("opening removed", (d) => {
+    rmSync(join(d, rel));
+    for (const alg of ["sha256", "sha512"]) {
+      const file = join(d, `manifest-${alg}.txt`);
+      writeFileSync(file, readFileSync(file, "utf8").split("\n").filter((l) => !l.endsWith(rel)).join("\n"));
+    }
+  }, /holds the recipient as a commitment, and .* gives no opening of it/);
+});
+
 test("tampering is caught and named: a proof from another archive's log", async () => {
   const other = await archiveWithPhotos("pkg-b");
   try {
@@ -239,7 +265,7 @@ test("a second package of the same photos holds the first handover once, not onc
   for (const ex of index.exhibits) assert.ok(ex.events.includes(built.handoverSeq) && ex.events.includes(r.handoverSeq), "both handovers are among each photo's events");
   const files = readdirSync(join(second, "data/events"));
   const distinct = new Set(index.exhibits.flatMap((x) => x.events));
-  assert.equal(files.length, distinct.size * 2, "each event once, with its proof");
+  assert.equal(files.length, distinct.size * 2 + 1, "each event once, with its proof, and the handover's openings");
   assert.equal(r.events, distinct.size);
   assert.deepEqual((await verifyPackage(second)).problems, []);
   await tampered("stray event", (d) => {

@@ -60,12 +60,14 @@ const MATRIX: Record<string, Row> = {
   "GET /api/sources": { expect: only(STAFF) },
   "GET /api/jobs": { expect: only(STAFF) },
   "GET /api/jobs/:id": { request: () => ({ url: "/api/jobs/job_none" }), expect: only(STAFF, "pass") },
-  // The custody log is for anyone to check: hashes, event types and actors' ids, no personal data.
+  // Anyone may check the log only grows (checkpoints, hash tiles, consistency); what it holds (entry bundles,
+  // inclusion proofs that answer "is this photograph here?") only the custodians who run `dalil verify`.
   "GET /log/checkpoint": { expect: everyone("pass") },
   "GET /log/key": { expect: everyone("pass") },
-  "GET /log/proof/:sha256": { request: (e) => ({ url: `/log/proof/${e.sha256}` }), expect: everyone("pass") },
+  "GET /log/proof/:sha256": { request: (e) => ({ url: `/log/proof/${e.sha256}` }), expect: only(["admin", "archivist"], "pass") },
   "GET /log/consistency": { request: () => ({ url: "/log/consistency?from=1&to=1" }), expect: everyone("pass") },
   "GET /log/tile/*": { request: () => ({ url: "/log/tile/0/000" }), expect: everyone("pass") },
+  "GET /log/tile/entries/*": { request: () => ({ url: "/log/tile/entries/000" }), expect: only(["admin", "archivist"], "pass") },
 
   "GET /api/session": { expect: everyone() },
   // A wrong password for everyone (each caller its own address, so no lockout interferes).

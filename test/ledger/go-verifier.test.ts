@@ -151,6 +151,18 @@ test("Go's sumdb/note and sumdb/tlog verify our checkpoints, proofs, consistency
       prev = size;
     }
     for (const size of sizes) expect(`tiles at ${size}`, true, ["tiles", ...V, "-checkpoint", join(dir, `cp-${size}`), "-dir", tilesDir]);
+    // A public mirror: hash tiles only (the entries say what the archive holds), still authenticated to the root.
+    for (const [name, flip] of [["hash-tiles", false], ["hash-tiles-flipped", true]] as const) {
+      for await (const t of tileFiles(0, 70_000, read, readEntries)) {
+        if (t.path.startsWith("tile/entries/")) continue;
+        const bytes = flip && t.path === "tile/0/000" ? Buffer.from(t.bytes) : t.bytes;
+        if (bytes !== t.bytes) bytes[5] = bytes[5]! ^ 1;
+        mkdirSync(dirname(join(dir, name, t.path)), { recursive: true });
+        writeFileSync(join(dir, name, t.path), bytes);
+      }
+    }
+    expect("hash tiles only", true, ["tiles", ...V, "-checkpoint", join(dir, "cp-70000"), "-dir", join(dir, "hash-tiles")]);
+    expect("hash tiles only, one bit flipped", false, ["tiles", ...V, "-checkpoint", join(dir, "cp-70000"), "-dir", join(dir, "hash-tiles-flipped")]);
 
     const results = await Promise.all(jobs.map((j) => run(bin, j.args)));
     jobs.forEach((j, i) => {

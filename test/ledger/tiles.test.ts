@@ -108,13 +108,17 @@ test("tile contents: hashes at level 8L, entries length-prefixed, checked agains
   assert.deepEqual(decodeEntryBundle(lastBundle), leaves.slice(257 * 256));
 
   // One tile by path, for an HTTP handler.
-  assert.deepEqual((await tileForPath("tile/0/001", size, read, readEntries)).bytes, Buffer.concat(leafHashes.slice(256, 512)));
-  assert.deepEqual((await tileForPath("tile/0/257.p/10", size, read, readEntries)).bytes, Buffer.concat(leafHashes.slice(257 * 256, 257 * 256 + 10)));
-  await assert.rejects(tileForPath("tile/0/257", size, read, readEntries), NotFound);
-  await assert.rejects(tileForPath("tile/0/257.p/209", size, read, readEntries), NotFound);
-  await assert.rejects(tileForPath("tile/1/001", size, read, readEntries), NotFound);
-  await assert.rejects(tileForPath("tile/0/5", size, read, readEntries), NotFound);
-  await assert.rejects(tileForPath("../etc/passwd", size, read, readEntries), NotFound);
+  assert.deepEqual((await tileForPath("tile/0/001", size, "hash", read, readEntries)).bytes, Buffer.concat(leafHashes.slice(256, 512)));
+  assert.deepEqual((await tileForPath("tile/0/257.p/10", size, "hash", read, readEntries)).bytes, Buffer.concat(leafHashes.slice(257 * 256, 257 * 256 + 10)));
+  await assert.rejects(tileForPath("tile/0/257", size, "hash", read, readEntries), NotFound);
+  await assert.rejects(tileForPath("tile/0/257.p/209", size, "hash", read, readEntries), NotFound);
+  await assert.rejects(tileForPath("tile/1/001", size, "hash", read, readEntries), NotFound);
+  await assert.rejects(tileForPath("tile/0/5", size, "hash", read, readEntries), NotFound);
+  await assert.rejects(tileForPath("../etc/passwd", size, "hash", read, readEntries), NotFound);
+  // The route for hash tiles never answers with an entry bundle, and the entries route never with hashes.
+  await assert.rejects(tileForPath("tile/entries/001", size, "hash", read, readEntries), NotFound);
+  await assert.rejects(tileForPath("tile/0/001", size, "entries", read, readEntries), NotFound);
+  assert.deepEqual(decodeEntryBundle((await tileForPath("tile/entries/001", size, "entries", read, readEntries)).bytes), leaves.slice(256, 512));
 });
 
 test("entry bundles: encoding limits and truncation", () => {

@@ -1,6 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
+import { isCommitment, openEvent, openingsOf } from "../../src/ledger/openings.ts";
 import { backends } from "../support/backends.ts";
 import { freshAccessArchive, readyUser, seedOriginal, type TestArchive } from "../access/fixtures.ts";
 import { seedBodies, typed, investigator } from "../catalogue/fixtures.ts";
@@ -55,8 +56,11 @@ for (const { backend, skip } of await backends()) {
       assert.equal(sample.strata.length, 6, "3 branches × 2 months");
       const detail = await getSample(t.ctx, admin, sample.id);
       for (const it of detail.items) assert.equal((await getBody(t.ctx, admin, it.bodyId)).reviewStatus, "sampled");
-      const drawn = (await t.ctx.log.eventsFor(sample.id)).map((e) => e.event);
+      const appended = await t.ctx.log.eventsFor(sample.id);
+      const openings = await openingsOf(t.ctx.db.db, appended.map((e) => e.seq));
+      const drawn = appended.map((e) => openEvent(e.event, openings.get(e.seq)));
       assert.equal(drawn[0]!.type, "review");
+      assert.ok(isCommitment(appended[0]!.event.detail.seed) && isCommitment(appended[0]!.event.detail.strata), "the seed typed and the strata are commitments in the leaf");
       assert.equal(drawn[0]!.detail.seed, "s-2014");
       assert.equal(drawn[0]!.actor.id, investigator.id);
       assert.ok((await t.ctx.log.size()) > before);

@@ -481,7 +481,12 @@ func cmdTiles(args []string) error {
 		}
 	}
 
-	// 3. Every entry bundle holds exactly the leaves whose hashes the level-0 tiles hold.
+	// 3. Every entry bundle holds exactly the leaves whose hashes the level-0 tiles hold. A public mirror has
+	// hash tiles only (the events say what the archive holds); without tile/entries/ the hashes are all there is.
+	if _, err := os.Stat(filepath.Join(d.dir, "tile", "entries")); errors.Is(err, os.ErrNotExist) {
+		fmt.Printf("OK tiles: hash tiles of %s size %d match root %x (no entry bundles published)\n", c.origin, c.size, c.root[:])
+		return nil
+	}
 	for j := int64(0); j<<tileHeight < c.size; j++ {
 		bt, bundle, err := d.tile(-1, j)
 		if err != nil {

@@ -1,0 +1,373 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { operatorActor, type Actor } from "../../src/core/actor.ts";
+import { ingestCard } from "../../src/archive/intake.ts";
+import { recordOriginalRead, recordPersonalDataRead, revealOriginal } from "../../src/access/reads.ts";
+import { openSealedIdentity, sealIdentity } from "../../src/access/sealed.ts";
+import { rotateSealedKey } from "../../src/access/keys.ts";
+import { addUser } from "../../src/access/users.ts";
+import { verifyArchive } from "../../src/app/verify.ts";
+import { editBody, mergeBodies, setPhotoRole, splitBody } from "../../src/catalogue/bodies.ts";
+import { createEntity, updateEntity } from "../../src/catalogue/entities.ts";
+import { addNumber, checkNumber, retireNumber } from "../../src/catalogue/numbers.ts";
+import { createLink, retractLink } from "../../src/catalogue/links.ts";
+import { addVocabularyTerm, updateVocabularyTerm } from "../../src/catalogue/vocabularies.ts";
+import { exportBodiesCsv } from "../../src/catalogue/csv-import.ts";
+import { buildPackage } from "../../src/dossiers/package.ts";
+import { createDossier, freezeDossier } from "../../src/dossiers/dossiers.ts";
+import { addExhibit, reviseReasoning, withdrawExhibit } from "../../src/dossiers/exhibits.ts";
+import { markRegion, withdrawRegion } from "../../src/dossiers/redaction.ts";
+import { createReport, setConsent, updateReport } from "../../src/families/reports.ts";
+import { drawReviewSample } from "../../src/review/samples.ts";
+import { parseLeaf, type CustodyEvent } from "../../src/ledger/events.ts";
+import { isCommitment } from "../../src/ledger/openings.ts";
+import { backends, tempDir } from "../support/backends.ts";
+import { demoCard, freshArchive } from "../support/archive.ts";
+import { investigator, seedBodies } from "../catalogue/fixtures.ts";
+import { caseworker, REPORT, seedPhoto } from "../families/casework-fixtures.ts";
+
+/**
+ * The attack: read the public log (every entry bundle, as a mirror or a leaked copy would hold it) for what people
+ * typed, paths on a card, file names, names, e-mail addresses and the server's login name. The real use cases run
+ * with a marker in every word a person types; then every leaf is read: no marker, no name, no address, no path,
+ * no login name, and every field is one of an allow-list of kinds (hash, commitment, id, enum, number, time).
+ * A kind of event the code can log that this test neither produces nor lists as not driven fails it.
+ */
+// Never inside an id (base32: a–z, 2–7) or a hash (hex), so a match is a typed word and nothing else.
+const MARK = "zz08";
+const LOGIN = `${MARK}login`;
+const archivist: Actor = { kind: "user", id: "usr_archivist", role: "archivist" };
+const admin: Actor = { kind: "user", id: "usr_admin", role: "admin" };
+
+for (const { backend, skip } of await backends()) {
+  test(`reading every leaf of the log for typed words, paths, names, e-mails and login names finds none, on ${backend.name}`, { skip, timeout: 300_000 }, async () => {
+    const savedUser = process.env.USER;
+    process.env.USER = LOGIN;
+    const { archive: a, close } = await freshArchive(backend);
+    try {
+      const { dir } = await demoCard(2, true, "leaf-leaks");
+      const operator = operatorActor();
+      const s = await ingestCard(a, operator, { path: dir, label: `${MARK} card from the lawyer` });
+      await ingestCard(a, operator, { path: dir, label: `${MARK} same card` });
+      const shas = (await a.db.db.selectFrom("originals").select("sha256").where("status", "=", "preserved").where("media_kind", "=", "image").orderBy("sha256").execute()).map((r) => r.sha256);
+      await revealOriginal(a, archivist, { sha256: shas[0]!, reason: `${MARK} reveal reason for /cases/215.txt` });
+      await a.db.transaction((tx) => recordOriginalRead(a, tx, archivist, shas[0]!));
+      await a.db.transaction((tx) => recordPersonalDataRead(a, tx, caseworker, [{ id: "rep_x", role: "report" }], { read: "case" }));
+      await sealIdentity(a, admin, { sourceId: s.source, identity: `${MARK} photographer's name` });
+      await openSealedIdentity(a, admin, { sourceId: s.source, reason: `${MARK} opening reason` });
+      await rotateSealedKey(a, admin);
+      await addUser(a, operator, { email: `${MARK}.person@example.org`, role: "investigator" });
+      await verifyArchive(a, operator);
+      await buildPackage(a, operator, { originals: shas.slice(0, 2), recipient: `${MARK} Office of the Prosecutor`, purpose: `${MARK} case 12`, out: join(tempDir("dalil-leaf-"), "pkg") });
+      await markRegion(a, archivist, { sha256: shas[0]!, x: 1, y: 1, w: 10, h: 10, label: "face" }).then((r) => withdrawRegion(a, archivist, r.id));
+
+      // The catalogue: bodies with typed numbers and names, split and merged with reasons; an entity; an export.
+      const photos = [await seedPhoto(a, 1), await seedPhoto(a, 2), await seedPhoto(a, 3)];
+      const [b1, b2] = await seedBodies(a, investigator, [
+        { sex: "male", nameAr: "محمد الخطيب", photoDate: "2013-05-01", photos: [{ sha256: photos[0]!, role: "face" }, { sha256: photos[1]!, role: "full" }] },
+        { sex: "male", photoDate: "2013-06-01", photos: [{ sha256: photos[2]!, role: "face" }] },
+      ]);
+      const split = await splitBody(a, investigator, { bodyId: b1!.id, photos: [photos[1]!], reason: `${MARK} split reason` });
+      await mergeBodies(a, investigator, { keep: b2!.id, absorb: split.created.id, reason: `${MARK} merge reason` });
+      const ent = await createEntity(a, investigator, { kind: "person", nameEn: `${MARK} Officer Name`, nameAr: "ضابط" });
+      await updateEntity(a, investigator, { id: ent.id, title: `${MARK} colonel` });
+      await editBody(a, investigator, { id: b2!.id, externalRef: `${MARK}/ref/7.jpg`, hospital: "601", photoDate: "2013-06-02" });
+      await setPhotoRole(a, investigator, { bodyId: b2!.id, sha256: photos[2]!, role: "full" });
+      const num = await addNumber(a, investigator, { bodyId: b2!.id, role: "detainee", value: "5311" });
+      await checkNumber(a, admin, { numberId: num.id, agree: false, correctedValue: "5312" });
+      const num2 = await addNumber(a, investigator, { bodyId: b2!.id, role: "branch", value: "215" });
+      await retireNumber(a, investigator, { numberId: num2.id, reason: `${MARK} retired` });
+      const unit = await createEntity(a, investigator, { kind: "unit", nameEn: `${MARK} Raids Branch` });
+      const link = await createLink(a, investigator, { type: "held_by", from: { kind: "body", id: b2!.id }, to: { kind: "entity", id: unit.id }, evidence: [{ kind: "testimony", ref: `${MARK} witness W-3` }], reasoning: `${MARK} seen on the card` });
+      await retractLink(a, investigator, { id: link.id, reason: `${MARK} retracted` });
+      await addVocabularyTerm(a, admin, { vocabulary: "hospital", code: "mujtahid", labelAr: "مشفى المجتهد", labelEn: `${MARK} Al-Mujtahid Hospital` });
+      await updateVocabularyTerm(a, admin, { vocabulary: "hospital", code: "mujtahid", labelEn: `${MARK} renamed` });
+      await exportBodiesCsv(a, investigator);
+      await drawReviewSample(a, investigator, { size: 1, seed: `${MARK} seed` });
+
+      // A dossier: named and reasoned in words, an exhibit withdrawn with a reason, a version frozen.
+      const d = await createDossier(a, investigator, { name: `${MARK} dossier name`, description: `${MARK} description` });
+      await addExhibit(a, investigator, { dossierId: d.id, kind: "photo", ref: photos[0]!, reasoning: `${MARK} reasoning` });
+      const ex2 = await addExhibit(a, investigator, { dossierId: d.id, kind: "photo", ref: photos[2]!, reasoning: `${MARK} second` });
+      await reviseReasoning(a, investigator, { dossierId: d.id, number: ex2.number, reasoning: `${MARK} revised` });
+      await withdrawExhibit(a, investigator, { dossierId: d.id, number: ex2.number, reason: `${MARK} withdrawn` });
+      await addExhibit(a, investigator, { dossierId: d.id, kind: "photo", ref: photos[2]!, reasoning: `${MARK} restored` });
+      await freezeDossier(a, investigator, { id: d.id, note: `${MARK} note` });
+
+      // Families: a report with names, edited, consent given.
+      const r = await createReport(a, caseworker, { ...REPORT, nameLat: `${MARK} Khatib` });
+      await updateReport(a, caseworker, r.id, { fatherName: `${MARK} father` });
+      await setConsent(a, caseworker, r.id, "viewingPhotos", true);
+
+      const rows = await a.db.db.selectFrom("custody_events").select(["seq", "leaf"]).orderBy("seq").execute();
+      const events = rows.map((x) => ({ seq: x.seq, text: x.leaf.toString("utf8"), e: parseLeaf(x.leaf) }));
+      const problems: string[] = [];
+      for (const { seq, text, e } of events) {
+        const where = `event ${seq} (${kindOf(e)})`;
+        if (new RegExp(MARK, "i").test(text)) problems.push(`${where} holds words a person typed: ${text.slice(0, 300)}`);
+        if (text.includes("operator:")) problems.push(`${where} holds the server's login name`);
+        if (text.includes(dir)) problems.push(`${where} holds the card's path`);
+        for (const [path, v] of fields(e)) {
+          const kinds = ALLOWED[`${e.type}|${path}`] ?? ALLOWED[`*|${path}`];
+          if (!kinds) {
+            problems.push(`${where}: field ${path} = ${JSON.stringify(v)} is not in the allow-list`);
+            continue;
+          }
+          if (!kinds.some((k) => KINDS[k](v))) problems.push(`${where}: field ${path} = ${JSON.stringify(v)} is not a ${kinds.join(" or ")}`);
+          if (typeof v === "string" && !kinds.includes("format")) {
+            for (const [what, re] of LEAKS) if (re.test(v)) problems.push(`${where}: field ${path} holds ${what}: ${JSON.stringify(v)}`);
+          }
+        }
+      }
+      assert.deepEqual(problems, []);
+      assert.ok(events.some((x) => x.e.actor.kind === "operator" && isCommitment(x.e.actor.id)), "the operator is a commitment");
+
+      const produced = new Set(events.map((x) => kindOf(x.e)));
+      const inCode = kindsInCode();
+      const notCovered = [...inCode].filter((k) => !produced.has(k) && !NOT_DRIVEN.has(k)).sort();
+      assert.deepEqual(notCovered, [], "event kinds the code can log that this test neither drives nor lists in NOT_DRIVEN");
+      const unknown = [...produced].filter((k) => !inCode.has(k)).sort();
+      assert.deepEqual(unknown, [], "event kinds produced that the scan of the code did not find");
+    } finally {
+      process.env.USER = savedUser;
+      await close();
+    }
+  });
+}
+
+/** Patterns no string in a leaf may hold (a format identifier such as "dalil.custody/1" aside). */
+const LEAKS: [string, RegExp][] = [
+  ["an e-mail address", /@/],
+  ["a path", /\//],
+  ["a file name", /\.(?:jpe?g|png|tiff?|heic|webp|gif|dng|nef|cr2|arw|raw|txt|zip|img|iso|dd|bin|csv|pdf|json|mp4|mov|docx?)$/i],
+  ["an Arabic word", /[\u0600-\u06ff]/],
+  ["free text", /\s\S+\s\S+\s/],
+];
+
+type Kind = "term" | "field" | "hash" | "commitment" | "id" | "keyid" | "enum" | "digits" | "number" | "boolean" | "time" | "format" | "version" | "null";
+const KINDS: Record<Kind, (v: unknown) => boolean> = {
+  hash: (v) => typeof v === "string" && /^[0-9a-f]{64}$/.test(v),
+  // A changed field's name, or its name and the photo it concerns (photoRole:<sha256>).
+  field: (v) => typeof v === "string" && /^[a-z][A-Za-z]*(?::[0-9a-f]{64})?$/.test(v),
+  // A salted commitment (openings.ts), or a catalogue history commitment (base64url SHA-256, catalogue/history.ts).
+  commitment: (v) => isCommitment(v) || (typeof v === "string" && /^[A-Za-z0-9_-]{43}$/.test(v)),
+  id: (v) => typeof v === "string" && /^(?:[a-z]+_[A-Za-z0-9_]+|[A-Z]-\d+(?:-\d+)?|system:dalil|commit:[0-9a-f]{64}|all-open)$/.test(v),
+  term: (v) => typeof v === "string" && /^[a-z_]+:[a-z0-9_-]{1,40}$/.test(v),
+  keyid: (v) => typeof v === "string" && /^[0-9a-f]{16}$/.test(v),
+  enum: (v) => typeof v === "string" && v.length <= 40 && /^[a-z][a-z0-9._:-]*(?: [a-z][a-z0-9._:-]*){0,2}$/i.test(v),
+  digits: (v) => typeof v === "string" && /^\d{1,9}$/.test(v),
+  number: (v) => typeof v === "number" && Number.isFinite(v),
+  boolean: (v) => typeof v === "boolean",
+  time: (v) => typeof v === "string" && /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{3})?Z$/.test(v),
+  format: (v) => typeof v === "string" && /^dalil\.[a-z.-]+\/\d+$/.test(v),
+  version: (v) => typeof v === "string" && /^\d+\.\d+\.\d+(?:-[a-z0-9.]+)?$/.test(v),
+  null: (v) => v === null,
+};
+
+/**
+ * Every leaf field (array indexes as [], record ids used as keys as <id>), by path: `*|` for any event type, or
+ * `type|` for one. A field added to an event fails the test until it is listed here with its kind.
+ */
+const ALLOWED: Record<string, Kind[]> = {
+  "*|v": ["format"],
+  "*|id": ["id"],
+  "*|type": ["enum"],
+  "*|at": ["time"],
+  "*|outcome": ["enum"],
+  "*|actor.kind": ["enum"],
+  "*|actor.id": ["id"],
+  "*|actor.role": ["enum"],
+  "*|software.name": ["enum"],
+  "*|software.version": ["version"],
+  "*|objects[].sha256": ["hash"],
+  // A controlled-vocabulary term is named vocabulary:code (a code an administrator chose, like a hospital's "601").
+  "*|objects[].id": ["id", "term"],
+  "*|objects[].role": ["enum"],
+  "*|detail.action": ["enum"],
+  "*|detail.reason": ["commitment"],
+  "*|detail.warning": ["commitment"],
+  "*|detail.source": ["id"],
+  "*|detail.entry": ["number"],
+  "*|detail.size": ["number", "null"],
+  "*|detail.format": ["enum", "format"],
+  "*|detail.sha256": ["hash"],
+  "*|detail.version": ["number"],
+  "*|detail.bytesKeptIn": ["hash", "null"],
+  "accession|detail.containerNewlyStored": ["boolean"],
+  "accession|detail.fsType": ["enum", "null"],
+  "accession|detail.kind": ["enum"],
+  "creation|detail.renditions[].kind": ["enum"],
+  "creation|detail.renditions[].sha256": ["hash"],
+  "creation|detail.renditions[].width": ["number"],
+  "creation|detail.renditions[].height": ["number"],
+  "creation|detail.repair": ["boolean"],
+  "export|detail.reason": ["enum"], // a failed build: the error's code (ENOSPC, interrupted), never its message
+  "export|detail.completed": ["boolean"],
+  "export|detail.content": ["enum"],
+  "export|detail.exhibits": ["number"],
+  "export|detail.package": ["id"],
+  "export|detail.recipient": ["commitment"],
+  "export|detail.purpose": ["commitment"],
+  "export|detail.rows": ["number"],
+  "export|detail.copies.<id>": ["hash"],
+  "export|detail.report": ["hash"],
+  "export|detail.dossier": ["id"],
+  "export|detail.versionSha256": ["hash"],
+  "fixity check|detail.bytes": ["number"],
+  "fixity check|detail.checked": ["number"],
+  "fixity check|detail.failed": ["number"],
+  "key rotation|detail.key": ["enum"],
+  "key rotation|detail.from": ["keyid", "null"],
+  "key rotation|detail.to": ["keyid"],
+  "key rotation|detail.records": ["number"],
+  "key rotation|detail.sidecars": ["number"],
+  "key rotation|detail.rewrapped": ["number"],
+  "metadata modification|detail.ref": ["id"],
+  "metadata modification|detail.newRef": ["id"],
+  "metadata modification|detail.absorbedRef": ["id"],
+  "metadata modification|detail.splitFrom": ["id"],
+  "metadata modification|detail.fields[]": ["field"],
+  "metadata modification|detail.history": ["commitment"],
+  "metadata modification|detail.record": ["enum"],
+  "metadata modification|detail.change": ["enum"],
+  "metadata modification|detail.key": ["keyid"],
+  "metadata modification|detail.dossier": ["id"],
+  "metadata modification|detail.exhibit": ["id"],
+  "metadata modification|detail.exhibits[]": ["id"],
+  "metadata modification|detail.kind": ["enum"],
+  "metadata modification|detail.label": ["enum"],
+  "metadata modification|detail.region": ["id"],
+  "metadata modification|detail.x": ["number"],
+  "metadata modification|detail.y": ["number"],
+  "metadata modification|detail.w": ["number"],
+  "metadata modification|detail.h": ["number"],
+  "metadata modification|detail.import": ["id"],
+  "metadata modification|detail.row": ["number"],
+  "metadata modification|detail.rows": ["number"],
+  "metadata modification|detail.created": ["number"],
+  "metadata modification|detail.updated": ["number"],
+  "metadata modification|detail.unchanged": ["number"],
+  "metadata modification|detail.proposal": ["id"],
+  "metadata modification|detail.proposals": ["number"],
+  "metadata modification|detail.proposals[]": ["id"],
+  "metadata modification|detail.run": ["id"],
+  "metadata modification|detail.reader": ["enum"],
+  "metadata modification|detail.photos": ["number"],
+  "metadata modification|detail.readings": ["number"],
+  "metadata modification|detail.superseded": ["number"],
+  "metadata modification|detail.item": ["id"],
+  "metadata modification|detail.flag": ["id"],
+  "metadata modification|detail.tier": ["enum"],
+  "metadata modification|detail.user": ["id"],
+  "metadata modification|detail.duplicate": ["id"],
+  "opened sealed record|detail.reason": ["commitment"],
+  "revealed graphic image|detail.reason": ["commitment"],
+  "viewed personal data|detail.read": ["enum"],
+  "viewed personal data|detail.reports": ["digits"],
+  "review|detail.seed": ["commitment"],
+  "review|detail.strata": ["commitment"],
+  "review|detail.size": ["number"],
+  "review|detail.doubleShare": ["number"],
+  "review|detail.population": ["number"],
+  "review|detail.populationSha256": ["hash"],
+  "review|detail.chosenSha256": ["hash"],
+  "review|detail.assignments": ["number"],
+  "review|detail.perReviewer.<id>": ["number"],
+  "review|detail.assignmentsSha256": ["hash"],
+  "review|detail.review": ["id"],
+  "review|detail.reviewer": ["id"],
+  "review|detail.submittedAt": ["time"],
+  "review|detail.supersedes": ["id"],
+  "review|detail.item": ["id"],
+  "review|detail.method": ["enum"],
+  "review|detail.by": ["id"],
+  "review|detail.at": ["time"],
+  "disclosure|detail.request": ["id"],
+  "disclosure|detail.unblurred": ["boolean"],
+  "disclosure|detail.blurred": ["boolean"],
+  "disclosure|detail.stage": ["enum"],
+  "disclosure|detail.status": ["enum"],
+  "disclosure|detail.recipient": ["id"],
+  "identification|detail.decision": ["id"],
+  "identification|detail.status": ["enum"],
+  "identification|detail.previous": ["enum"],
+};
+
+function fields(e: CustodyEvent): [string, unknown][] {
+  const out: [string, unknown][] = [];
+  const walk = (v: unknown, path: string): void => {
+    if (Array.isArray(v)) v.forEach((x) => walk(x, `${path}[]`));
+    else if (v && typeof v === "object") for (const [k, x] of Object.entries(v)) walk(x, path ? `${path}.${/^(?:[A-Z]-\d|[a-z]+_)/.test(k) ? "<id>" : k}` : k);
+    else out.push([path, v]);
+  };
+  walk(e, "");
+  return out;
+}
+
+/** An event's kind: its action where it names one (catalogue, families, dossiers, reviews), else its type. */
+function kindOf(e: CustodyEvent): string {
+  return typeof e.detail.action === "string" ? e.detail.action : e.type;
+}
+
+/**
+ * Every event kind the source can log: the event types passed to custody(…) and the actions named in the same
+ * modules (catalogue changes go through recordChanges, whose type defaults to "metadata modification").
+ */
+function kindsInCode(): Set<string> {
+  const root = fileURLToPath(new URL("../../src/", import.meta.url));
+  const out = new Set<string>();
+  const files = (d: string): string[] => readdirSync(d).flatMap((n) => (statSync(join(d, n)).isDirectory() ? files(join(d, n)) : n.endsWith(".ts") ? [join(d, n)] : []));
+  for (const f of files(root)) {
+    if (/routes\.ts$|policy\.ts$|[/\\]http[/\\]|[/\\]cli[/\\]/.test(f)) continue;
+    const text = readFileSync(f, "utf8");
+    if (!/custody\(|recordChanges|recordManyChanges|updateBodyInTx|createBodyInTx|logDossierChange/.test(text)) continue;
+    for (const m of text.matchAll(/custody\(\s*"([^"]+)"/g)) out.add(m[1]!);
+    for (const m of text.matchAll(/action: "([a-z]+\.[a-z.-]+)"/g)) out.add(m[1]!);
+  }
+  return out;
+}
+
+/**
+ * Kinds the scan finds that this test does not produce. Each has a reason; the second group is work left: their
+ * builders put only ids, enums, numbers and hashes in the leaf (read in review), and the allow-list above already
+ * names their fields, but no run of this test has proved it.
+ */
+const NOT_DRIVEN = new Set<string>([
+  // Event types that are always logged with an action (the action is their kind here).
+  "disclosure",
+  "identification",
+  "review",
+  // A policy action that the scan picks up in families code, not an event action.
+  "report.read",
+  // Not driven yet (see above).
+  "body.import",
+  "catalogue.import",
+  "case.flag-cleared",
+  "case.flagged",
+  "disclosure.decide",
+  "disclosure.image-checked",
+  "disclosure.image-viewed",
+  "disclosure.request-declined",
+  "disclosure.requested",
+  "disclosure.stage",
+  "grouping.accept",
+  "grouping.merge",
+  "grouping.propose",
+  "grouping.reject",
+  "grouping.split",
+  "link.edit",
+  "number.check",
+  "report.consent",
+  "report.duplicate-rejected",
+  "report.duplicates-proposed",
+  "report.member-ended",
+  "report.member-linked",
+  "report.merge",
+  "review.assign",
+  "review.resolve",
+  "review.status",
+  "review.submit",
+]);
