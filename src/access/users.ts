@@ -106,8 +106,7 @@ export async function revokeAllTokens(tx: Tx, userId: string, now: string): Prom
  * the same single lookup, so such a form cannot be used to learn who has an account, or what their role is.
  */
 export async function findAccountOfRole(tx: Tx, ref: string, role: Role, field: string): Promise<UsersTable> {
-  const q = adb(tx).selectFrom("users").selectAll();
-  const row = ref.startsWith("usr_") ? await q.where("id", "=", ref).executeTakeFirst() : await q.where("email", "=", normaliseEmail(ref)).executeTakeFirst();
+  const row = await accountByRef(tx, ref);
   if (!row || row.role !== role || row.disabled_at !== null) {
     throw new Invalid(`There is no enabled ${role.replace(/_/g, " ")}'s account ${ref.slice(0, 320)}.`, field);
   }
@@ -145,12 +144,15 @@ export async function peopleByIds(ctx: Ctx, ids: readonly string[]): Promise<Map
   return new Map(rows.map((r) => [r.id, { email: r.email, role: r.role as Role }]));
 }
 
+/** The one lookup of an account by id (usr_…) or email address; undefined when there is none. */
+function accountByRef(tx: Tx, ref: string): Promise<UsersTable | undefined> {
+  const q = adb(tx).selectFrom("users").selectAll();
+  return ref.startsWith("usr_") ? q.where("id", "=", ref).executeTakeFirst() : q.where("email", "=", normaliseEmail(ref)).executeTakeFirst();
+}
+
 /** An account by id (usr_…) or email address. */
 export async function findUser(tx: Tx, ref: string): Promise<UsersTable> {
-  const q = adb(tx).selectFrom("users").selectAll();
-  const row = ref.startsWith("usr_")
-    ? await q.where("id", "=", ref).executeTakeFirst()
-    : await q.where("email", "=", normaliseEmail(ref)).executeTakeFirst();
+  const row = await accountByRef(tx, ref);
   if (!row) throw new NotFound("There is no such account; `dalil users list` shows them.");
   return row;
 }
