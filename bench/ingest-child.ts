@@ -1,5 +1,5 @@
 import { loadConfig } from "../src/core/config.ts";
-import { openArchive } from "../src/app/context.ts";
+import { openArchive } from "../src/app/open-archive.ts";
 import { operatorActor } from "../src/core/actor.ts";
 import { ingestCard } from "../src/archive/intake.ts";
 

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { tmpdir } from "node:os";
 import { spawnSync } from "node:child_process";
 import { loadConfig } from "../src/core/config.ts";
-import { openArchive } from "../src/app/context.ts";
+import { openArchive } from "../src/app/open-archive.ts";
 import { operatorActor } from "../src/core/actor.ts";
 import { custody } from "../src/ledger/events.ts";
 import { verifyLedger } from "../src/ledger/verify.ts";

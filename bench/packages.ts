@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync 
 import { join } from "node:path";
 import { tmpdir } from "node:os";
 import { loadConfig } from "../src/core/config.ts";
-import { openArchive } from "../src/app/context.ts";
+import { openArchive } from "../src/app/open-archive.ts";
 import { operatorActor } from "../src/core/actor.ts";
 import { ingestCard } from "../src/archive/intake.ts";
 import { buildPackage } from "../src/dossiers/package.ts";

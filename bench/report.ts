@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, w
 import { join } from "node:path";
 import { tmpdir } from "node:os";
 import { loadConfig } from "../src/core/config.ts";
-import { openArchive } from "../src/app/context.ts";
+import { openArchive } from "../src/app/open-archive.ts";
 import { operatorActor } from "../src/core/actor.ts";
 import { ingestCard } from "../src/archive/intake.ts";
 import { buildReport, type Clearance } from "../src/dossiers/report/index.ts";

@@ -1,23 +1,14 @@
-import { chmodSync, mkdirSync, statSync } from "node:fs";
-import { paths, type Config } from "../core/config.ts";
-import { systemClock, type Clock } from "../core/clock.ts";
-import { createLogger, type Logger } from "../core/logger.ts";
-import { openDatabase, type DatabaseHandle } from "../db/database.ts";
-import { JobQueue } from "../db/jobs.ts";
-import { CustodyLog } from "../ledger/log.ts";
-import { policy, type Policy } from "../access/policy.ts";
-import { openBlobStore, type BlobStore } from "../archive/blobs/index.ts";
-import { loadOrCreateBlobKeys } from "../archive/blobs/keys.ts";
-import { registerArchiveJobs } from "../archive/jobs.ts";
-import { registerCatalogueJobs } from "../catalogue/index.ts";
-import { registerFamiliesJobs } from "../families/matching.ts";
-import { registerDossierJobs } from "../dossiers/dossier-package.ts";
-import { registerPackageExpiry } from "../dossiers/package-download.ts";
-import { registerReviewBlinding } from "../review/reviews.ts";
-import { registerCaseworkJobs } from "../families/watch.ts";
-import { LogTree, loadOrCreateLogKey, newOrigin } from "../ledger/tree.ts";
-import { getSetting, setSetting } from "../db/settings.ts";
-import { loadKeyFile } from "../access/secrets.ts";
+import type { Config } from "../core/config.ts";
+import type { Clock } from "../core/clock.ts";
+import type { Logger } from "../core/logger.ts";
+import type { DatabaseHandle } from "../db/database.ts";
+import type { JobQueue } from "../db/jobs.ts";
+import type { CustodyLog } from "../ledger/log.ts";
+import type { LogTree } from "../ledger/tree.ts";
+import type { Policy } from "../access/policy.ts";
+import type { BlobStore } from "../archive/blobs/index.ts";
+
+// Types only: every use case imports this, so it must import no module's code (the archive is built in open-archive.ts).
 
 /**
  * Everything a use case needs, built once at start. Tests build it against SQLite in a temp dir or PostgreSQL in
@@ -35,63 +26,6 @@ export interface Ctx {
   logger: Logger;
 }
 
-export const JOB_KEY_FILE = "job-mac.key";
-
 export interface Archive extends Ctx {
   close(): Promise<void>;
-}
-
-export async function openArchive(config: Config, opts: { clock?: Clock; logger?: Logger } = {}): Promise<Archive> {
-  // the data dir holds the database, keys, uploads and packages: only the archive's own account enters it
-  mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
-  if ((statSync(config.dataDir).mode & 0o077) !== 0) chmodSync(config.dataDir, 0o700);
-  const clock = opts.clock ?? systemClock;
-  const db = await openDatabase({ url: config.databaseUrl, sqlitePath: paths.sqlite(config) });
-  const keys = await loadOrCreateBlobKeys(paths.keys(config));
-  const blobs = await openBlobStore(config.blobsUrl ?? paths.blobs(config), keys);
-  const log = new CustodyLog(db);
-  const origin = (await getSetting(db.db, "log.origin")) ?? config.logOrigin ?? newOrigin();
-  const logKeys = loadOrCreateLogKey(paths.keys(config), origin);
-  if (!(await getSetting(db.db, "log.origin"))) {
-    // Pinned at creation: a log key file swapped later no longer matches, and `dalil verify` says so.
-    await setSetting(db.db, "log.origin", logKeys.origin);
-    await setSetting(db.db, "log.verifier-keys", JSON.stringify([logKeys.verifierKey]));
-  }
-  const known = JSON.parse((await getSetting(db.db, "log.verifier-keys")) ?? "[]") as string[];
-  const logger = opts.logger ?? createLogger();
-  const tree = new LogTree(
-    db,
-    logKeys,
-    clock,
-    known.filter((k) => k !== logKeys.verifierKey),
-    known.includes(logKeys.verifierKey),
-    config.tsaUrl,
-    logger,
-  );
-  tree.attach(log);
-  // the job key authenticates every queued job's payload; kept with the archive's other keys (0600, made once)
-  const jobs = new JobQueue(db, clock, loadKeyFile(paths.keys(config), JOB_KEY_FILE, true)!);
-  const ctx: Archive = {
-    config,
-    db,
-    blobs,
-    log,
-    tree,
-    jobs,
-    policy,
-    clock,
-    logger,
-    async close() {
-      await blobs.close();
-      await db.close();
-    },
-  };
-  registerArchiveJobs(ctx);
-  registerCatalogueJobs(ctx);
-  registerFamiliesJobs(ctx);
-  registerDossierJobs(ctx);
-  registerPackageExpiry(ctx);
-  registerReviewBlinding();
-  registerCaseworkJobs(ctx);
-  return ctx;
 }

@@ -3,7 +3,8 @@ import { dirname } from "node:path";
 import type { Command } from "commander";
 import { loadConfig, paths, type Config } from "../core/config.ts";
 import { DalilError, Invalid } from "../core/errors.ts";
-import { openArchive, type Archive } from "../app/context.ts";
+import { openArchive } from "../app/open-archive.ts";
+import type { Archive } from "../app/context.ts";
 
 /** What every command shares: --data, --json, opening the archive, printing results and errors. */
 export interface CommonOptions {

@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { loadConfig } from "../../src/core/config.ts";
-import { openArchive } from "../../src/app/context.ts";
+import { openArchive } from "../../src/app/open-archive.ts";
 import { findSession, signIn } from "../../src/access/index.ts";
 import { backends } from "../support/backends.ts";
 import { dalil } from "../support/cli.ts";

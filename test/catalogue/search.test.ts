@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { backends } from "../support/backends.ts";
 import { freshArchive } from "../support/archive.ts";
 import { editBody, mergeBodies, searchBodies, type NewBody, type SearchQuery, type SearchResult } from "../../src/catalogue/index.ts";
-import { openArchive } from "../../src/app/context.ts";
+import { openArchive } from "../../src/app/open-archive.ts";
 import { loadConfig } from "../../src/core/config.ts";
 import { buildHttpApp } from "../../src/http/app.ts";
 import { Forbidden, Invalid } from "../../src/core/errors.ts";

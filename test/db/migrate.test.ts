@@ -4,7 +4,7 @@ import { sql } from "kysely";
 import { chmodSync, existsSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { openDatabase } from "../../src/db/database.ts";
-import { openArchive } from "../../src/app/context.ts";
+import { openArchive } from "../../src/app/open-archive.ts";
 import { loadConfig } from "../../src/core/config.ts";
 import { backends } from "../support/backends.ts";
 

@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { loadConfig } from "../../src/core/config.ts";
-import { openArchive } from "../../src/app/context.ts";
+import { openArchive } from "../../src/app/open-archive.ts";
 import { operatorActor, type Actor } from "../../src/core/actor.ts";
 import { addUser } from "../../src/access/index.ts";
 import { issueSession } from "../../src/access/sessions.ts";

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { sql } from "kysely";
 import sharp from "sharp";
 import { loadConfig } from "../../src/core/config.ts";
-import { openArchive } from "../../src/app/context.ts";
+import { openArchive } from "../../src/app/open-archive.ts";
 import { operatorActor } from "../../src/core/actor.ts";
 import { addUser, issueSession } from "../../src/access/index.ts";
 import { ensureWebBuilt } from "../../web/ensure-built.mjs";

@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadConfig } from "../../src/core/config.ts";
-import { openArchive } from "../../src/app/context.ts";
+import { openArchive } from "../../src/app/open-archive.ts";
 import { operatorActor } from "../../src/core/actor.ts";
 import { ingestCard } from "../../src/archive/intake.ts";
 import { writeDemoCard, type DemoCardTruth } from "../../src/archive/demo-card/index.ts";

@@ -7,7 +7,7 @@ import { sql } from "kysely";
 import sharp from "sharp";
 import type { Page } from "playwright-core";
 import { loadConfig } from "../../src/core/config.ts";
-import { openArchive } from "../../src/app/context.ts";
+import { openArchive } from "../../src/app/open-archive.ts";
 import { operatorActor } from "../../src/core/actor.ts";
 import { addUser, issueSession } from "../../src/access/index.ts";
 import { generateBenchData } from "../../bench/search.ts";

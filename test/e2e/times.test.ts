@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import sharp from "sharp";
 import { loadConfig } from "../../src/core/config.ts";
-import { openArchive } from "../../src/app/context.ts";
+import { openArchive } from "../../src/app/open-archive.ts";
 import { operatorActor } from "../../src/core/actor.ts";
 import { addUser, issueSession } from "../../src/access/index.ts";
 import { ingestCard } from "../../src/archive/intake.ts";

@@ -14,7 +14,8 @@ import { parseConsistencyProof } from "../../src/ledger/tlog-proof.ts";
 import { verifyConsistency } from "../../src/ledger/merkle.ts";
 import { verifyArchive } from "../../src/app/verify.ts";
 import { loadConfig } from "../../src/core/config.ts";
-import { openArchive, type Archive } from "../../src/app/context.ts";
+import { openArchive } from "../../src/app/open-archive.ts";
+import type { Archive } from "../../src/app/context.ts";
 import { backends } from "../support/backends.ts";
 import { freshArchive } from "../support/archive.ts";
 

@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { loadConfig } from "../../src/core/config.ts";
-import { openArchive } from "../../src/app/context.ts";
+import { openArchive } from "../../src/app/open-archive.ts";
 import { backends } from "../support/backends.ts";
 import { readyUser } from "../access/fixtures.ts";
 import { seedBodies, typed, investigator } from "../catalogue/fixtures.ts";

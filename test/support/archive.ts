@@ -1,7 +1,8 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { loadConfig } from "../../src/core/config.ts";
-import { openArchive, type Archive } from "../../src/app/context.ts";
+import { openArchive } from "../../src/app/open-archive.ts";
+import type { Archive } from "../../src/app/context.ts";
 import { writeDemoCard, type DemoCardTruth } from "../../src/archive/demo-card/index.ts";
 import type { Backend } from "./backends.ts";
 import type { Actor } from "../../src/core/actor.ts";
