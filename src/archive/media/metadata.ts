@@ -18,6 +18,7 @@
 import exifr from "exifr";
 import { inflateSync } from "node:zlib";
 import type { ExifTool } from "exiftool-vendored";
+import { sensitiveMetadataPaths } from "../../core/sensitive-fields.ts";
 
 export interface PhotoMetadata {
   raw: {
@@ -1062,34 +1063,6 @@ function toJson(v: unknown, path: string, p: Collector, depth = 0): Json | undef
   return String(v);
 }
 
-/** Field names that can identify a person, a camera, a place or a computer. */
-const SENSITIVE_NAME =
-  /serial|owner|artist|author|creator(?!tool)|copyright|rights|by-?line|credit|^source$|contact|writer|comment|hostcomputer|documentname|uniqueid|documentid|instanceid|derivedfrom|history|path|filename|city|country|province|state$|sub-?location|^location|locationcreated|locationshown|email|phone|address|description|caption|title|headline|keywords|subject$|instructions|person|gps|latitude|longitude|altitude|makernote|nickname/i;
-/** Whole XMP namespaces about rights, provenance, owner and place. */
-const SENSITIVE_XMP_NS = new Set(["xmpRights", "xmpMM", "aux", "Iptc4xmpCore", "Iptc4xmpExt", "plus", "photoshop"]);
-
-function sensitivePaths(parsed: { [k: string]: Json }): string[] {
-  const out: string[] = [];
-  const fields = (block: string, all: boolean) => {
-    const b = parsed[block];
-    if (typeof b !== "object" || b === null || Array.isArray(b)) return;
-    for (const k of Object.keys(b)) if (all || SENSITIVE_NAME.test(k)) out.push(`${block}.${k}`);
-  };
-  for (const block of ["ifd0", "exif", "interop", "ifd1", "iptc"]) fields(block, false);
-  fields("gps", true);
-  fields("png", true);
-  if (parsed.comment !== undefined) out.push("comment");
-  const xmp = parsed.xmp;
-  if (typeof xmp === "object" && xmp !== null && !Array.isArray(xmp)) {
-    for (const ns of Object.keys(xmp)) {
-      const b = xmp[ns];
-      if (typeof b !== "object" || b === null || Array.isArray(b)) continue;
-      for (const k of Object.keys(b)) if (SENSITIVE_XMP_NS.has(ns) || SENSITIVE_NAME.test(k)) out.push(`xmp.${ns}.${k}`);
-    }
-  }
-  return out.sort();
-}
-
 function str(v: Json | undefined): string | undefined {
   if (typeof v === "number") return String(v);
   if (typeof v !== "string") return undefined;
@@ -1166,7 +1139,7 @@ async function extract(bytes: Buffer, out: PhotoMetadata, p: Collector): Promise
 
   const json = (toJson(parsed, "", p) ?? {}) as { [k: string]: Json };
   out.parsed = json;
-  out.sensitive = sensitivePaths(json);
+  out.sensitive = sensitiveMetadataPaths(json);
 
   const make = str(get(json, "ifd0", "Make"));
   const model = str(get(json, "ifd0", "Model"));
