@@ -15,6 +15,10 @@ export {
   type Resource,
   type Relation,
   type Sensitivity,
+  type Standing,
+  STANDINGS,
+  JOB_KINDS,
+  readableJobKinds,
   type ScopedActor,
   type Decision,
 } from "./policy.ts";

@@ -22,6 +22,12 @@ export interface IngestJobPayload {
   actor: Actor;
 }
 
+/** Queues a fixity audit of every stored object (once: a second request while one waits answers the same job). */
+export async function queueFixityAudit(ctx: Ctx, actor: Actor): Promise<{ id: string }> {
+  ctx.policy.require(actor, "archive.verify");
+  return { id: await ctx.jobs.enqueue(null, JOB_FIXITY_AUDIT, {}, { dedupeKey: JOB_FIXITY_AUDIT }) };
+}
+
 export function registerArchiveJobs(ctx: Ctx): void {
   ctx.jobs.register(JOB_FIXITY_AUDIT, async (jc) => {
     const report = await auditFixity(ctx, systemActor, {

@@ -1,9 +1,10 @@
 import { z } from "zod";
-import { jobView } from "../db/jobs.ts";
 import type { FastifyReply } from "fastify";
 import type { RevealGrant } from "../access/index.ts";
 import type { RegisterRoute } from "../http/app.ts";
 import { getOriginal, listOriginals } from "./originals.ts";
+import { getJob, listJobs } from "./job-views.ts";
+import { listSources } from "./sources.ts";
 import { createUpload, getUpload, receiveUploadFile, startUploadIngest, UPLOAD_LIMITS } from "./uploads.ts";
 import { blurredRendition, downloadOriginalFile, galleryPage, logStatus, originalHistory, originalMetadata, revealRendition, sourceSightings, type RenditionStream } from "./viewing.ts";
 
@@ -36,26 +37,21 @@ export function registerArchiveRoutes(route: RegisterRoute): void {
     url: "/api/sources",
     action: "archive.read",
     summary: "source media taken in, with their tallies",
-    handler: async (_req, ctx) =>
-      ctx.db.db
-        .selectFrom("sources")
-        .select(["id", "label", "kind", "medium_sha256", "status", "started_at", "finished_at", "files", "ingested", "duplicates", "quarantined", "bytes"])
-        .orderBy("started_at", "desc")
-        .execute(),
+    handler: (_req, ctx, actor) => listSources(ctx, actor),
   });
   route({
     method: "GET",
     url: "/api/jobs",
     action: "jobs.read",
     summary: "recent jobs with their progress",
-    handler: async (_req, ctx) => (await ctx.jobs.list({ limit: 100 })).map(jobView),
+    handler: (_req, ctx, actor) => listJobs(ctx, actor),
   });
   route({
     method: "GET",
     url: "/api/jobs/:id",
     action: "jobs.read",
     summary: "one job and its progress",
-    handler: async (req, ctx) => jobView(await ctx.jobs.get(z.object({ id: z.string().max(64) }).parse(req.params).id)),
+    handler: (req, ctx, actor) => getJob(ctx, actor, z.object({ id: z.string().max(64) }).parse(req.params).id),
   });
   registerWebAppRoutes(route);
 }

@@ -428,7 +428,7 @@ export async function listFlags(ctx: Ctx, actor: Actor, input: { all?: boolean }
     .selectAll("family_flags")
     .select("family_reports.ref as ref")
     .$if(!input.all, (q) => q.where("family_flags.cleared_at", "is", null))
-    .$if(actor.role !== "admin", (q) => q.where((eb) => eb.or([eb("family_flags.caseworker_id", "=", actor.id), eb("family_flags.caseworker_id", "is", null)])))
+    .$if(!ctx.policy.stands(actor, "family.flags.all"), (q) => q.where((eb) => eb.or([eb("family_flags.caseworker_id", "=", actor.id), eb("family_flags.caseworker_id", "is", null)])))
     .orderBy("family_flags.created_at", "desc")
     .limit(500)
     .execute();

@@ -262,7 +262,7 @@ export async function insertReport(ctx: Ctx, tx: Tx, actor: Actor, input: Report
   const now = ctx.clock.now().toISOString();
   // a family member's ref is the archive's to give: a chosen one could take a partner's reference, or probe
   // whether a reference exists by the refusal
-  if (actor.role === "family_member" && text(input.ref, "ref", 60)) throw new Invalid("The archive gives each report its reference; leave ref out.", "ref");
+  if (ctx.policy.stands(actor, "family.filer") && text(input.ref, "ref", 60)) throw new Invalid("The archive gives each report its reference; leave ref out.", "ref");
   const ref = text(input.ref, "ref", 60) ?? (await nextRef(tx));
   const exists = await fdb(tx).selectFrom("family_reports").select("id").where("ref", "=", ref).executeTakeFirst();
   if (exists) throw new Conflict(`A report with ref ${ref} already exists; give another ref or edit that report.`);
@@ -271,8 +271,8 @@ export async function insertReport(ctx: Ctx, tx: Tx, actor: Actor, input: Report
     id: newId("rep"),
     ref,
     consent: canonicalJson(consentOf(input.consent, actor, now)),
-    filed_by: actor.role === "family_member" ? actor.id : null,
-    caseworker_id: actor.role === "family_caseworker" ? actor.id : null,
+    filed_by: ctx.policy.stands(actor, "family.filer") ? actor.id : null,
+    caseworker_id: ctx.policy.stands(actor, "family.caseworker") ? actor.id : null,
     status: "open",
     version: 1,
     created_at: now,
@@ -304,7 +304,7 @@ export async function readReportInTx(ctx: Ctx, tx: Tx, actor: Actor, idOrRef: st
   const row = await loadReport(tx, idOrRef);
   // a report the actor may not see is "not found" for a family member: they learn nothing about others' reports
   if (!ctx.policy.allows(actor, "report.read", reportResource(row))) {
-    if (actor.role === "family_member") throw new NotFound(`No missing-person report ${idOrRef}.`);
+    if (ctx.policy.stands(actor, "family.not-found")) throw new NotFound(`No missing-person report ${idOrRef}.`);
     ctx.policy.require(actor, "report.read", reportResource(row));
   }
   await recordPersonalDataRead(ctx, tx, actor, [{ id: row.id, role: "report" }], { read: what });
@@ -335,7 +335,7 @@ export async function updateReport(ctx: Ctx, actor: Actor, idOrRef: string, patc
   const view = await ctx.db.transaction(async (tx) => {
     const row = await loadReport(tx, idOrRef);
     if (!ctx.policy.allows(actor, "report.edit", reportResource(row))) {
-      if (actor.role === "family_member") throw new NotFound(`No missing-person report ${idOrRef}.`);
+      if (ctx.policy.stands(actor, "family.not-found")) throw new NotFound(`No missing-person report ${idOrRef}.`);
       ctx.policy.require(actor, "report.edit", reportResource(row));
     }
     if (patch.expectedVersion !== undefined && patch.expectedVersion !== row.version) {

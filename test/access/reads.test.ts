@@ -6,7 +6,7 @@ import { anonymousActor, metadataFor, policy, recordPersonalDataRead, revealOrig
 import { isCommitment, openEvent, openingsOf } from "../../src/ledger/openings.ts";
 import { backends } from "../support/backends.ts";
 import { buildHttpApp } from "../../src/http/app.ts";
-import { freshAccessArchive, fullSession, readyUser, seedOriginal } from "./fixtures.ts";
+import { freshAccessArchive, fullSession, readyUser, seedOriginal } from "../support/accounts.ts";
 
 const MAY_REVEAL: Role[] = ["admin", "archivist", "investigator", "forensic_reviewer", "prosecutor"];
 

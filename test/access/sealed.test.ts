@@ -9,7 +9,7 @@ import { adb } from "../../src/access/tables.ts";
 import { buildHttpApp } from "../../src/http/app.ts";
 import { isCommitment, openEvent, openingsOf } from "../../src/ledger/openings.ts";
 import { backends } from "../support/backends.ts";
-import { freshAccessArchive, fullSession, readyUser, seedOriginal } from "./fixtures.ts";
+import { freshAccessArchive, fullSession, readyUser, seedOriginal } from "../support/accounts.ts";
 
 // A made-up identity with distinctive parts, so any leak of any part is found by a plain search.
 const IDENTITY = "Abu Qasim al-Tahhan — ابو قاسم الطحان — Signal +963 944 000 111 — met at the bakery on Baghdad St";

@@ -26,8 +26,8 @@ import { parseLeaf, type CustodyEvent } from "../../src/ledger/events.ts";
 import { isCommitment } from "../../src/ledger/openings.ts";
 import { backends, tempDir } from "../support/backends.ts";
 import { demoCard, freshArchive } from "../support/archive.ts";
-import { investigator, seedBodies } from "../catalogue/fixtures.ts";
-import { caseworker, REPORT, seedPhoto } from "../families/casework-fixtures.ts";
+import { investigator, seedBodies } from "../support/catalogue.ts";
+import { caseworker, REPORT, seedPhoto } from "../support/casework.ts";
 
 /**
  * The attack: read the public log (every entry bundle, as a mirror or a leaked copy would hold it) for what people
