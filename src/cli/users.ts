@@ -11,11 +11,10 @@ import {
   MAX_IDENTITY_BYTES,
   openSealedIdentity,
   resetUser,
-  rotateMasterKey,
   rotateSealedKey,
-  sealIdentity,
   type UserView,
 } from "../access/index.ts";
+import { rotateMasterKey, sealIdentity } from "../archive/index.ts";
 import { globalOptions, print, withArchive } from "./shell.ts";
 
 /**
