@@ -5,9 +5,9 @@ import { canonicalJson } from "../core/canonical-json.ts";
 import { newId } from "../core/ids.ts";
 import { NotFound } from "../core/errors.ts";
 import type { Tx } from "../db/database.ts";
-import { custody, type EventObject, type EventType } from "../ledger/events.ts";
+import { custody, type EventObject, type EventType } from "../ledger/index.ts";
 import { cdb } from "./tables.ts";
-import { blindScope, hiddenByBlind } from "../access/blind.ts";
+import { blindScope, hiddenByBlind } from "../access/index.ts";
 
 /**
  * Every change to a catalogue record keeps its old and new value per field (field_history) and is a custody

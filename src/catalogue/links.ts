@@ -3,7 +3,7 @@ import type { Actor } from "../core/actor.ts";
 import { Conflict, Invalid, NotFound } from "../core/errors.ts";
 import { newId } from "../core/ids.ts";
 import type { Tx } from "../db/database.ts";
-import type { EventObject } from "../ledger/events.ts";
+import type { EventObject } from "../ledger/index.ts";
 import { cdb, type LinksTable } from "./tables.ts";
 import { recordChanges, type Change } from "./history.ts";
 import { Vocabularies } from "./vocabularies.ts";

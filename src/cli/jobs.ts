@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import { JOB_FIXITY_AUDIT } from "../archive/jobs.ts";
+import { JOB_FIXITY_AUDIT } from "../archive/index.ts";
 import { globalOptions, print, withArchive } from "./shell.ts";
 
 export function registerJobCommands(program: Command): void {

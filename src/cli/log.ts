@@ -3,9 +3,9 @@ import { dirname, join } from "node:path";
 import type { Command } from "commander";
 import { operatorActor } from "../core/actor.ts";
 import { Invalid } from "../core/errors.ts";
-import { proveOriginal } from "../ledger/proofs.ts";
-import { checkProofBundle } from "../ledger/proof-check.ts";
-import { tilesForSize, tilePath } from "../ledger/tiles.ts";
+import { proveOriginal } from "../ledger/index.ts";
+import { checkProofBundle } from "../ledger/index.ts";
+import { tilesForSize, tilePath } from "../ledger/index.ts";
 import { globalOptions, positiveIntOption, print, withArchive } from "./shell.ts";
 
 export function registerLogCommands(program: Command): void {

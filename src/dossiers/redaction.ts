@@ -12,7 +12,7 @@ import type { Ctx } from "../app/context.ts";
 import type { Actor } from "../core/actor.ts";
 import { Invalid, NotFound } from "../core/errors.ts";
 import { newId } from "../core/ids.ts";
-import { custody } from "../ledger/events.ts";
+import { custody } from "../ledger/index.ts";
 import { ddb, type RedactionRegionsTable } from "./tables.ts";
 
 export interface Region {

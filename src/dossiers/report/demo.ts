@@ -1,6 +1,6 @@
 import type { Ctx } from "../../app/context.ts";
 import type { Actor } from "../../core/actor.ts";
-import type { DemoCardTruth } from "../../archive/demo-card/index.ts";
+import type { DemoCardTruth } from "../../archive/index.ts";
 import { createBodyInTx, Vocabularies } from "../../catalogue/index.ts";
 
 /**

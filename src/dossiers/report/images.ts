@@ -3,7 +3,7 @@ import { join } from "node:path";
 import sharp from "sharp";
 import type { Ctx } from "../../app/context.ts";
 import { NotFound } from "../../core/errors.ts";
-import { BLURRED } from "../../archive/viewing.ts";
+import { BLURRED } from "../../archive/index.ts";
 import { redactedImage } from "../redaction.ts";
 
 /**
