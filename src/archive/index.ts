@@ -8,7 +8,8 @@ export { getOriginal, getOriginals, listOriginals, type OriginalView, type ListO
 export { BLURRED } from "./viewing.ts";
 export { revealOriginal, downloadOriginal, REVEAL_SECONDS, type RevealOriginal, type RevealGrant } from "./reveals.ts";
 export { rotateMasterKey, type MasterRotation } from "./key-rotation.ts";
-export { sealIdentity, sourceExists } from "./sealing.ts";
+export { sealIdentity } from "./sealing.ts";
+export { sourceExists, originalFacts, originalFact, preservedOriginals, countPreserved, renditionOf, type OriginalFacts } from "./facts.ts";
 export { auditFixity, type FixityReport, type Finding } from "./fixity.ts";
 export { coverageFindings } from "./coverage.ts";
 export { registerArchiveJobs, JOB_FIXITY_AUDIT, JOB_INGEST, JOB_RENDITIONS } from "./jobs.ts";

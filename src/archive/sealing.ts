@@ -1,13 +1,8 @@
 import type { Ctx } from "../app/context.ts";
 import type { Actor } from "../core/actor.ts";
-import type { Tx } from "../db/database.ts";
 import { sealIdentity as sealWithAccess, type SealedView, type SealIdentity } from "../access/index.ts";
+import { sourceExists } from "./facts.ts";
 
-/** Whether the archive holds a source with this id (in the caller's transaction when given one). */
-export async function sourceExists(db: Tx, sourceId: string): Promise<boolean> {
-  const row = await db.selectFrom("sources").select("id").where("id", "=", sourceId).executeTakeFirst();
-  return row !== undefined;
-}
 
 /**
  * Sealing the identity of whoever handed over a source: the sealing itself is access's (keys, encryption, who

@@ -332,8 +332,8 @@ export async function logStatus(ctx: Ctx, actor: Actor): Promise<LogStatus> {
   ctx.policy.require(actor, "log.read");
   const [events, cp, verify] = await Promise.all([
     ctx.log.size(),
-    ctx.db.db.selectFrom("checkpoints").select(["size", "root", "note", "created_at", "timestamp_authority"]).select((eb) => eb("timestamp_token", "is not", null).as("has_token")).orderBy("size", "desc").limit(1).executeTakeFirst(),
-    ctx.db.db.selectFrom("custody_events").select(["seq", "at", "outcome", "leaf"]).where("type", "=", "fixity check").orderBy("seq", "desc").limit(1).executeTakeFirst(),
+    ctx.tree.latestCheckpointStatus(),
+    ctx.log.lastOfType("fixity check"),
   ]);
   let lastVerify: LogStatus["lastVerify"] = null;
   if (verify) {
@@ -348,10 +348,10 @@ export async function logStatus(ctx: Ctx, actor: Actor): Promise<LogStatus> {
       ? {
           size: cp.size,
           rootHash: cp.root.toString("base64"),
-          createdAt: cp.created_at,
+          createdAt: cp.createdAt,
           note: cp.note,
-          timestamped: Boolean(cp.has_token),
-          authority: cp.timestamp_authority,
+          timestamped: cp.timestamped,
+          authority: cp.authority,
         }
       : null,
     lastVerify,

@@ -26,6 +26,8 @@ import {
   type Sex,
 } from "./records.ts";
 import { SENSITIVITIES } from "../access/index.ts";
+import { originalFacts } from "../archive/index.ts";
+import { photosWithFacts } from "./body-photos.ts";
 
 /**
  * Body records (post-mortem): the person shown in a group of photos. Created by accepting a grouping proposal,
@@ -310,20 +312,10 @@ async function viewOf(tx: Tx, row: BodiesTable): Promise<BodyView> {
 }
 
 export async function detailOf(tx: Tx, row: BodiesTable): Promise<BodyDetail> {
-  const [view, photos, numbers] = await Promise.all([
-    viewOf(tx, row),
-    cdb(tx)
-      .selectFrom("body_photos")
-      .innerJoin("originals", "originals.sha256", "body_photos.original_sha256")
-      .select(["body_photos.original_sha256", "body_photos.role", "body_photos.position", "originals.capture_time", "originals.width", "originals.height"])
-      .where("body_photos.body_id", "=", row.id)
-      .orderBy("body_photos.position")
-      .execute(),
-    numbersOf(tx, row.id),
-  ]);
+  const [view, photos, numbers] = await Promise.all([viewOf(tx, row), photosWithFacts(tx, row.id), numbersOf(tx, row.id)]);
   return {
     ...view,
-    photos: photos.map((p) => ({ sha256: p.original_sha256, role: p.role, position: p.position, captureTime: p.capture_time, width: p.width, height: p.height })),
+    photos: photos.map(({ photo: p, facts: o }) => ({ sha256: p.original_sha256, role: p.role, position: p.position, captureTime: o.captureTime, width: o.width, height: o.height })),
     numbers,
   };
 }
@@ -411,7 +403,7 @@ export async function insertBody(
   }
   const photos = dedupePhotos(input.photos ?? []);
   const photoMeta = photos.length
-    ? await cdb(tx).selectFrom("originals").select(["sha256", "capture_time", "camera_model", "media_kind"]).where("sha256", "in", photos.map((p) => p.sha256)).execute()
+    ? [...(await originalFacts(tx, photos.map((p) => p.sha256))).values()].map((o) => ({ sha256: o.sha256, capture_time: o.captureTime, camera_model: o.cameraModel, media_kind: o.mediaKind }))
     : [];
   for (const p of photos) {
     const m = photoMeta.find((x) => x.sha256 === p.sha256);

@@ -180,9 +180,9 @@ export async function verifyHistory(ctx: Ctx, recordId: string): Promise<{ check
   const mismatched: number[] = [];
   for (const seq of seqs) {
     const rows = await db.selectFrom("field_history").selectAll().where("event_seq", "=", seq).execute();
-    const ev = await ctx.db.db.selectFrom("custody_events").select("leaf").where("seq", "=", seq).executeTakeFirst();
-    if (!ev) throw new NotFound(`History refers to custody event ${seq}, which is not in the log.`);
-    const detail = (JSON.parse(ev.leaf.toString("utf8")) as { detail?: { history?: string } }).detail;
+    const leaf = await ctx.log.leafAt(seq);
+    if (!leaf) throw new NotFound(`History refers to custody event ${seq}, which is not in the log.`);
+    const detail = (JSON.parse(leaf.toString("utf8")) as { detail?: { history?: string } }).detail;
     const salt = rows[0]?.salt ?? "";
     const got = historyCommitment(
       salt,
