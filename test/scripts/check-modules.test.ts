@@ -160,7 +160,7 @@ test("a module that queries another module's table is a fault; its own tables, s
       `}`,
       ``,
     ].join("\n"),
-    "catalogue/bodies.ts": `export const b = (db: any) => db.selectFrom("body_photos").innerJoin("originals", "a", "b");\n`,
+    "catalogue/proposals.ts": `export const b = (db: any) => db.selectFrom("sightings").innerJoin("originals", "a", "b");\n`,
   });
   assert.deepEqual(faults, [
     "ledger/verify.ts:4: module ledger queries archive's table sources; ask archive/index.ts",
