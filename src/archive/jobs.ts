@@ -1,7 +1,7 @@
 import type { Ctx } from "../app/context.ts";
 import { systemActor, type Actor } from "../core/actor.ts";
 import { containedPath } from "../core/contained.ts";
-import { actorNow } from "../access/users.ts";
+import { actorNow } from "../access/index.ts";
 import { ingestCard } from "./intake.ts";
 import { removeIngestedUpload, uploadsRoot } from "./uploads.ts";
 import { auditFixity } from "./fixity.ts";

@@ -1,7 +1,6 @@
 import { Option, type Command } from "commander";
 import { operatorActor } from "../core/actor.ts";
-import { queueFixityAudit } from "../archive/jobs.ts";
-import { getJob, listJobs } from "../archive/job-views.ts";
+import { getJob, listJobs, queueFixityAudit } from "../archive/index.ts";
 import { globalOptions, print, withArchive } from "./shell.ts";
 
 export function registerJobCommands(program: Command): void {

@@ -2,7 +2,8 @@ import { readFileSync } from "node:fs";
 import type { Command } from "commander";
 import { operatorActor } from "../core/actor.ts";
 import { Invalid } from "../core/errors.ts";
-import { rotateMasterKey, rotateSealedKey } from "../access/index.ts";
+import { rotateSealedKey } from "../access/index.ts";
+import { rotateMasterKey } from "../archive/index.ts";
 import { globalOptions, print, withArchive } from "./shell.ts";
 
 /** `dalil keys rotate-master|rotate-sealed`: the operator (who holds the keys directory) rotates a key. */

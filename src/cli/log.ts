@@ -3,9 +3,7 @@ import { dirname, join } from "node:path";
 import type { Command } from "commander";
 import { operatorActor } from "../core/actor.ts";
 import { Invalid } from "../core/errors.ts";
-import { proveOriginal } from "../ledger/proofs.ts";
-import { checkProofBundle } from "../ledger/proof-check.ts";
-import { consistencyProof, latestCheckpoint, logTiles, timestampLatestCheckpoint, verifierKey } from "../ledger/reads.ts";
+import { checkProofBundle, consistencyProof, latestCheckpoint, logTiles, proveOriginal, timestampLatestCheckpoint, verifierKey } from "../ledger/index.ts";
 import { globalOptions, positiveIntOption, print, withArchive } from "./shell.ts";
 
 export function registerLogCommands(program: Command): void {

@@ -2,8 +2,9 @@ import { readFileSync, statSync } from "node:fs";
 import type { Command } from "commander";
 import { operatorActor } from "../core/actor.ts";
 import { Invalid } from "../core/errors.ts";
-import { listSealed, MAX_IDENTITY_BYTES, openSealedIdentity, sealIdentity } from "../access/index.ts";
-import { listSources } from "../archive/sources.ts";
+import { listSealed, MAX_IDENTITY_BYTES, openSealedIdentity } from "../access/index.ts";
+import { listSources, sealIdentity } from "../archive/index.ts";
+
 import { globalOptions, print, withArchive } from "./shell.ts";
 
 /**

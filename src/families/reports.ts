@@ -6,13 +6,14 @@ import { toLatinDigits } from "../core/arabic.ts";
 import { Conflict, Invalid, NotFound } from "../core/errors.ts";
 import { newId } from "../core/ids.ts";
 import type { Tx } from "../db/database.ts";
-import { custody } from "../ledger/events.ts";
-import { recordPersonalDataRead } from "../access/reads.ts";
-import type { Resource } from "../access/policy.ts";
+import { custody } from "../ledger/index.ts";
+import { recordPersonalDataRead } from "../access/index.ts";
+import type { Resource } from "../access/index.ts";
 import { parseFuzzyDate, Vocabularies, type Mark } from "../catalogue/index.ts";
-import { parseMarks } from "../catalogue/marks.ts";
-import { parseCsv } from "../catalogue/csv.ts";
+import { parseMarks } from "../catalogue/index.ts";
+import { parseCsv } from "../catalogue/index.ts";
 import { parseNameChain, type NameSlots } from "./names.ts";
+import { enqueueRerank } from "./rerank-requests.ts";
 import { fdb, type FamilyReportsTable } from "./tables.ts";
 
 /**
@@ -376,22 +377,6 @@ export async function setConsent(ctx: Ctx, actor: Actor, idOrRef: string, tier: 
 /** The route-level check: may this actor attempt the action on some report (a relationship is decided on the record). */
 function gate(ctx: Ctx, actor: Actor, action: "report.read" | "report.edit"): void {
   if (!ctx.policy.mayAttempt(actor, action)) ctx.policy.require(actor, action);
-}
-
-// --- re-ranking hook (set by matching.ts so reports.ts does not import the ranking) ---------------------------
-let rerankHook: ((ctx: Ctx, p: { reportId?: string }) => Promise<void>) | null = null;
-export function setRerankHook(h: typeof rerankHook): void {
-  rerankHook = h;
-}
-/** Asks for a re-rank of one report (or all): the job is registered by matching.ts. */
-export async function enqueueRerank(ctx: Ctx, p: { reportId?: string }): Promise<void> {
-  if (rerankHook) await rerankHook(ctx, p);
-  if (afterRerankRequest) await afterRerankRequest(ctx);
-}
-/** Set by watch.ts: the first re-rank request starts the watcher that re-ranks when bodies change. */
-let afterRerankRequest: ((ctx: Ctx) => Promise<void>) | null = null;
-export function setAfterRerankRequest(h: typeof afterRerankRequest): void {
-  afterRerankRequest = h;
 }
 
 // --- CSV import -------------------------------------------------------------------------------------------------

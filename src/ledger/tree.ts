@@ -121,6 +121,18 @@ export class LogTree {
     return row ? toStored(row) : null;
   }
 
+  /** The latest signed checkpoint as the log's status shows it (no token bytes read), or null before the first. */
+  async latestCheckpointStatus(): Promise<{ size: number; root: Buffer; note: string; createdAt: string; timestamped: boolean; authority: string | null } | null> {
+    const cp = await this.dbh.db
+      .selectFrom("checkpoints")
+      .select(["size", "root", "note", "created_at", "timestamp_authority"])
+      .select((eb) => eb("timestamp_token", "is not", null).as("has_token"))
+      .orderBy("size", "desc")
+      .limit(1)
+      .executeTakeFirst();
+    return cp ? { size: cp.size, root: cp.root, note: cp.note, createdAt: cp.created_at, timestamped: Boolean(cp.has_token), authority: cp.timestamp_authority } : null;
+  }
+
   async checkpoints(): Promise<StoredCheckpoint[]> {
     return (await this.dbh.db.selectFrom("checkpoints").selectAll().orderBy("size").execute()).map(toStored);
   }

@@ -5,9 +5,9 @@ import { canonicalJson } from "../core/canonical-json.ts";
 import { Conflict, Forbidden, Invalid, NotFound } from "../core/errors.ts";
 import { newId } from "../core/ids.ts";
 import type { Tx } from "../db/database.ts";
-import { custody, type EventObject } from "../ledger/events.ts";
+import { custody, type EventObject } from "../ledger/index.ts";
 import { bodiesHiddenFrom, getBody, photosOfBodies, updateBodyInTx, Vocabularies, type ReviewStatus } from "../catalogue/index.ts";
-import { setBlindProvider, type BlindScope } from "../access/blind.ts";
+import { setBlindProvider, type BlindScope } from "../access/index.ts";
 import { rdb, type ReviewItemsTable, type ReviewsTable } from "./tables.ts";
 
 /**

@@ -4,7 +4,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { operatorActor } from "../../src/core/actor.ts";
 import { Forbidden } from "../../src/core/errors.ts";
-import { rotateMasterKey } from "../../src/access/index.ts";
+import { rotateMasterKey } from "../../src/archive/index.ts";
 import { backends } from "../support/backends.ts";
 import { freshAccessArchive, readyUser } from "../support/accounts.ts";
 

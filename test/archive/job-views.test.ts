@@ -8,7 +8,7 @@ import { JOB_FIXITY_AUDIT, JOB_INGEST, queueFixityAudit } from "../../src/archiv
 import { getJob, listJobs } from "../../src/archive/job-views.ts";
 import { listSources } from "../../src/archive/sources.ts";
 import { JOB_PROPOSE } from "../../src/catalogue/proposals.ts";
-import { JOB_RERANK } from "../../src/families/matching.ts";
+import { JOB_RERANK } from "../../src/families/index.ts";
 import { JOB_DOSSIER_PACKAGE } from "../../src/dossiers/dossier-package.ts";
 import { JOB_KINDS } from "../../src/access/policy.ts";
 

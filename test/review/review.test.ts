@@ -7,7 +7,7 @@ import { freshAccessArchive, readyUser, seedOriginal, type TestArchive } from ".
 import { seedBodies, typed, investigator } from "../support/catalogue.ts";
 import { editBody, getBody, recordHistory, type NewBody } from "../../src/catalogue/index.ts";
 import { originalHistory } from "../../src/archive/viewing.ts";
-import { revealOriginal } from "../../src/access/reads.ts";
+import { revealOriginal } from "../../src/archive/reveals.ts";
 import {
   agreementStats,
   assignSample,

@@ -179,6 +179,7 @@ let exiftoolVersion: Promise<string> | undefined;
  */
 export async function deepMetadata(filePath: string): Promise<DeepMetadata> {
   if (!exiftool) {
+    // Loaded on first use: exiftool-vendored starts a Perl process and is heavy; only deep reads need it.
     const { ExifTool: Tool } = await import("exiftool-vendored");
     exiftool = new Tool({ maxProcs: 1, taskTimeoutMillis: 60_000 });
     exiftoolVersion = exiftool.version();
