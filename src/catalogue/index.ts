@@ -100,4 +100,3 @@ export {
   type LinkConfidence,
   type EvidenceKind,
 } from "./records.ts";
-export { registerCatalogueRoutes } from "./routes.ts";

@@ -1,5 +1,6 @@
 import { ZodDefault, ZodEffects, ZodEnum, ZodLiteral, ZodNullable, ZodNumber, ZodObject, ZodOptional, ZodString, ZodBoolean, type ZodTypeAny } from "zod";
-import { bodyLimitOf, type RouteSpec } from "./app.ts";
+import { bodyLimitOf } from "./app.ts";
+import type { RouteSpec } from "./route-spec.ts";
 import { SOFTWARE } from "../core/version.ts";
 
 /**
