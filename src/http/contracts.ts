@@ -48,14 +48,13 @@ export type GetHealthAnswer = z.infer<typeof GetHealthAnswer>;
 export const GetRoutesAnswer = z.array(z.object({ method: z.enum(["GET", "POST", "PUT", "DELETE"]), url: z.string(), action: z.enum(["users.manage", "archive.read", "archive.ingest", "archive.verify", "original.view", "original.reveal", "metadata.sensitive", "log.read", "log.entries", "jobs.read", "jobs.run", "account.self", "token.manage", "sealed.list", "sealed.write", "sealed.open", "keys.rotate", "personal.read", "report.read", "disclosure.read", "catalogue.read", "catalogue.group", "catalogue.edit", "catalogue.check", "catalogue.import", "catalogue.export", "vocabulary.manage", "report.file", "report.edit", "report.import", "family.match", "family.candidates", "disclosure.make", "package.export", "review.sample", "review.assign", "review.submit", "review.read", "review.resolve", "review.stats", "dossier.read", "dossier.edit", "redaction.mark", "public"]), summary: z.string() }));
 export type GetRoutesAnswer = z.infer<typeof GetRoutesAnswer>;
 
-export const OpenApiParameter = z.object({ name: z.string(), in: z.enum(["path", "query"]), required: z.boolean(), schema: z.record(z.unknown()) });
-export type OpenApiParameter = z.infer<typeof OpenApiParameter>;
-
-export const OpenApiOperation = z.object({ operationId: z.string(), summary: z.string(), "x-dalil-action": z.string(), "x-dalil-body-limit": z.number().optional(), parameters: z.array(OpenApiParameter), security: z.array(z.record(z.array(z.string()))), requestBody: z.object({ required: z.boolean(), content: z.record(z.object({ schema: z.record(z.unknown()) })) }).optional(), responses: z.record(z.object({ description: z.string() })) });
-export type OpenApiOperation = z.infer<typeof OpenApiOperation>;
-
-export const OpenApiDocument = z.object({ openapi: z.literal("3.1.0"), info: z.object({ title: z.string(), version: z.string(), description: z.string() }), components: z.object({ securitySchemes: z.record(z.unknown()) }), paths: z.record(z.record(OpenApiOperation)) });
-export type OpenApiDocument = z.infer<typeof OpenApiDocument>;
+/** The OpenAPI document itself: its operations are described by the OpenAPI 3.1 schema, not here. */
+export const OpenApiDocument = z.object({
+  openapi: z.literal("3.1.0"),
+  info: z.object({ title: z.string(), version: z.string(), description: z.string() }),
+  components: z.record(z.unknown()),
+  paths: z.record(z.record(z.unknown())),
+});
 
 export const GetPermissionsAnswer = z.object({ role: Role, actions: z.array(Action), roles: z.array(Role) });
 export type GetPermissionsAnswer = z.infer<typeof GetPermissionsAnswer>;
