@@ -147,7 +147,7 @@ export const AUTH_ROUTES: readonly RouteSpec[] = [
           csrfToken: csrfTokenFor(ctx.config, session.token),
         };
       }
-      if (c.kind === "token" || c.kind === "injected") return { signedIn: true, stage: "full", user: { id: req.actor.id, role: req.actor.role } };
+      if (c.kind === "token" || c.kind === "injected") return { signedIn: true, stage: "full" as const, user: { id: req.actor.id, role: req.actor.role } };
       return { signedIn: false, stage: null, user: null };
     },
   }),
