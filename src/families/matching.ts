@@ -8,6 +8,7 @@ import { recordPersonalDataRead } from "../access/reads.ts";
 import { rankAll } from "./rank-pool.ts";
 import { readReportInTx, setRerankHook, toReportView, type ReportView } from "./reports.ts";
 import { fdb, type FamilyReportsTable } from "./tables.ts";
+import type * as contracts from "./contracts.ts";
 
 /**
  * Candidates: each report ranked against every body the matching actor may read, the top of the list stored
@@ -139,14 +140,7 @@ export function registerFamiliesJobs(ctx: Ctx): void {
   });
 }
 
-export interface CandidateView {
-  rank: number;
-  bodyId: string;
-  ref: string;
-  score: number;
-  band: Band;
-  evidence: Evidence[];
-}
+export type CandidateView = contracts.CandidateView;
 
 /** A report's stored candidates, for caseworkers only (never a family member: they see disclosures). */
 export async function listCandidates(ctx: Ctx, actor: Actor, reportIdOrRef: string, input: { top?: number } = {}): Promise<{ report: string; candidates: CandidateView[] }> {
