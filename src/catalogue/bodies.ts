@@ -12,7 +12,7 @@ import { recordChanges, type Change, type RecordChanges } from "./history.ts";
 import { Vocabularies } from "./vocabularies.ts";
 import { checkMark, type Mark } from "./marks.ts";
 import { monthOf, parseFuzzyDate, type FuzzyDate } from "./dates.ts";
-import { insertNumbers, normaliseNumber, numbersOf, refreshCurrentNumbers, type BodyNumber, type NewNumber } from "./numbers.ts";
+import { insertNumbers, normaliseNumber, numbersOf, refreshCurrentNumbers, type NewNumber } from "./numbers.ts";
 import { bodySearchText, findingCodesText, refreshSearchText } from "./search-index.ts";
 import {
   IDENTIFICATION_STATUSES,

@@ -7,7 +7,7 @@ import type { EventObject } from "../ledger/events.ts";
 import { cdb, type LinksTable } from "./tables.ts";
 import { recordChanges, type Change } from "./history.ts";
 import { Vocabularies } from "./vocabularies.ts";
-import { EVIDENCE_KINDS, LINK_CONFIDENCES, oneOf, resourceOf, type EvidenceKind, type LinkConfidence } from "./records.ts";
+import { EVIDENCE_KINDS, LINK_CONFIDENCES, oneOf, resourceOf, type LinkConfidence } from "./records.ts";
 import type * as contracts from "./contracts.ts";
 
 /**

@@ -6,10 +6,10 @@ import { newId } from "../core/ids.ts";
 import type { Tx } from "../db/database.ts";
 import { custody } from "../ledger/events.ts";
 import { recordPersonalDataRead } from "../access/reads.ts";
-import { CONSENT_TIERS, toReportView, type Consent, type ConsentTier, type ReportView } from "./reports.ts";
+import { CONSENT_TIERS, toReportView, type Consent, type ConsentTier } from "./reports.ts";
 import { cwdb, type CaseDisclosuresTable, type CaseReportsTable } from "./casework-tables.ts";
 import { homeReport, loadCaseReport, reportsOfUser, tiedUsers } from "./members.ts";
-import { consents, raiseFlag, recordConsentInTx, requestView, type DecisionStatus, type RequestView, type Stage } from "./disclosure.ts";
+import { consents, raiseFlag, recordConsentInTx, requestView, type DecisionStatus, type Stage } from "./disclosure.ts";
 import type * as contracts from "./contracts.ts";
 
 /**

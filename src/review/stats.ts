@@ -1,7 +1,7 @@
 import type { Ctx } from "../app/context.ts";
 import type { Actor } from "../core/actor.ts";
 import { bodiesHiddenFrom, Vocabularies } from "../catalogue/index.ts";
-import { presenceKappa, type Kappa, type Presence } from "./kappa.ts";
+import { presenceKappa, type Presence } from "./kappa.ts";
 import { doublePairs } from "./reviews.ts";
 import { rdb } from "./tables.ts";
 import type * as contracts from "./contracts.ts";
