@@ -3,20 +3,20 @@ import type * as server from "../../../../src/catalogue/contracts.ts";
  * What the catalogue's routes answer (mirrors src/catalogue: bodies.ts, numbers.ts, proposals.ts, entities.ts,
  * links.ts, history.ts, vocabularies.ts). Kept by hand beside the server's views; the e2e test reads them.
  */
-export type Sensitivity = "public" | "internal" | "restricted" | "confidential";
+export type Sensitivity = server.BodyView["sensitivity"];
 export const SENSITIVITIES: readonly Sensitivity[] = ["public", "internal", "restricted", "confidential"];
-export type Sex = "male" | "female";
+export type Sex = NonNullable<server.BodyView["sex"]>;
 export const SEXES: readonly Sex[] = ["male", "female"];
-export type IdentificationStatus = "unidentified" | "possible_match" | "identified";
+export type IdentificationStatus = server.BodyView["identificationStatus"];
 export const IDENTIFICATION_STATUSES: readonly IdentificationStatus[] = ["unidentified", "possible_match", "identified"];
-export type ReviewStatus = "unreviewed" | "sampled" | "in_review" | "reviewed" | "disputed";
-export type EntityKind = "facility" | "unit" | "hospital" | "person";
+export type ReviewStatus = server.BodyView["reviewStatus"];
+export type EntityKind = server.EntityView["kind"];
 export const ENTITY_KINDS: readonly EntityKind[] = ["facility", "unit", "hospital", "person"];
-export type LinkConfidence = "confirmed" | "probable" | "possible";
+export type LinkConfidence = server.LinkView["confidence"];
 export const LINK_CONFIDENCES: readonly LinkConfidence[] = ["confirmed", "probable", "possible"];
-export type EvidenceKind = "photo" | "number" | "document" | "testimony" | "other";
+export type EvidenceKind = server.Evidence["kind"];
 export const EVIDENCE_KINDS: readonly EvidenceKind[] = ["photo", "number", "document", "testimony", "other"];
-export type NumberRole = "detainee" | "branch" | "examiner";
+export type NumberRole = server.BodyNumber["role"];
 export const NUMBER_ROLES: readonly NumberRole[] = ["detainee", "branch", "examiner"];
 export type ProposalStatus = server.ProposalStatus;
 export const PROPOSAL_STATUSES: readonly ProposalStatus[] = ["proposed", "accepted", "split", "merged", "rejected"];
