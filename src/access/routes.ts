@@ -2,7 +2,7 @@ import { z } from "zod";
 import { optionalBody, route, type RouteSpec } from "../http/route-spec.ts";
 import { addUser, disableUser, enableUser, listUsers, resetUser } from "./users.ts";
 import { createApiToken, listApiTokens, revokeApiToken } from "./tokens.ts";
-import { listSealed, sealIdentity, MAX_IDENTITY_BYTES } from "./sealed.ts";
+import { listSealed } from "./sealed.ts";
 import * as contracts from "./contracts.ts";
 
 /**
@@ -12,12 +12,10 @@ import * as contracts from "./contracts.ts";
  */
 const UserId = z.object({ id: z.string().regex(/^usr_[a-z2-7]{26}$/, "must be an account id (usr_…)") });
 const TokenId = z.object({ id: z.string().regex(/^tok_[a-z2-7]{26}$/, "must be a token id (tok_…)") });
-const SourceId = z.object({ id: z.string().min(1).max(64) });
 
 const NewUser = z.object({ email: z.string().min(3).max(320), role: z.string().min(1).max(40) }).strict();
 const Reset = z.object({ secondFactor: z.boolean().optional() }).strict();
 const NewToken = z.object({ name: z.string().min(1).max(100), scopes: z.array(z.string().max(40)).min(1).max(40), days: z.number().int().optional() }).strict();
-const Seal = z.object({ identity: z.string().min(1).max(MAX_IDENTITY_BYTES), replace: z.boolean().optional() }).strict();
 
 export const ACCESS_ROUTES: readonly RouteSpec[] = [
   route({ method: "GET", url: "/api/users", action: "users.manage", summary: "accounts and their roles", response: contracts.GetUsersAnswer, handler: (_r, ctx, actor) => listUsers(ctx, actor) }),
@@ -80,16 +78,4 @@ export const ACCESS_ROUTES: readonly RouteSpec[] = [
   }),
 
   route({ method: "GET", url: "/api/sealed", action: "sealed.list", summary: "sources with a sealed identity (never the identity)", response: contracts.GetSealedAnswer, handler: (_r, ctx, actor) => listSealed(ctx, actor) }),
-  route({
-    method: "POST",
-    url: "/api/sources/:id/seal",
-    action: "sealed.write",
-    summary: "seal the identity of whoever handed over this source",
-    params: SourceId,
-    body: Seal,
-    response: contracts.SealedView,
-    handler: (req, ctx, actor, { params, body }) => {
-      return sealIdentity(ctx, actor, { sourceId: params.id, identity: body.identity, replace: body.replace ?? false });
-    },
-  }),
 ];

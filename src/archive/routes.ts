@@ -1,13 +1,17 @@
 import { z } from "zod";
-import { jobView } from "../db/jobs.ts";
 import type { FastifyReply } from "fastify";
-import type { RevealGrant } from "../access/index.ts";
+import { MAX_IDENTITY_BYTES } from "../access/index.ts";
 import { bytes, optionalBody, route, type RouteSpec } from "../http/route-spec.ts";
 import { getOriginal, listOriginals } from "./originals.ts";
+import { getJob, listJobs } from "./job-views.ts";
+import { listSources } from "./sources.ts";
+import type { RevealGrant } from "./reveals.ts";
+import { sealIdentity } from "./sealing.ts";
 import { createUpload, getUpload, receiveUploadFile, startUploadIngest, UPLOAD_LIMITS } from "./uploads.ts";
 import { blurredRendition, downloadOriginalFile, galleryPage, logStatus, originalHistory, originalMetadata, revealRendition, sourceSightings, type RenditionStream } from "./viewing.ts";
 import * as contracts from "./contracts.ts";
 import * as coreContracts from "../core/contracts.ts";
+import * as accessContracts from "../access/contracts.ts";
 
 const ListQuery = z.object({
   status: z.enum(["preserved", "quarantined"]).optional(),
@@ -33,6 +37,7 @@ const SightingsQuery = z.object({
   limit: z.coerce.number().int().min(1).max(500).default(100),
 });
 const SourceParams = z.object({ id: z.string().min(1).max(64) });
+const Seal = z.object({ identity: z.string().min(1).max(MAX_IDENTITY_BYTES), replace: z.boolean().optional() }).strict();
 const UploadParams = z.object({ id: z.string().max(64) });
 const NewUpload = z.object({ kind: z.enum(["folder", "container"]), label: z.string().max(1000).optional() }).strict();
 const FileQuery = z.object({
@@ -132,6 +137,16 @@ const WEB_APP_ROUTES: readonly RouteSpec[] = [
     handler: (req, ctx, actor, { query: q, params }) => sourceSightings(ctx, actor, { source: params.id, ...q }),
   }),
   route({
+    method: "POST",
+    url: "/api/sources/:id/seal",
+    action: "sealed.write",
+    summary: "seal the identity of whoever handed over this source",
+    params: SourceParams,
+    body: Seal,
+    response: accessContracts.SealedView,
+    handler: (_req, ctx, actor, { params, body }) => sealIdentity(ctx, actor, { sourceId: params.id, identity: body.identity, replace: body.replace ?? false }),
+  }),
+  route({
     method: "GET",
     url: "/api/log/status",
     action: "log.read",
@@ -215,12 +230,7 @@ export const ARCHIVE_ROUTES: readonly RouteSpec[] = [
     action: "archive.read",
     summary: "source media taken in, with their tallies",
     response: contracts.GetSourcesAnswer,
-    handler: async (_req, ctx) =>
-      ctx.db.db
-        .selectFrom("sources")
-        .select(["id", "label", "kind", "medium_sha256", "status", "started_at", "finished_at", "files", "ingested", "duplicates", "quarantined", "bytes"])
-        .orderBy("started_at", "desc")
-        .execute(),
+    handler: (_req, ctx, actor) => listSources(ctx, actor),
   }),
   route({
     method: "GET",
@@ -228,7 +238,7 @@ export const ARCHIVE_ROUTES: readonly RouteSpec[] = [
     action: "jobs.read",
     summary: "recent jobs with their progress",
     response: contracts.GetJobsAnswer,
-    handler: async (_req, ctx) => (await ctx.jobs.list({ limit: 100 })).map(jobView),
+    handler: (_req, ctx, actor) => listJobs(ctx, actor),
   }),
   route({
     method: "GET",
@@ -237,7 +247,7 @@ export const ARCHIVE_ROUTES: readonly RouteSpec[] = [
     summary: "one job and its progress",
     params: z.object({ id: z.string().max(64) }),
     response: coreContracts.JobView,
-    handler: async (req, ctx, _actor, { params }) => jobView(await ctx.jobs.get(params.id)),
+    handler: (_req, ctx, actor, { params }) => getJob(ctx, actor, params.id),
   }),
   ...WEB_APP_ROUTES,
 ];

@@ -4,7 +4,7 @@ import { ZodError } from "zod";
 import type { Ctx } from "../app/context.ts";
 import type { Actor } from "../core/actor.ts";
 import { DalilError, NotFound, TooLarge, Unauthenticated, UnsupportedMediaType } from "../core/errors.ts";
-import { anonymousActor, gateRefusal } from "../access/policy.ts";
+import { anonymousActor, gateRefusal } from "../access/index.ts";
 import { ACCESS_ROUTES } from "../access/routes.ts";
 import { authenticate, pendingHint, AUTH_ROUTES } from "./auth.ts";
 import { isStateChanging, LIMITS, normaliseOrigin, scrubForLog, securityHeaders } from "./security.ts";

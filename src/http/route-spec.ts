@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import { z, type ZodType, type ZodTypeAny, type ZodTypeDef } from "zod";
 import type { Ctx } from "../app/context.ts";
 import type { Actor } from "../core/actor.ts";
-import type { Action } from "../access/policy.ts";
+import type { Action } from "../access/index.ts";
 
 /**
  * One route as a module declares it: method, path, the action it needs, and its contract — the zod schemas of

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { bytes, route, type RouteSpec } from "../http/route-spec.ts";
 import { proveOriginal } from "./proofs.ts";
+import { consistencyProof, latestCheckpoint, logTile, verifierKey } from "./reads.ts";
 import * as contracts from "./contracts.ts";
 
 const Consistency = z.object({ from: z.coerce.number().int().min(1), to: z.coerce.number().int().min(1).optional() });
@@ -22,7 +23,7 @@ export const LOG_ROUTES: readonly RouteSpec[] = [
     action: "log.read",
     summary: "the latest signed checkpoint (C2SP tlog-checkpoint, text)",
     response: bytes("application/octet-stream"),
-    handler: async (_req, ctx) => (await ctx.tree.latestCheckpoint())?.note ?? (await ctx.tree.checkpoint()).note,
+    handler: async (_req, ctx, actor) => (await latestCheckpoint(ctx, actor)).note,
   }),
   route({
     method: "GET",
@@ -30,7 +31,7 @@ export const LOG_ROUTES: readonly RouteSpec[] = [
     action: "log.read",
     summary: "the log's verifier key (vkey)",
     response: bytes("application/octet-stream"),
-    handler: async (_req, ctx) => `${ctx.tree.verifierKey}\n`,
+    handler: async (_req, ctx, actor) => `${verifierKey(ctx, actor).vkey}\n`,
   }),
   route({
     method: "GET",
@@ -51,7 +52,7 @@ export const LOG_ROUTES: readonly RouteSpec[] = [
     query: Consistency,
     summary: "consistency proof between two signed checkpoints",
     response: bytes("application/octet-stream"),
-    handler: async (_req, ctx, _actor, { query: q }) => (await ctx.tree.proveConsistency(q.from, q.to)).text,
+    handler: async (_req, ctx, actor, { query: q }) => (await consistencyProof(ctx, actor, q)).text,
   }),
   route({
     method: "GET",
@@ -59,7 +60,7 @@ export const LOG_ROUTES: readonly RouteSpec[] = [
     action: "log.read",
     summary: "C2SP tlog-tiles hash tiles (tile/<L>/<N>): hashes only, for monitors and witnesses",
     response: bytes("application/octet-stream"),
-    handler: async (req, ctx) => (await ctx.tree.tile(`tile/${(req.params as { "*": string })["*"]}`, "hash")).bytes,
+    handler: async (req, ctx, actor) => (await logTile(ctx, actor, { path: `tile/${(req.params as { "*": string })["*"]}`, kind: "hash" })).bytes,
   }),
   route({
     method: "GET",
@@ -67,6 +68,6 @@ export const LOG_ROUTES: readonly RouteSpec[] = [
     action: "log.entries",
     summary: "C2SP tlog-tiles entry bundles (the events themselves; signed-in custodians)",
     response: bytes("application/octet-stream"),
-    handler: async (req, ctx) => (await ctx.tree.tile(`tile/entries/${(req.params as { "*": string })["*"]}`, "entries")).bytes,
+    handler: async (req, ctx, actor) => (await logTile(ctx, actor, { path: `tile/entries/${(req.params as { "*": string })["*"]}`, kind: "entries" })).bytes,
   }),
 ];

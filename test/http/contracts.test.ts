@@ -10,9 +10,9 @@ import { ROLES, type Actor } from "../../src/core/actor.ts";
 import { anonymousActor } from "../../src/access/policy.ts";
 import { backends } from "../support/backends.ts";
 import { ensureAccounts } from "../support/archive.ts";
-import { freshAccessArchive } from "../access/fixtures.ts";
-import { as, investigator, seedBodies } from "../catalogue/fixtures.ts";
-import { frozenPhotoDossier } from "../dossiers/package-fixtures.ts";
+import { freshAccessArchive } from "../support/accounts.ts";
+import { as, investigator, seedBodies } from "../support/catalogue.ts";
+import { frozenPhotoDossier } from "../support/packages.ts";
 
 /**
  * The contracts are what the server sends: the OpenAPI document built from the route tables is valid OpenAPI
