@@ -14,6 +14,7 @@ import { checkMark, type Mark } from "./marks.ts";
 import { monthOf, parseFuzzyDate, type FuzzyDate } from "./dates.ts";
 import { insertNumbers, normaliseNumber, numbersOf, refreshCurrentNumbers, type BodyNumber, type NewNumber } from "./numbers.ts";
 import { bodySearchText, findingCodesText, refreshSearchText } from "./search-index.ts";
+import { identificationsOf, standingIdentification, type IdentificationView } from "./identifications.ts";
 import {
   IDENTIFICATION_STATUSES,
   REVIEW_STATUSES,
@@ -86,6 +87,8 @@ export interface BodyPhoto {
 export interface BodyDetail extends BodyView {
   photos: BodyPhoto[];
   numbers: BodyNumber[];
+  /** Reports this body was identified as (families' confirmed decisions): the standing one first, then ended ones. */
+  identifications: IdentificationView[];
 }
 
 /** The fields a person edits. Numbers change through numbers.ts (each reading is its own record). */
@@ -310,7 +313,7 @@ async function viewOf(tx: Tx, row: BodiesTable): Promise<BodyView> {
 }
 
 export async function detailOf(tx: Tx, row: BodiesTable): Promise<BodyDetail> {
-  const [view, photos, numbers] = await Promise.all([
+  const [view, photos, numbers, identifications] = await Promise.all([
     viewOf(tx, row),
     cdb(tx)
       .selectFrom("body_photos")
@@ -320,11 +323,13 @@ export async function detailOf(tx: Tx, row: BodiesTable): Promise<BodyDetail> {
       .orderBy("body_photos.position")
       .execute(),
     numbersOf(tx, row.id),
+    identificationsOf(tx, row.id),
   ]);
   return {
     ...view,
     photos: photos.map((p) => ({ sha256: p.original_sha256, role: p.role, position: p.position, captureTime: p.capture_time, width: p.width, height: p.height })),
     numbers,
+    identifications,
   };
 }
 
@@ -564,6 +569,10 @@ export async function editBody(ctx: Ctx, actor: Actor, input: EditBody): Promise
     ctx.policy.require(actor, "catalogue.edit", resourceOf(row));
     if (patch.sensitivity && !ctx.policy.allows(actor, "catalogue.read", { sensitivity: patch.sensitivity })) {
       throw new Forbidden(`Marking this body ${patch.sensitivity} would hide it from you; ask an administrator.`);
+    }
+    const stands = patch.identificationStatus !== undefined && patch.identificationStatus !== row.identification_status ? await standingIdentification(tx, row.id) : undefined;
+    if (stands) {
+      throw new Conflict(`Body ${row.ref} is identified as the person of report ${stands.report_ref} by a caseworker's confirmed decision; its status changes when that decision is changed, not here.`);
     }
     const { body } = await updateBodyInTx(ctx, tx, actor, id, patch, { action: "body.edit", expectedVersion: version });
     return body;

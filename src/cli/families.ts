@@ -116,13 +116,13 @@ export function registerFamiliesCommands(program: Command): void {
     });
   fam
     .command("decide <report> <body> <status>")
-    .description(`record a caseworker's decision on a candidate body: ${DECISION_STATUSES.join(", ")}`)
+    .description(`record a caseworker's decision on a candidate body: ${DECISION_STATUSES.join(", ")} (the report and the body by id or reference, e.g. R-000001 B-000004); confirmed identifies the body in the catalogue`)
     .requiredOption("--reason <text>", "why (kept with the decision; not written to the public log)")
     .action(async (report: string, body: string, status: string, o: { reason: string }, cmd: Command) => {
       const opts = globalOptions(cmd);
       await withArchive(opts, async (a) => {
         const d = await decide(a, operatorActor(), { report, bodyId: body, status: status as DecisionStatus, reason: o.reason });
-        print(opts, d, `${report} × ${body}: ${d.status}`);
+        print(opts, d, `${report} × ${body}: ${d.status}${d.status === "confirmed" ? " (the body is identified in the catalogue)" : ""}`);
       });
     });
   fam

@@ -25,7 +25,8 @@ import { portalConsent, portalImage, portalReport, portalReports, requestMore } 
  *   POST /api/families/reports/:id/members { userId, relationship? } → { reportId, userId, members }  [members.ts]
  *   POST /api/families/reports/:id/members/:userId/end   → { reportId, userId, members }
  *   POST /api/families/reports/:id/consent { tier, given, note? } → ReportView
- *   POST /api/families/reports/:id/decisions { bodyId, status, reason } → DecisionView
+ *   POST /api/families/reports/:id/decisions { bodyId (id or ref), status, reason } → DecisionView (confirmed identifies the
+ *                                                body in the catalogue; a second identification of either is 409)
  *   POST /api/families/reports/:id/disclosures { bodyId, stage: text|blurred_face, text, consentNote, reason,
  *                                                recipientId?, photo? } → DisclosureView
  *   GET  /api/families/disclosures/:id/image             → image/jpeg (what the family was shown)

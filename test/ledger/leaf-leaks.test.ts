@@ -21,6 +21,8 @@ import { createDossier, freezeDossier } from "../../src/dossiers/dossiers.ts";
 import { addExhibit, reviseReasoning, withdrawExhibit } from "../../src/dossiers/exhibits.ts";
 import { markRegion, withdrawRegion } from "../../src/dossiers/redaction.ts";
 import { createReport, setConsent, updateReport } from "../../src/families/reports.ts";
+import { rerank } from "../../src/families/matching.ts";
+import { decide } from "../../src/families/disclosure.ts";
 import { drawReviewSample } from "../../src/review/samples.ts";
 import { parseLeaf, type CustodyEvent } from "../../src/ledger/events.ts";
 import { isCommitment } from "../../src/ledger/openings.ts";
@@ -102,6 +104,11 @@ for (const { backend, skip } of await backends()) {
       const r = await createReport(a, caseworker, { ...REPORT, nameLat: `${MARK} Khatib` });
       await updateReport(a, caseworker, r.id, { fatherName: `${MARK} father` });
       await setConsent(a, caseworker, r.id, "viewingPhotos", true);
+      // A confirmed decision identifies a body in the catalogue; changing it reverses that.
+      await setConsent(a, caseworker, r.id, "dataSharing", true);
+      await rerank(a, caseworker, { reportId: r.id });
+      await decide(a, caseworker, { report: r.ref, bodyId: b2!.ref, status: "confirmed", reason: `${MARK} DNA result` });
+      await decide(a, caseworker, { report: r.ref, bodyId: b2!.ref, status: "probable", reason: `${MARK} lab withdrew it` });
 
       const rows = await a.db.db.selectFrom("custody_events").select(["seq", "leaf"]).orderBy("seq").execute();
       const events = rows.map((x) => ({ seq: x.seq, text: x.leaf.toString("utf8"), e: parseLeaf(x.leaf) }));
@@ -295,6 +302,10 @@ const ALLOWED: Record<string, Kind[]> = {
   "identification|detail.decision": ["id"],
   "identification|detail.status": ["enum"],
   "identification|detail.previous": ["enum"],
+  // a body identified as a report's person, or no longer (catalogue/identifications.ts): its ref and the history's commitment
+  "identification|detail.ref": ["id"],
+  "identification|detail.history": ["commitment"],
+  "identification|detail.fields[]": ["field"],
 };
 
 function fields(e: CustodyEvent): [string, unknown][] {
@@ -353,7 +364,6 @@ const NOT_DRIVEN = new Set<string>([
   "catalogue.import",
   "case.flag-cleared",
   "case.flagged",
-  "disclosure.decide",
   "disclosure.image-checked",
   "disclosure.image-viewed",
   "disclosure.request-declined",

@@ -94,9 +94,25 @@ export interface BodyNumber {
   retired: { at: string; by: string; reason: string } | null;
 }
 
+/** A body identified as the person of a missing-person report (a family caseworker's confirmed decision). */
+export interface IdentificationView {
+  id: string;
+  bodyId: string;
+  bodyRef: string;
+  reportId: string;
+  reportRef: string;
+  decisionId: string;
+  since: string;
+  by: string;
+  endedAt: string | null;
+  endedBy: string | null;
+}
+
 export interface BodyDetail extends BodyView {
   photos: BodyPhoto[];
   numbers: BodyNumber[];
+  /** The standing identification first, then ended ones. */
+  identifications: IdentificationView[];
 }
 
 /** The fields a person edits (PUT /api/bodies/:id); numbers change through their own routes. */

@@ -14,7 +14,7 @@ export type Breakdown = (typeof BREAKDOWNS)[number];
 export interface Statistics {
   generatedAt: string;
   minCount: number;
-  totals: { bodies: number | null; photos: number | null; originals: number; facilities: number | null; reviewed: number | null };
+  totals: { bodies: number | null; photos: number | null; originals: number; facilities: number | null; reviewed: number | null; identified: number | null };
   byBranch: StatBucket[];
   byHospital: StatBucket[];
   byPhotoMonth: StatBucket[];
