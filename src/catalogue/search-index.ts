@@ -1,4 +1,5 @@
 import { searchTokens } from "../core/arabic.ts";
+import { nameSearchKeys } from "../names/index.ts";
 import type { Tx } from "../db/database.ts";
 import { cdb, type BodiesTable } from "./tables.ts";
 import { Vocabularies, type VocabularyName } from "./vocabularies.ts";
@@ -7,7 +8,8 @@ import type { Mark } from "./marks.ts";
 /**
  * What a body is found by: the tokens of its reference, numbers (every reading, not only the current one),
  * names, notes, clothing, marks, hospital, branch and findings (labels in both languages), dates, and its
- * photos' metadata (SHA-256, capture date, camera model — never the serial, which is sensitive). Stored in
+ * photos' metadata (SHA-256, capture date, camera model — never the serial, which is sensitive), and the
+ * names' cross-script keys (`nameKeyTokens`), so a name is found in either script. Stored in
  * body_search.search_text; the FTS5 table (SQLite) and the tsvector column (PostgreSQL) index exactly these
  * tokens. A merged record has no row there: it is found through the body it went into.
  */
@@ -19,6 +21,18 @@ export interface IndexInput {
   numbers: string[];
   findings: string[];
   photos: { sha256: string; captureTime: string | null; cameraModel: string | null }[];
+}
+
+/** The prefix of a name key in the index: no word of a language starts "nk" and is followed by a skeleton only. */
+export const NAME_KEY_PREFIX = "nk";
+
+/**
+ * A name's cross-script keys as index tokens (names module, `nameSearchKeys`): محمد الخطيب and Mohammad
+ * al-Khatib both give nkmhmd and nkxtb. The search looks a name query up by these as well as by its words.
+ */
+export function nameKeyTokens(name: string | null | undefined): string[] {
+  if (!name) return [];
+  return [...new Set(nameSearchKeys(name).flat().map((k) => NAME_KEY_PREFIX + k))];
 }
 
 /** Letters and digits of a number joined, so "1234/ب" is found as "1234/ب", "1234 ب" and "1234ب". */
@@ -44,6 +58,7 @@ export function bodySearchText(input: IndexInput, vocab: Vocabularies): string {
   if (b.external_ref) parts.push(b.external_ref, compact(b.external_ref));
   for (const n of input.numbers) parts.push(n, compact(n));
   for (const s of [b.name_ar, b.name_lat, b.notes, b.clothing, b.photo_date, b.death_date]) if (s) parts.push(s);
+  parts.push(...nameKeyTokens(b.name_ar), ...nameKeyTokens(b.name_lat));
   const marks = JSON.parse(b.marks) as Mark[];
   for (const m of marks) {
     parts.push(m.description, ...labels(vocab, "mark_type", m.type).slice(1), ...labels(vocab, "body_region", m.region).slice(1));

@@ -2,7 +2,7 @@ import type { Ctx } from "../app/context.ts";
 import { systemActor, type Actor } from "../core/actor.ts";
 import type { Tx } from "../db/database.ts";
 import { bodiesHiddenFrom, parseFuzzyDate, readBodies, type BodyView } from "../catalogue/index.ts";
-import { blockingKeys, parseNameChain, prepareName, type PreparedName } from "./names.ts";
+import { blockingKeys, parseNameChain, prepareName, type PreparedName } from "../names/index.ts";
 import { keysOf, rankBodies, type Band, type BodyFeatures, type Evidence, type ReportFeatures, type Scored } from "./scoring.ts";
 import { recordPersonalDataRead } from "../access/reads.ts";
 import { rankAll } from "./rank-pool.ts";

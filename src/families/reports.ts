@@ -12,7 +12,7 @@ import type { Resource } from "../access/policy.ts";
 import { parseFuzzyDate, Vocabularies, type Mark } from "../catalogue/index.ts";
 import { parseMarks } from "../catalogue/marks.ts";
 import { parseCsv } from "../catalogue/csv.ts";
-import { parseNameChain, type NameSlots } from "./names.ts";
+import { parseNameChain, type NameSlots } from "../names/index.ts";
 import { fdb, type FamilyReportsTable } from "./tables.ts";
 
 /**

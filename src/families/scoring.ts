@@ -1,4 +1,4 @@
-import { blockingKeys, prepareName, type PreparedName } from "./names.ts";
+import { blockingKeys, prepareName, type PreparedName } from "../names/index.ts";
 import {
   DEFAULT_POPULATION,
   FIELD_RATES,

@@ -1,5 +1,6 @@
 import { sql, type Kysely } from "kysely";
 import type { MigrationContext } from "../migrate.ts";
+import { nameKeyTokens } from "../../catalogue/search-index.ts";
 
 /**
  * Identifications and withdrawn disclosures (issue 19, decision 0020).
@@ -12,6 +13,9 @@ import type { MigrationContext } from "../migrate.ts";
  *
  * `family_disclosures` gains who withdrew a disclosure, why (a reason key the portal words in the family's
  * language) and a note for the family.
+ *
+ * The search documents of named bodies gain their names' cross-script keys (catalogue/search-index.ts), so a
+ * name searched in one script finds bodies named in the other; new and changed bodies get them when indexed.
  */
 export async function up(db: Kysely<unknown>, _m: MigrationContext): Promise<void> {
   await db.schema
@@ -36,4 +40,17 @@ export async function up(db: Kysely<unknown>, _m: MigrationContext): Promise<voi
   await db.schema.alterTable("family_disclosures").addColumn("withdrawn_by", "text").execute();
   await db.schema.alterTable("family_disclosures").addColumn("withdraw_reason", "text").execute();
   await db.schema.alterTable("family_disclosures").addColumn("withdraw_note", "text").execute();
+  await addNameKeys(db);
+}
+
+/** Adds the names' cross-script keys to the search documents of bodies that lack them (exported for its test). */
+export async function addNameKeys(db: Kysely<unknown>): Promise<void> {
+  const named = await sql<{ ref_no: number; name_ar: string | null; name_lat: string | null; search_text: string }>`
+    select b.ref_no, b.name_ar, b.name_lat, s.search_text from bodies b join body_search s on s.ref_no = b.ref_no
+    where b.name_ar is not null or b.name_lat is not null`.execute(db);
+  for (const r of named.rows) {
+    const have = new Set(r.search_text.split(" "));
+    const add = [...nameKeyTokens(r.name_ar), ...nameKeyTokens(r.name_lat)].filter((t) => !have.has(t) && (have.add(t), true));
+    if (add.length) await sql`update body_search set search_text = ${[r.search_text, ...add].filter(Boolean).join(" ")} where ref_no = ${r.ref_no}`.execute(db);
+  }
 }

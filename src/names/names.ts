@@ -954,6 +954,29 @@ export function blockingKeys(name: string | NameSlots): string[] {
   return [...keys];
 }
 
+/**
+ * Search keys of a name, part by part (given, father, grandfather, …, family; titles and particles dropped): each
+ * part's skeletons as `blockingKeys` finds them, lower-cased, so a search in one script meets the name written
+ * in the other (محمد الخطيب and Mohammad al-Khatib are [["mhmd"], ["xtb", "khtb"]] and [["mhmd"], ["xtb"]]).
+ * Keys only find candidates: names that are not one (محمود is also "mhmd") share them too.
+ */
+export function nameSearchKeys(name: string): string[][] {
+  return slotTexts(parseNameChain(name))
+    .map((t) => [...new Set(blockKeys(tokenOf(t)).map((k) => k.toLowerCase()).filter((k) => /^[a-z]+$/.test(k)))])
+    .filter((keys) => keys.length > 0);
+}
+
+/**
+ * Whether every part of `query` is some part of `name`, in either script and any order, by the same token
+ * comparison the matcher uses (score at least `min`): what a search checks of a body its keys found, so that
+ * علاء does not find علي though both skeletons are "l".
+ */
+export function namePartsFound(query: string, name: string, min = 0.85): boolean {
+  const q = slotTexts(parseNameChain(query)).map(tokenOf);
+  const n = slotTexts(parseNameChain(name)).map(tokenOf);
+  return q.length > 0 && q.every((a) => n.some((b) => compareTokens(a, b).score >= min));
+}
+
 // ---------------------------------------------------------------------------------------------------------
 // Comparing two tokens
 
