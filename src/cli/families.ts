@@ -11,7 +11,10 @@ import {
   proposeDuplicates,
   rejectDuplicate,
   rerankIfBodiesChanged,
+  withdrawDisclosure,
+  WITHDRAWAL_REASONS,
   type DecisionStatus,
+  type WithdrawalReason,
   type DuplicateView,
 } from "../families/index.ts";
 import { globalOptions, positiveIntOption, print, withArchive } from "./shell.ts";
@@ -123,6 +126,18 @@ export function registerFamiliesCommands(program: Command): void {
       await withArchive(opts, async (a) => {
         const d = await decide(a, operatorActor(), { report, bodyId: body, status: status as DecisionStatus, reason: o.reason });
         print(opts, d, `${report} × ${body}: ${d.status}${d.status === "confirmed" ? " (the body is identified in the catalogue)" : ""}`);
+      });
+    });
+  fam
+    .command("withdraw <disclosure>")
+    .description("take back a disclosure from the family member it was made to (and the later ones of the same match)")
+    .requiredOption("--reason <reason>", `why, as the family will read it: ${WITHDRAWAL_REASONS.join(", ")}`)
+    .option("--note <text>", "words to the family, shown as written beside the reason (required with other)")
+    .action(async (id: string, o: { reason: string; note?: string }, cmd: Command) => {
+      const opts = globalOptions(cmd);
+      await withArchive(opts, async (a) => {
+        const w = await withdrawDisclosure(a, operatorActor(), { id, reason: o.reason as WithdrawalReason, ...(o.note ? { note: o.note } : {}) });
+        print(opts, w, `withdrawn: ${w.map((d) => `${d.id} (${d.stage})`).join(", ")}`);
       });
     });
   fam

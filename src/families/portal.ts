@@ -32,11 +32,26 @@ export interface PortalMatch {
   mayRequestMore: boolean;
 }
 
+/**
+ * Something a caseworker showed this family member and took back: what kind of thing (its stage), when it was
+ * shared and withdrawn, and why (a reason key the screen words in their language, and the caseworker's note to
+ * them). Never the withdrawn words or image.
+ */
+export interface PortalWithdrawal {
+  stage: Stage;
+  sharedAt: string;
+  withdrawnAt: string;
+  reason: string;
+  note: string | null;
+}
+
 export interface PortalReport {
   report: Omit<ReportView, "caseworkerId" | "filedBy">;
   /** When this report was merged into another (the same person reported twice), the one to look at. */
   mergedInto: string | null;
   matches: PortalMatch[];
+  /** What was shared with this family member and withdrawn, newest first. */
+  withdrawn: PortalWithdrawal[];
 }
 
 function familyOnly(actor: Actor): void {
@@ -104,6 +119,19 @@ async function matchesFor(tx: Tx, actor: Actor, r: CaseReportsTable, home: CaseR
   });
 }
 
+async function withdrawnFor(tx: Tx, actor: Actor, r: CaseReportsTable): Promise<PortalWithdrawal[]> {
+  const rows = await cwdb(tx)
+    .selectFrom("family_disclosures")
+    .select(["stage", "created_at", "withdrawn_at", "withdraw_reason", "withdraw_note"])
+    .where("report_id", "=", r.id)
+    .where("recipient_id", "=", actor.id)
+    .where("withdrawn_at", "is not", null)
+    .orderBy("withdrawn_at", "desc")
+    .orderBy("created_at", "desc")
+    .execute();
+  return rows.map((d) => ({ stage: d.stage as Stage, sharedAt: d.created_at, withdrawnAt: d.withdrawn_at!, reason: d.withdraw_reason ?? "other", note: d.withdraw_note }));
+}
+
 /** The family member's own reports (a recorded read of their own data). */
 export async function portalReports(ctx: Ctx, actor: Actor): Promise<{ id: string; ref: string; nameAr: string | null; nameLat: string | null; status: string; mergedInto: string | null; matches: number }[]> {
   familyOnly(actor);
@@ -123,7 +151,7 @@ export async function portalReport(ctx: Ctx, actor: Actor, idOrRef: string): Pro
   return ctx.db.transaction(async (tx) => {
     const { r, home } = await ownReport(tx, actor, idOrRef);
     await recordPersonalDataRead(ctx, tx, actor, [{ id: r.id, role: "report" }], { read: "portal report" });
-    return { report: publicView(r, home), mergedInto: r.merged_into, matches: await matchesFor(tx, actor, r, home) };
+    return { report: publicView(r, home), mergedInto: r.merged_into, matches: await matchesFor(tx, actor, r, home), withdrawn: await withdrawnFor(tx, actor, r) };
   });
 }
 

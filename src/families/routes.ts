@@ -7,6 +7,7 @@ import { listCandidates } from "./matching.ts";
 import { acceptDuplicate, listDuplicates, proposeDuplicates, rejectDuplicate } from "./duplicates.ts";
 import { approveRequest, caseOf, clearFlag, declineRequest, decide, disclose, disclosureImage, listFlags, recordConsent, DECISION_STATUSES } from "./disclosure.ts";
 import { endMember, linkMember } from "./members.ts";
+import { withdrawDisclosure, WITHDRAWAL_REASONS } from "./withdrawal.ts";
 import { portalConsent, portalImage, portalReport, portalReports, requestMore } from "./portal.ts";
 
 /**
@@ -30,6 +31,8 @@ import { portalConsent, portalImage, portalReport, portalReports, requestMore } 
  *   POST /api/families/reports/:id/disclosures { bodyId, stage: text|blurred_face, text, consentNote, reason,
  *                                                recipientId?, photo? } → DisclosureView
  *   GET  /api/families/disclosures/:id/image             → image/jpeg (what the family was shown)
+ *   POST /api/families/disclosures/:id/withdraw { reason: sentInError|wrongRecipient|decisionChanged|familyAsked|other,
+ *                                                 note? } → DisclosureView[] (this one and the later ones of the match) [withdrawal.ts]
  *   POST /api/families/requests/:id/approve { reason, photos?, text? } → DisclosureView[] (stage "more")
  *   POST /api/families/requests/:id/decline { reason }   → RequestView
  *   GET  /api/families/flags?all=true                    → FlagView[] (reopened cases, view requests)
@@ -41,7 +44,8 @@ import { portalConsent, portalImage, portalReport, portalReports, requestMore } 
  *
  * Family members (role family_member; anything not theirs is 404):
  *   GET  /api/portal/reports                             → [{ id, ref, nameAr, nameLat, status, mergedInto, matches }]
- *   GET  /api/portal/reports/:id                         → PortalReport { report, mergedInto, matches: PortalMatch[] } [portal.ts]
+ *   GET  /api/portal/reports/:id                         → PortalReport { report, mergedInto, matches: PortalMatch[],
+ *                                                           withdrawn: PortalWithdrawal[] } [portal.ts]
  *   POST /api/portal/reports/:id/consent { tier, given } → PortalReport["report"]
  *   POST /api/portal/reports/:id/requests { matchId, unblurred, note? } → { id, unblurred, note, status, createdAt }
  *   GET  /api/portal/images/:id                          → image/jpeg (an image disclosed to this member)
@@ -98,6 +102,7 @@ const OptionalReason = z.object({ reason: z.string().max(2000).optional() }).str
 const AcceptBody = OptionalReason.extend({ survivor: z.string().min(1).max(80).optional() }).strict();
 const NoteBody = z.object({ note: z.string().min(1).max(2000) }).strict();
 const RequestBody = z.object({ matchId: z.string().min(1).max(80), unblurred: z.boolean(), note: z.string().max(2000).optional() }).strict();
+const WithdrawBody = z.object({ reason: z.enum(WITHDRAWAL_REASONS), note: z.string().max(2000).optional() }).strict();
 const PortalConsentBody = z.object({ tier: z.enum(CONSENT_TIERS), given: z.boolean() }).strict();
 
 /** A family image: never cached by a browser or proxy (consent can be withdrawn, a tie ended). */
@@ -203,6 +208,13 @@ export function registerFamiliesRoutes(route: RegisterRoute): void {
     action: "disclosure.make",
     summary: "the image a disclosure showed the family, as they see it (JPEG)",
     handler: async (req, ctx, actor, _q, reply) => sendImage(reply, await disclosureImage(ctx, actor, Id.parse(req.params).id)),
+  });
+  route({
+    method: "POST",
+    url: "/api/families/disclosures/:id/withdraw",
+    action: "disclosure.make",
+    summary: "withdraw a disclosure (and the later ones of the same match to that family member), with the reason the family will read",
+    handler: (req, ctx, actor) => withdrawDisclosure(ctx, actor, { id: Id.parse(req.params).id, ...WithdrawBody.parse(req.body) }),
   });
   route({
     method: "POST",

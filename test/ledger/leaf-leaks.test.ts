@@ -22,14 +22,16 @@ import { addExhibit, reviseReasoning, withdrawExhibit } from "../../src/dossiers
 import { markRegion, withdrawRegion } from "../../src/dossiers/redaction.ts";
 import { createReport, setConsent, updateReport } from "../../src/families/reports.ts";
 import { rerank } from "../../src/families/matching.ts";
-import { decide } from "../../src/families/disclosure.ts";
+import { decide, disclose } from "../../src/families/disclosure.ts";
+import { linkMember } from "../../src/families/members.ts";
+import { withdrawDisclosure } from "../../src/families/withdrawal.ts";
 import { drawReviewSample } from "../../src/review/samples.ts";
 import { parseLeaf, type CustodyEvent } from "../../src/ledger/events.ts";
 import { isCommitment } from "../../src/ledger/openings.ts";
 import { backends, tempDir } from "../support/backends.ts";
 import { demoCard, freshArchive } from "../support/archive.ts";
 import { investigator, seedBodies } from "../catalogue/fixtures.ts";
-import { caseworker, REPORT, seedPhoto } from "../families/casework-fixtures.ts";
+import { caseworker, familyMember, REPORT, seedPhoto } from "../families/casework-fixtures.ts";
 
 /**
  * The attack: read the public log (every entry bundle, as a mirror or a leaked copy would hold it) for what people
@@ -109,6 +111,11 @@ for (const { backend, skip } of await backends()) {
       await rerank(a, caseworker, { reportId: r.id });
       await decide(a, caseworker, { report: r.ref, bodyId: b2!.ref, status: "confirmed", reason: `${MARK} DNA result` });
       await decide(a, caseworker, { report: r.ref, bodyId: b2!.ref, status: "probable", reason: `${MARK} lab withdrew it` });
+      // A disclosure to a family member, withdrawn with a note to them.
+      const relative = await familyMember(a, "leaf");
+      await linkMember(a, caseworker, { report: r.ref, userId: relative.id, relationship: `${MARK} aunt` });
+      const said = await disclose(a, caseworker, { report: r.ref, bodyId: b2!.ref, stage: "text", text: `${MARK} we may have found him`, consentNote: `${MARK} by phone`, reason: `${MARK} probable` });
+      await withdrawDisclosure(a, caseworker, { id: said.id, reason: "other", note: `${MARK} we were wrong, we will call you` });
 
       const rows = await a.db.db.selectFrom("custody_events").select(["seq", "leaf"]).orderBy("seq").execute();
       const events = rows.map((x) => ({ seq: x.seq, text: x.leaf.toString("utf8"), e: parseLeaf(x.leaf) }));
@@ -299,6 +306,7 @@ const ALLOWED: Record<string, Kind[]> = {
   "disclosure|detail.stage": ["enum"],
   "disclosure|detail.status": ["enum"],
   "disclosure|detail.recipient": ["id"],
+  "disclosure|detail.withdrawal": ["enum"],
   "identification|detail.decision": ["id"],
   "identification|detail.status": ["enum"],
   "identification|detail.previous": ["enum"],
@@ -368,7 +376,6 @@ const NOT_DRIVEN = new Set<string>([
   "disclosure.image-viewed",
   "disclosure.request-declined",
   "disclosure.requested",
-  "disclosure.stage",
   "grouping.accept",
   "grouping.merge",
   "grouping.propose",
@@ -380,7 +387,6 @@ const NOT_DRIVEN = new Set<string>([
   "report.duplicate-rejected",
   "report.duplicates-proposed",
   "report.member-ended",
-  "report.member-linked",
   "report.merge",
   "review.assign",
   "review.resolve",

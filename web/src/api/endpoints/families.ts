@@ -11,6 +11,7 @@ export const FAMILIES_ENDPOINTS = {
   familyDecide: { method: "POST", url: "/api/families/reports/:id/decisions" },
   familyDisclose: { method: "POST", url: "/api/families/reports/:id/disclosures" },
   familyDisclosureImage: { method: "GET", url: "/api/families/disclosures/:id/image" },
+  familyWithdrawDisclosure: { method: "POST", url: "/api/families/disclosures/:id/withdraw" },
   familyApproveRequest: { method: "POST", url: "/api/families/requests/:id/approve" },
   familyDeclineRequest: { method: "POST", url: "/api/families/requests/:id/decline" },
   familyFlags: { method: "GET", url: "/api/families/flags" },

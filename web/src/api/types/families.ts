@@ -138,7 +138,12 @@ export interface DisclosureView {
   blurred: boolean;
   requestId: string | null;
   createdAt: string;
+  /** Taken back by a caseworker: when, by whom, why (a WITHDRAWAL_REASONS key) and the note to the family. */
+  withdrawn: { at: string; by: string; reason: string; note: string | null } | null;
 }
+
+export const WITHDRAWAL_REASONS = ["sentInError", "wrongRecipient", "decisionChanged", "familyAsked", "other"] as const;
+export type WithdrawalReason = (typeof WITHDRAWAL_REASONS)[number];
 
 export interface RequestView {
   id: string;
@@ -221,8 +226,18 @@ export interface PortalMatch {
   mayRequestMore: boolean;
 }
 
+/** Something shared with this family member and taken back: what kind, when, and why; never its words or image. */
+export interface PortalWithdrawal {
+  stage: Stage;
+  sharedAt: string;
+  withdrawnAt: string;
+  reason: string;
+  note: string | null;
+}
+
 export interface PortalReport {
   report: Omit<ReportView, "caseworkerId" | "filedBy">;
   mergedInto: string | null;
   matches: PortalMatch[];
+  withdrawn: PortalWithdrawal[];
 }

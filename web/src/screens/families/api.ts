@@ -16,6 +16,7 @@ import type {
   ReportInput,
   ReportView,
   RequestView,
+  WithdrawalReason,
 } from "../../api/types/families.ts";
 
 /** The families area's calls, typed with the server's views (web/src/api/types/families.ts). */
@@ -36,6 +37,8 @@ export const families = {
   disclose: async (id: string, input: { bodyId: string; stage: "text" | "blurred_face"; text: string; consentNote: string; reason: string }) =>
     (await callJson("familyDisclose", { id }, { body: input })) as DisclosureView,
   disclosureImageUrl: (id: string) => urlOf("familyDisclosureImage", { id }),
+  withdraw: async (id: string, reason: WithdrawalReason, note?: string) =>
+    (await callJson("familyWithdrawDisclosure", { id }, { body: note ? { reason, note } : { reason } })) as DisclosureView[],
   approve: async (id: string, reason: string, text?: string) => (await callJson("familyApproveRequest", { id }, { body: text ? { reason, text } : { reason } })) as DisclosureView[],
   decline: async (id: string, reason: string) => (await callJson("familyDeclineRequest", { id }, { body: { reason } })) as RequestView,
   flags: async (all: boolean) => (await callJson("familyFlags", none, { query: { all: all ? "true" : undefined } })) as FlagView[],
