@@ -50,14 +50,14 @@ export function registerFamiliesCommands(program: Command): void {
     });
   fam
     .command("match")
-    .description("rank the bodies for every open report; prints each report's ref and its candidates with score and band")
+    .description("rank the bodies for every open report; prints each report's ref and its candidates (the archive's reference, and the partner's in brackets) with score and band")
     .option("--top <k>", "candidates per report (default 10)", positiveIntOption("--top"))
     .action(async (o: { top?: number }, cmd: Command) => {
       const opts = globalOptions(cmd);
       await withArchive(opts, async (a) => {
         const lines = await matchAll(a, operatorActor(), { top: o.top ?? 10 });
         const text = lines
-          .map((l) => [`${l.ref}`, ...l.candidates.map((c, i) => `  ${i + 1}. ${c.ref}  ${c.score.toFixed(2)}  ${c.band}`)].join("\n"))
+          .map((l) => [`${l.ref}`, ...l.candidates.map((c, i) => `  ${i + 1}. ${c.ref}${c.externalRef ? ` (${c.externalRef})` : ""}  ${c.score.toFixed(2)}  ${c.band}`)].join("\n"))
           .join("\n");
         print(opts, lines, text || "no open reports");
       });
@@ -74,7 +74,7 @@ export function registerFamiliesCommands(program: Command): void {
         const c = await listCandidates(a, actor, ref, { top: o.top ?? 5 });
         const lines = [`${report.ref}  ${report.nameAr ?? ""} ${report.nameLat ?? ""}`.trim()];
         for (const x of c.candidates) {
-          lines.push(`  ${x.rank}. ${x.ref}  ${x.score.toFixed(2)}  ${x.band}`);
+          lines.push(`  ${x.rank}. ${x.ref}${x.externalRef ? ` (${x.externalRef})` : ""}  ${x.score.toFixed(2)}  ${x.band}`);
           for (const e of x.evidence) lines.push(`       ${e.points >= 0 ? "+" : ""}${e.points.toFixed(2)}  ${e.text}`);
         }
         print(opts, { report, candidates: c.candidates }, lines.join("\n"));

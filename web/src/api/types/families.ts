@@ -109,6 +109,8 @@ export interface CandidateView {
   rank: number;
   bodyId: string;
   ref: string;
+  /** The partner's own reference for the body (a spreadsheet's), when it has one. */
+  externalRef: string | null;
   score: number;
   band: Band;
   evidence: Evidence[];
