@@ -14,7 +14,7 @@ import { checkMark, type Mark } from "./marks.ts";
 import { monthOf, parseFuzzyDate, type FuzzyDate } from "./dates.ts";
 import { insertNumbers, normaliseNumber, numbersOf, refreshCurrentNumbers, type BodyNumber, type NewNumber } from "./numbers.ts";
 import { bodySearchText, findingCodesText, refreshSearchText } from "./search-index.ts";
-import { identificationsOf, standingIdentification, type IdentificationView } from "./identifications.ts";
+import { identificationsOf, moveIdentificationOnMerge, standingIdentification, type IdentificationView } from "./identifications.ts";
 import {
   IDENTIFICATION_STATUSES,
   REVIEW_STATUSES,
@@ -779,6 +779,8 @@ export async function mergeBodies(ctx: Ctx, actor: Actor, input: MergeBodies): P
       if (r.merged_into) throw new Conflict(`Body ${r.ref} was already merged into another record.`);
     }
     const vocab = await Vocabularies.load(tx);
+    // one person is one body: an identification moves with the merge, two different ones refuse it
+    const identificationChanges = await moveIdentificationOnMerge(tx, keep, absorb);
     const [kv, av] = [await viewOf(tx, keep), await viewOf(tx, absorb)];
     const fill: SystemBodyPatch = {};
     const conflicts: MergeResult["conflicts"] = [];
@@ -797,6 +799,10 @@ export async function mergeBodies(ctx: Ctx, actor: Actor, input: MergeBodies): P
       } else if (JSON.stringify(a) !== JSON.stringify(b)) {
         conflicts.push({ field: f, kept: a, absorbed: b });
       }
+    }
+    if (identificationChanges.length) {
+      fill.identificationStatus = "identified";
+      conflicts.splice(0, conflicts.length, ...conflicts.filter((c) => c.field !== "identificationStatus"));
     }
     if (av.reviewFindings.length) fill.reviewFindings = [...new Set([...kv.reviewFindings, ...av.reviewFindings])];
     // Moves first, then the field patch: its history and the move's land in one event.
@@ -836,6 +842,7 @@ export async function mergeBodies(ctx: Ctx, actor: Actor, input: MergeBodies): P
       changes: [
         ...changes,
         ...numberChanges,
+        ...identificationChanges,
         { recordType: "body", recordId: keep.id, field: "photos", old: kPhotos.map((p) => p.original_sha256), new: [...kPhotos, ...newPhotos].map((p) => p.original_sha256) },
         { recordType: "body", recordId: absorb.id, field: "mergedInto", old: null, new: keep.id },
         { recordType: "body", recordId: absorb.id, field: "photos", old: aPhotos.map((p) => p.original_sha256), new: [] },

@@ -88,9 +88,11 @@ export async function identifyBodyInTx(ctx: Ctx, tx: Tx, actor: Actor, input: Id
  * when none stands.
  */
 export async function reverseIdentificationInTx(ctx: Ctx, tx: Tx, actor: Actor, input: { body: string; reportId: string; decisionId: string }): Promise<IdentificationView | null> {
-  const body = await findBodyRow(tx, input.body);
-  const row = await standing(tx, { body: body.id, report: input.reportId });
+  // by the report: a report has at most one standing identification, and after a merge of bodies it stands on
+  // the body kept, not the one the decision named
+  const row = await standing(tx, { report: input.reportId });
   if (!row) return null;
+  const body = await findBodyRow(tx, row.body_id);
   const now = ctx.clock.now().toISOString();
   await cdb(tx).updateTable("body_identifications").set({ ended_at: now, ended_by: actor.id, end_decision_id: input.decisionId }).where("id", "=", row.id).execute();
   const ended = { ...row, ended_at: now, ended_by: actor.id, end_decision_id: input.decisionId };
@@ -125,6 +127,26 @@ export async function identificationsOf(tx: Tx, bodyId: string): Promise<Identif
   if (rows.length === 0) return [];
   const ref = await refOf(tx, bodyId);
   return rows.sort((a, b) => Number(a.ended_at !== null) - Number(b.ended_at !== null)).map((r) => view(r, ref));
+}
+
+/**
+ * Two bodies merged: a standing identification of the absorbed one moves to the body kept (history on both);
+ * two standing identifications of different reports refuse the merge with a sentence. Returns the change for
+ * the merge's own history, or null.
+ */
+export async function moveIdentificationOnMerge(tx: Tx, keep: BodiesTable, absorb: BodiesTable): Promise<{ recordType: string; recordId: string; field: string; old: unknown; new: unknown }[]> {
+  const [k, a] = [await standing(tx, { body: keep.id }), await standing(tx, { body: absorb.id })];
+  if (!a) return [];
+  if (k && k.report_id !== a.report_id) {
+    throw new Conflict(`Bodies ${keep.ref} and ${absorb.ref} are identified as the persons of two reports (${k.report_ref}, ${a.report_ref}); one person is one body: reverse one of the confirmed decisions before merging.`);
+  }
+  // (the same report on both cannot be: one standing identification per report)
+  // reversing it later restores the status the kept body had before
+  await cdb(tx).updateTable("body_identifications").set({ body_id: keep.id, previous_status: keep.identification_status }).where("id", "=", a.id).execute();
+  return [
+    { recordType: "body", recordId: absorb.id, field: "identifiedAs", old: a.report_ref, new: null },
+    { recordType: "body", recordId: keep.id, field: "identifiedAs", old: null, new: a.report_ref },
+  ];
 }
 
 /** The standing identification of a body, if any (an edit of its status by hand is refused while one stands). */

@@ -6,7 +6,7 @@ import { admin, investigator, seedBodies } from "../catalogue/fixtures.ts";
 import { createReport, listCandidates, rerank } from "../../src/families/index.ts";
 import { caseOf, decide } from "../../src/families/disclosure.ts";
 import { Conflict, NotFound } from "../../src/core/errors.ts";
-import { editBody, getBody, recordHistory, searchBodies } from "../../src/catalogue/index.ts";
+import { editBody, getBody, mergeBodies, recordHistory, searchBodies } from "../../src/catalogue/index.ts";
 import { readStatistics } from "../../src/catalogue/statistics.ts";
 import { caseworker, REPORT, seedMatchingBody } from "./casework-fixtures.ts";
 
@@ -113,6 +113,41 @@ for (const { backend, skip } of await backends()) {
       for (const x of ["B-999999", "bod_nothing"]) {
         await assert.rejects(decide(a, caseworker, { report: first.ref, bodyId: x, status: "probable", reason: "x" }), (e: Error) => e instanceof NotFound && e.message === `Body ${x} is not a candidate of report ${first.ref}.`);
       }
+    } finally {
+      await t.close();
+    }
+  });
+
+  test(`merging bodies moves a standing identification to the body kept; two identified as different reports are not merged (${backend.name})`, { skip }, async () => {
+    const t = await freshArchive(backend);
+    const a = t.archive;
+    try {
+      const body = await seedMatchingBody(a);
+      const [twin, other] = await seedBodies(a, investigator, [
+        { sex: "male", ageMin: 22, ageMax: 32, photoDate: "2012-09-04" },
+        { sex: "male", ageMin: 22, ageMax: 32, photoDate: "2012-10-01" },
+      ]);
+      const first = await createReport(a, caseworker, REPORT);
+      const second = await createReport(a, caseworker, { ...REPORT, nameLat: "Omar al-Khatib", nameAr: "عمر الخطيب" });
+      await rerank(a, caseworker, {});
+      await decide(a, caseworker, { report: first.ref, bodyId: body.ref, status: "confirmed", reason: "DNA" });
+      await decide(a, caseworker, { report: second.ref, bodyId: other!.ref, status: "confirmed", reason: "documents" });
+
+      await assert.rejects(
+        mergeBodies(a, investigator, { keep: other!.id, absorb: body.id }),
+        (e: Error) => e instanceof Conflict && e.message.startsWith(`Bodies ${other!.ref} and ${body.ref} are identified as the persons of two reports (${second.ref}, ${first.ref})`),
+      );
+      // the same person photographed twice: the identification goes with the photos to the body kept
+      await mergeBodies(a, investigator, { keep: twin!.id, absorb: body.id });
+      let kept = await getBody(a, investigator, twin!.id);
+      assert.equal(kept.identificationStatus, "identified");
+      assert.equal(kept.identifications[0]!.reportRef, first.ref);
+      assert.ok((await recordHistory(a, investigator, twin!.id)).some((h) => h.field === "identifiedAs" && h.new === first.ref));
+      // the decision named the absorbed body; changing it reverses the identification where it now stands
+      await decide(a, caseworker, { report: first.ref, bodyId: body.ref, status: "probable", reason: "the lab withdrew its result" });
+      kept = await getBody(a, investigator, twin!.id);
+      assert.equal(kept.identificationStatus, "unidentified");
+      assert.ok(kept.identifications[0]!.endedAt);
     } finally {
       await t.close();
     }
