@@ -52,7 +52,7 @@ export function PortalReportPage({ params }: ScreenProps) {
       <section className="card" aria-labelledby="portal-news-title">
         <h2 id="portal-news-title">{t("families.portal.newsTitle")}</h2>
         {p.matches.length === 0 ? (
-          <p data-testid="portal-nothing-yet">{t("families.portal.nothingYet")}</p>
+          <p data-testid="portal-nothing-yet">{t(p.withdrawn.length ? "families.portal.nothingStands" : "families.portal.nothingYet")}</p>
         ) : (
           p.matches.map((m) => <Match key={m.matchId} reportId={p.report.id} m={m} onChange={rep.reload} />)
         )}
