@@ -44,6 +44,7 @@ export {
   type CaseView,
 } from "./disclosure.ts";
 export { linkMember, endMember } from "./members.ts";
+export { previewFace } from "./face-preview.ts";
 export { withdrawDisclosure, WITHDRAWAL_REASONS, type WithdrawalReason, type WithdrawDisclosure } from "./withdrawal.ts";
 export { portalReports, portalReport, portalConsent, requestMore, portalImage, type PortalReport, type PortalMatch, type PortalWithdrawal } from "./portal.ts";
 export { rerankIfBodiesChanged, registerCaseworkJobs, JOB_WATCH_BODIES, type WatchResult } from "./watch.ts";

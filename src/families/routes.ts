@@ -8,6 +8,7 @@ import { acceptDuplicate, listDuplicates, proposeDuplicates, rejectDuplicate } f
 import { approveRequest, caseOf, clearFlag, declineRequest, decide, disclose, disclosureImage, listFlags, recordConsent, DECISION_STATUSES } from "./disclosure.ts";
 import { endMember, linkMember } from "./members.ts";
 import { withdrawDisclosure, WITHDRAWAL_REASONS } from "./withdrawal.ts";
+import { previewFace } from "./face-preview.ts";
 import { portalConsent, portalImage, portalReport, portalReports, requestMore } from "./portal.ts";
 
 /**
@@ -30,6 +31,7 @@ import { portalConsent, portalImage, portalReport, portalReports, requestMore } 
  *                                                body in the catalogue; a second identification of either is 409)
  *   POST /api/families/reports/:id/disclosures { bodyId, stage: text|blurred_face, text, consentNote, reason,
  *                                                recipientId?, photo? } → DisclosureView
+ *   GET  /api/families/reports/:id/face-preview?bodyId=&photo= → image/jpeg (stage 2's blurred crop, made now, not sent)
  *   GET  /api/families/disclosures/:id/image             → image/jpeg (what the family was shown)
  *   POST /api/families/disclosures/:id/withdraw { reason: sentInError|wrongRecipient|decisionChanged|familyAsked|other,
  *                                                 note? } → DisclosureView[] (this one and the later ones of the match) [withdrawal.ts]
@@ -208,6 +210,17 @@ export function registerFamiliesRoutes(route: RegisterRoute): void {
     action: "disclosure.make",
     summary: "the image a disclosure showed the family, as they see it (JPEG)",
     handler: async (req, ctx, actor, _q, reply) => sendImage(reply, await disclosureImage(ctx, actor, Id.parse(req.params).id)),
+  });
+  route({
+    method: "GET",
+    url: "/api/families/reports/:id/face-preview",
+    action: "disclosure.make",
+    query: z.object({ bodyId: z.string().min(1).max(80), photo: Sha.optional() }).strict(),
+    summary: "the blurred face crop stage 2 would show the family, made by the server now, for the caseworker to see before sending (JPEG)",
+    handler: async (req, ctx, actor, q, reply) => {
+      const img = await previewFace(ctx, actor, { report: Id.parse(req.params).id, ...q });
+      return reply.header("content-type", img.mime).header("content-length", String(img.bytes.length)).header("cache-control", "private, no-store").send(img.bytes);
+    },
   });
   route({
     method: "POST",

@@ -198,6 +198,9 @@ test("the families screens in Chromium: a caseworker decides and discloses in wo
             await face.locator("input[id$=-reason]").fill(l.reason);
             await face.locator("[data-testid=preview-disclosure]").click();
             await face.locator("[data-testid=disclosure-preview] .fam-image-placeholder").waitFor(WAIT);
+            // the blurred crop itself, made by the server before anything is sent
+            await imagesLoaded(page, "[data-testid=disclosure-preview] img");
+            assert.match((await face.locator("[data-testid=disclosure-preview] img").getAttribute("src"))!, /^\/api\/families\/reports\/[^/]+\/face-preview\?bodyId=/);
             await face.locator("[data-testid=send-disclosure]").click();
             await imagesLoaded(page, "[data-testid=disclosures] li[data-stage=blurred_face] img");
             await expectNoAxeViolations(page, "report after the blurred face");

@@ -25,6 +25,7 @@ import { rerank } from "../../src/families/matching.ts";
 import { decide, disclose } from "../../src/families/disclosure.ts";
 import { linkMember } from "../../src/families/members.ts";
 import { withdrawDisclosure } from "../../src/families/withdrawal.ts";
+import { previewFace } from "../../src/families/face-preview.ts";
 import { drawReviewSample } from "../../src/review/samples.ts";
 import { parseLeaf, type CustodyEvent } from "../../src/ledger/events.ts";
 import { isCommitment } from "../../src/ledger/openings.ts";
@@ -112,6 +113,7 @@ for (const { backend, skip } of await backends()) {
       await decide(a, caseworker, { report: r.ref, bodyId: b2!.ref, status: "confirmed", reason: `${MARK} DNA result` });
       await decide(a, caseworker, { report: r.ref, bodyId: b2!.ref, status: "probable", reason: `${MARK} lab withdrew it` });
       // A disclosure to a family member, withdrawn with a note to them.
+      await previewFace(a, caseworker, { report: r.ref, bodyId: b2!.ref });
       const relative = await familyMember(a, "leaf");
       await linkMember(a, caseworker, { report: r.ref, userId: relative.id, relationship: `${MARK} aunt` });
       const said = await disclose(a, caseworker, { report: r.ref, bodyId: b2!.ref, stage: "text", text: `${MARK} we may have found him`, consentNote: `${MARK} by phone`, reason: `${MARK} probable` });

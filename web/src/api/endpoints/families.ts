@@ -10,6 +10,7 @@ export const FAMILIES_ENDPOINTS = {
   familyConsent: { method: "POST", url: "/api/families/reports/:id/consent" },
   familyDecide: { method: "POST", url: "/api/families/reports/:id/decisions" },
   familyDisclose: { method: "POST", url: "/api/families/reports/:id/disclosures" },
+  familyFacePreview: { method: "GET", url: "/api/families/reports/:id/face-preview" },
   familyDisclosureImage: { method: "GET", url: "/api/families/disclosures/:id/image" },
   familyWithdrawDisclosure: { method: "POST", url: "/api/families/disclosures/:id/withdraw" },
   familyApproveRequest: { method: "POST", url: "/api/families/requests/:id/approve" },

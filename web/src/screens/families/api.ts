@@ -37,6 +37,7 @@ export const families = {
   disclose: async (id: string, input: { bodyId: string; stage: "text" | "blurred_face"; text: string; consentNote: string; reason: string }) =>
     (await callJson("familyDisclose", { id }, { body: input })) as DisclosureView,
   disclosureImageUrl: (id: string) => urlOf("familyDisclosureImage", { id }),
+  facePreviewUrl: (id: string, bodyId: string) => `${urlOf("familyFacePreview", { id })}?bodyId=${encodeURIComponent(bodyId)}`,
   withdraw: async (id: string, reason: WithdrawalReason, note?: string) =>
     (await callJson("familyWithdrawDisclosure", { id }, { body: note ? { reason, note } : { reason } })) as DisclosureView[],
   approve: async (id: string, reason: string, text?: string) => (await callJson("familyApproveRequest", { id }, { body: text ? { reason, text } : { reason } })) as DisclosureView[],
