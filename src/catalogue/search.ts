@@ -9,8 +9,7 @@ import { Vocabularies } from "./vocabularies.ts";
 import { visibleSensitivities } from "./bodies.ts";
 import { normaliseNumber } from "./numbers.ts";
 import { IDENTIFICATION_STATUSES, REVIEW_STATUSES, SEXES } from "./records.ts";
-import { NAME_KEY_PREFIX } from "./search-index.ts";
-import { namePartsFound, nameSearchKeys } from "../names/index.ts";
+import { NAME_KEY_PREFIX, namePartsFound, nameSearchKeys } from "../names/index.ts";
 
 /**
  * Search over body records: full text (reference, numbers, names in Arabic and Latin script, notes, marks,

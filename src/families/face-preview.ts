@@ -1,7 +1,7 @@
 import type { Ctx } from "../app/context.ts";
 import type { Actor } from "../core/actor.ts";
 import { Conflict, Invalid } from "../core/errors.ts";
-import { custody } from "../ledger/events.ts";
+import { custody } from "../ledger/index.ts";
 import { getBody } from "../catalogue/index.ts";
 import { loadCaseReport } from "./members.ts";
 import { consents, currentDecision } from "./disclosure.ts";

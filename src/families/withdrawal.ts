@@ -1,7 +1,7 @@
 import type { Ctx } from "../app/context.ts";
 import type { Actor } from "../core/actor.ts";
 import { Conflict, Invalid, NotFound } from "../core/errors.ts";
-import { custody } from "../ledger/events.ts";
+import { custody } from "../ledger/index.ts";
 import { cwdb, type CaseDisclosuresTable } from "./casework-tables.ts";
 import { disclosureView, type DisclosureView } from "./disclosure.ts";
 

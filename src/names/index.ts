@@ -14,6 +14,8 @@ export {
   blockingKeys,
   crossScriptKey,
   nameSearchKeys,
+  nameKeyTokens,
+  NAME_KEY_PREFIX,
   namePartsFound,
   jaroWinkler,
   resetNameCaches,

@@ -977,6 +977,18 @@ export function namePartsFound(query: string, name: string, min = 0.85): boolean
   return q.length > 0 && q.every((a) => n.some((b) => compareTokens(a, b).score >= min));
 }
 
+/** The prefix of a name key in a search index: no word of a language starts "nk" and is followed by a skeleton only. */
+export const NAME_KEY_PREFIX = "nk";
+
+/**
+ * A name's cross-script keys as search-index tokens: محمد الخطيب and Mohammad al-Khatib both give nkmhmd and
+ * nkxtb (the catalogue's search indexes them beside the words).
+ */
+export function nameKeyTokens(name: string | null | undefined): string[] {
+  if (!name) return [];
+  return [...new Set(nameSearchKeys(name).flat().map((k) => NAME_KEY_PREFIX + k))];
+}
+
 // ---------------------------------------------------------------------------------------------------------
 // Comparing two tokens
 

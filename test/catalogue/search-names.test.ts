@@ -2,7 +2,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { backends } from "../support/backends.ts";
 import { freshArchive } from "../support/archive.ts";
-import { investigator, seedBodies } from "./fixtures.ts";
+import { investigator, seedBodies } from "../support/catalogue.ts";
 import { editBody, searchBodies } from "../../src/catalogue/index.ts";
 import { addNameKeys } from "../../src/db/migrations/0014-identifications-and-withdrawals.ts";
 import type { Archive } from "../../src/app/context.ts";

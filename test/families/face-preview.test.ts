@@ -9,7 +9,7 @@ import { previewFace } from "../../src/families/face-preview.ts";
 import { familyImage } from "../../src/families/images.ts";
 import { caseOf } from "../../src/families/disclosure.ts";
 import { Conflict, Forbidden } from "../../src/core/errors.ts";
-import { caseworker, familyMember, REPORT, seedMatchingBody } from "./casework-fixtures.ts";
+import { caseworker, familyMember, REPORT, seedMatchingBody } from "../support/casework.ts";
 
 for (const { backend, skip } of await backends()) {
   test(`the blurred face is made by the server and shown to the caseworker before sending, under the rules of sending it; nothing is sent (${backend.name})`, { skip }, async () => {

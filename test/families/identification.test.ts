@@ -2,13 +2,13 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { backends } from "../support/backends.ts";
 import { freshArchive } from "../support/archive.ts";
-import { admin, investigator, seedBodies } from "../catalogue/fixtures.ts";
+import { admin, investigator, seedBodies } from "../support/catalogue.ts";
 import { createReport, listCandidates, rerank } from "../../src/families/index.ts";
 import { caseOf, decide } from "../../src/families/disclosure.ts";
 import { Conflict, NotFound } from "../../src/core/errors.ts";
 import { editBody, getBody, mergeBodies, recordHistory, searchBodies } from "../../src/catalogue/index.ts";
 import { readStatistics } from "../../src/catalogue/statistics.ts";
-import { caseworker, REPORT, seedMatchingBody } from "./casework-fixtures.ts";
+import { caseworker, REPORT, seedMatchingBody } from "../support/casework.ts";
 
 for (const { backend, skip } of await backends()) {
   test(`a confirmed decision identifies the body in the catalogue, by ref or id; changing it reverses both, with history and custody events (${backend.name})`, { skip }, async () => {

@@ -8,7 +8,7 @@ import { withdrawDisclosure } from "../../src/families/withdrawal.ts";
 import { linkMember } from "../../src/families/members.ts";
 import { portalImage, portalReport, portalReports } from "../../src/families/portal.ts";
 import { Conflict, Forbidden, Invalid, NotFound } from "../../src/core/errors.ts";
-import { caseworker, familyMember, REPORT, seedMatchingBody } from "./casework-fixtures.ts";
+import { caseworker, familyMember, REPORT, seedMatchingBody } from "../support/casework.ts";
 
 for (const { backend, skip } of await backends()) {
   test(`a caseworker withdraws a disclosure with a reason: the family's view changes at once and shows what was withdrawn and why; a custody event (${backend.name})`, { skip }, async () => {

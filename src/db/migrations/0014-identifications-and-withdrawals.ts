@@ -1,6 +1,6 @@
 import { sql, type Kysely } from "kysely";
 import type { MigrationContext } from "../migrate.ts";
-import { nameKeyTokens } from "../../catalogue/search-index.ts";
+import { nameKeyTokens } from "../../names/index.ts";
 
 /**
  * Identifications and withdrawn disclosures (issue 19, decision 0020).
@@ -14,7 +14,7 @@ import { nameKeyTokens } from "../../catalogue/search-index.ts";
  * `family_disclosures` gains who withdrew a disclosure, why (a reason key the portal words in the family's
  * language) and a note for the family.
  *
- * The search documents of named bodies gain their names' cross-script keys (catalogue/search-index.ts), so a
+ * The search documents of named bodies gain their names' cross-script keys (names/names.ts, as catalogue/search-index.ts indexes them), so a
  * name searched in one script finds bodies named in the other; new and changed bodies get them when indexed.
  */
 export async function up(db: Kysely<unknown>, _m: MigrationContext): Promise<void> {
