@@ -13,7 +13,7 @@
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { normaliseArabic } from "../src/core/arabic.ts";
-import { GIVEN_NAMES } from "../src/families/name-data.ts";
+import { GIVEN_NAMES } from "../src/names/name-data.ts";
 import {
   NAME_THRESHOLDS,
   blockingKeys,
@@ -26,7 +26,7 @@ import {
   type NameDecision,
   type NameThresholds,
   type PreparedName,
-} from "../src/families/names.ts";
+} from "../src/names/names.ts";
 
 type Side = string | { name: string; father?: string; mother?: string };
 interface Pair {

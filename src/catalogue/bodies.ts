@@ -14,6 +14,7 @@ import { checkMark, type Mark } from "./marks.ts";
 import { monthOf, parseFuzzyDate, type FuzzyDate } from "./dates.ts";
 import { insertNumbers, normaliseNumber, numbersOf, refreshCurrentNumbers, type NewNumber } from "./numbers.ts";
 import { bodySearchText, findingCodesText, refreshSearchText } from "./search-index.ts";
+import { identificationsOf, moveIdentificationOnMerge, standingIdentification } from "./identifications.ts";
 import {
   IDENTIFICATION_STATUSES,
   REVIEW_STATUSES,
@@ -264,7 +265,7 @@ async function viewOf(tx: Tx, row: BodiesTable): Promise<BodyView> {
 }
 
 export async function detailOf(tx: Tx, row: BodiesTable): Promise<BodyDetail> {
-  const [view, photos, numbers] = await Promise.all([
+  const [view, photos, numbers, identifications] = await Promise.all([
     viewOf(tx, row),
     // Joined with archive's originals on purpose (allowed in scripts/check-modules.mjs): through originalFacts
     // this read took 1.2–1.5× as long (`npm run bench -- bounds`), on every body read.
@@ -276,11 +277,13 @@ export async function detailOf(tx: Tx, row: BodiesTable): Promise<BodyDetail> {
       .orderBy("body_photos.position")
       .execute(),
     numbersOf(tx, row.id),
+    identificationsOf(tx, row.id),
   ]);
   return {
     ...view,
     photos: photos.map((p) => ({ sha256: p.original_sha256, role: p.role, position: p.position, captureTime: p.capture_time, width: p.width, height: p.height })),
     numbers,
+    identifications,
   };
 }
 
@@ -521,6 +524,10 @@ export async function editBody(ctx: Ctx, actor: Actor, input: EditBody): Promise
     if (patch.sensitivity && !ctx.policy.allows(actor, "catalogue.read", { sensitivity: patch.sensitivity })) {
       throw new Forbidden(`Marking this body ${patch.sensitivity} would hide it from you; ask an administrator.`);
     }
+    const stands = patch.identificationStatus !== undefined && patch.identificationStatus !== row.identification_status ? await standingIdentification(tx, row.id) : undefined;
+    if (stands) {
+      throw new Conflict(`Body ${row.ref} is identified as the person of report ${stands.report_ref} by a caseworker's confirmed decision; its status changes when that decision is changed, not here.`);
+    }
     const { body } = await updateBodyInTx(ctx, tx, actor, id, patch, { action: "body.edit", expectedVersion: version });
     return body;
   });
@@ -728,6 +735,8 @@ export async function mergeBodies(ctx: Ctx, actor: Actor, input: MergeBodies): P
       if (r.merged_into) throw new Conflict(`Body ${r.ref} was already merged into another record.`);
     }
     const vocab = await Vocabularies.load(tx);
+    // one person is one body: an identification moves with the merge, two different ones refuse it
+    const identificationChanges = await moveIdentificationOnMerge(tx, keep, absorb);
     const [kv, av] = [await viewOf(tx, keep), await viewOf(tx, absorb)];
     const fill: SystemBodyPatch = {};
     const conflicts: MergeResult["conflicts"] = [];
@@ -746,6 +755,10 @@ export async function mergeBodies(ctx: Ctx, actor: Actor, input: MergeBodies): P
       } else if (JSON.stringify(a) !== JSON.stringify(b)) {
         conflicts.push({ field: f, kept: a, absorbed: b });
       }
+    }
+    if (identificationChanges.length) {
+      fill.identificationStatus = "identified";
+      conflicts.splice(0, conflicts.length, ...conflicts.filter((c) => c.field !== "identificationStatus"));
     }
     if (av.reviewFindings.length) fill.reviewFindings = [...new Set([...kv.reviewFindings, ...av.reviewFindings])];
     // Moves first, then the field patch: its history and the move's land in one event.
@@ -785,6 +798,7 @@ export async function mergeBodies(ctx: Ctx, actor: Actor, input: MergeBodies): P
       changes: [
         ...changes,
         ...numberChanges,
+        ...identificationChanges,
         { recordType: "body", recordId: keep.id, field: "photos", old: kPhotos.map((p) => p.original_sha256), new: [...kPhotos, ...newPhotos].map((p) => p.original_sha256) },
         { recordType: "body", recordId: absorb.id, field: "mergedInto", old: null, new: keep.id },
         { recordType: "body", recordId: absorb.id, field: "photos", old: aPhotos.map((p) => p.original_sha256), new: [] },

@@ -5,8 +5,8 @@
  *
  * For other modules, in their own transaction (they ask the policy first):
  * - review (src/review): `updateBodyInTx(ctx, tx, actor, bodyId, { reviewStatus, reviewFindings }, { action })`
- * - families (src/families): `readBodies` for matching; `updateBodyInTx(…, { identificationStatus, nameAr, nameLat })`
- *   when an identification is recorded.
+ * - families (src/families): `readBodies` for matching; `identifyBodyInTx` when a caseworker confirms that a body is
+ *   a report's person, `reverseIdentificationInTx` when that decision changes (identifications.ts).
  */
 export {
   getBody,
@@ -37,6 +37,7 @@ export {
   type MergeResult,
   type UpdateOptions,
 } from "./bodies.ts";
+export { identifyBodyInTx, reverseIdentificationInTx, identificationsOf, type IdentificationView, type IdentifyBody } from "./identifications.ts";
 export {
   addNumber,
   checkNumber,

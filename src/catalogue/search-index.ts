@@ -1,4 +1,5 @@
 import { searchTokens } from "../core/arabic.ts";
+import { nameKeyTokens } from "../names/index.ts";
 import type { Tx } from "../db/database.ts";
 import { cdb, type BodiesTable } from "./tables.ts";
 import { Vocabularies, type VocabularyName } from "./vocabularies.ts";
@@ -7,7 +8,8 @@ import type { Mark } from "./marks.ts";
 /**
  * What a body is found by: the tokens of its reference, numbers (every reading, not only the current one),
  * names, notes, clothing, marks, hospital, branch and findings (labels in both languages), dates, and its
- * photos' metadata (SHA-256, capture date, camera model — never the serial, which is sensitive). Stored in
+ * photos' metadata (SHA-256, capture date, camera model — never the serial, which is sensitive), and the
+ * names' cross-script keys (`nameKeyTokens`), so a name is found in either script. Stored in
  * body_search.search_text; the FTS5 table (SQLite) and the tsvector column (PostgreSQL) index exactly these
  * tokens. A merged record has no row there: it is found through the body it went into.
  */
@@ -44,6 +46,7 @@ export function bodySearchText(input: IndexInput, vocab: Vocabularies): string {
   if (b.external_ref) parts.push(b.external_ref, compact(b.external_ref));
   for (const n of input.numbers) parts.push(n, compact(n));
   for (const s of [b.name_ar, b.name_lat, b.notes, b.clothing, b.photo_date, b.death_date]) if (s) parts.push(s);
+  parts.push(...nameKeyTokens(b.name_ar), ...nameKeyTokens(b.name_lat));
   const marks = JSON.parse(b.marks) as Mark[];
   for (const m of marks) {
     parts.push(m.description, ...labels(vocab, "mark_type", m.type).slice(1), ...labels(vocab, "body_region", m.region).slice(1));

@@ -10,6 +10,7 @@ import { visibleSensitivities } from "./bodies.ts";
 import { normaliseNumber } from "./numbers.ts";
 import { IDENTIFICATION_STATUSES, REVIEW_STATUSES, SEXES } from "./records.ts";
 import type * as contracts from "./contracts.ts";
+import { NAME_KEY_PREFIX, namePartsFound, nameSearchKeys } from "../names/index.ts";
 
 /**
  * Search over body records: full text (reference, numbers, names in Arabic and Latin script, notes, marks,
@@ -109,6 +110,8 @@ interface ValueFilter {
 interface Plan {
   tokens: string[];
   prefix: boolean;
+  /** The query read as a name: each part's cross-script keys (null when it is not a name: digits, a prefix). */
+  nameKeys: string[][] | null;
   filters: Partial<Record<FacetName, ValueFilter>>;
 }
 
@@ -124,6 +127,9 @@ function plan(q: SearchQuery, vocab: Vocabularies): Plan {
   if (prefix && tokens.length && tokens[tokens.length - 1]!.length < 2) {
     throw new Invalid("A prefix search (word*) needs at least two letters or digits before the *.", "q");
   }
+  // a name in one script finds it written in the other, through the names module's keys (both are indexed)
+  const keys = !prefix && tokens.length > 0 && !/\p{N}/u.test(raw) ? nameSearchKeys(raw).slice(0, MAX_TOKENS) : [];
+  const nameKeys = keys.length ? keys.map((part) => part.map((k) => NAME_KEY_PREFIX + k)) : null;
   const filters: Partial<Record<FacetName, ValueFilter>> = {};
   const branch = list(q.branch, "branch").map((v) => (v === UNKNOWN ? v : normaliseNumber(v)));
   if (branch.length) filters.branch = valueFilter(branch);
@@ -156,7 +162,7 @@ function plan(q: SearchQuery, vocab: Vocabularies): Plan {
   closed("review", REVIEW_STATUSES, "review status");
   closed("identification", IDENTIFICATION_STATUSES, "identification status");
   closed("sex", SEXES, "sex");
-  return { tokens, prefix, filters };
+  return { tokens, prefix, nameKeys, filters };
 }
 
 /** A filter as a test on a position of the index: a lookup in a table of the column's value ids. */
@@ -185,14 +191,27 @@ function orderBuckets(b: FacetBucket[]): FacetBucket[] {
 }
 
 /** The ref_no of every active body the text matches (null: no text, every body). */
-async function textMatches(ctx: Ctx, p: Plan): Promise<number[] | null> {
+async function textMatches(ctx: Ctx, p: Plan, raw: string): Promise<number[] | null> {
   if (p.tokens.length === 0) return null;
   const pg = ctx.db.dialect === "postgres";
-  const text = textQuery(p.tokens, p.prefix, pg);
-  const rows = pg
-    ? await sql<{ n: number }>`select ref_no as n from body_search where search_vector @@ ${text}::tsquery`.execute(ctx.db.db)
-    : await sql<{ n: number }>`select rowid as n from bodies_fts where bodies_fts match ${text}`.execute(ctx.db.db);
-  return rows.rows.map((r) => Number(r.n));
+  const run = async (text: string) =>
+    (pg
+      ? await sql<{ n: number }>`select ref_no as n from body_search where search_vector @@ ${text}::tsquery`.execute(ctx.db.db)
+      : await sql<{ n: number }>`select rowid as n from bodies_fts where bodies_fts match ${text}`.execute(ctx.db.db)
+    ).rows.map((r) => Number(r.n));
+  const words = await run(textQuery(p.tokens, p.prefix, pg));
+  if (!p.nameKeys) return words;
+  // every part of the name by one of its keys (FTS5 wants AND spelled out between groups) …
+  const byKeys = await run(p.nameKeys.map((part) => `(${part.map((k) => (pg ? `'${k}'` : `"${k}"`)).join(pg ? " | " : " OR ")})`).join(pg ? " & " : " AND "));
+  const have = new Set(words);
+  const more = byKeys.filter((n) => !have.has(n));
+  // … and then by the names module's comparison: keys are skeletons, and علاء and علي share one
+  const db = cdb(ctx.db.db);
+  for (let i = 0; i < more.length; i += 500) {
+    const rows = await db.selectFrom("bodies").select(["ref_no", "name_ar", "name_lat"]).where("ref_no", "in", more.slice(i, i + 500)).execute();
+    for (const r of rows) if ([r.name_ar, r.name_lat].some((n) => n && namePartsFound(raw, n))) words.push(Number(r.ref_no));
+  }
+  return words;
 }
 
 const SORT_ORDER: Record<SortKey, { name: OrderName; desc: boolean }> = {
@@ -213,7 +232,7 @@ export async function searchBodies(ctx: Ctx, actor: Actor, query: SearchQuery): 
   const cursor = query.after ? decodeCursor(query.after, sort) : null;
   const [vocab, index] = await Promise.all([Vocabularies.cached(ctx.db.db), facetIndex(ctx.db.db)]);
   const p = plan(query, vocab);
-  const matched = await textMatches(ctx, p);
+  const matched = await textMatches(ctx, p, (query.q ?? "").slice(0, 1000));
   const visibleNames = new Set<string>(visibleSensitivities(ctx, actor));
   const visible = Uint8Array.from(index.sensitivities.values, (v) => (v !== null && visibleNames.has(v) ? 1 : 0));
 

@@ -89,9 +89,10 @@ async function gather(db: Tx, visible: string[]) {
   const c = cdb(db);
   const bodies = () => c.selectFrom("bodies").where("merged_into", "is", null).where("sensitivity", "in", visible);
   const count = sql<number>`count(*)`.as("n");
-  const [total, reviewed, photos, branch, hospital, photo, death, finding, facilities, originals] = await Promise.all([
+  const [total, reviewed, identified, photos, branch, hospital, photo, death, finding, facilities, originals] = await Promise.all([
     bodies().select(count).executeTakeFirstOrThrow(),
     bodies().where("review_status", "=", "reviewed").select(count).executeTakeFirstOrThrow(),
+    bodies().where("identification_status", "=", "identified").select(count).executeTakeFirstOrThrow(),
     c
       .selectFrom("body_photos")
       .innerJoin("bodies", "bodies.id", "body_photos.body_id")
@@ -118,6 +119,7 @@ async function gather(db: Tx, visible: string[]) {
   return {
     bodies: Number(total.n),
     reviewed: Number(reviewed.n),
+    identified: Number(identified.n),
     photos: Number(photos.n),
     facilities: Number(facilities.n),
     originals,
@@ -140,7 +142,7 @@ export async function readStatistics(ctx: Ctx, actor: Actor, opts: { minCount?: 
   return {
     generatedAt: ctx.clock.now().toISOString(),
     minCount: k,
-    totals: { bodies: small(g.bodies), photos: small(g.photos), originals: g.originals, facilities: small(g.facilities), reviewed: small(g.reviewed) },
+    totals: { bodies: small(g.bodies), photos: small(g.photos), originals: g.originals, facilities: small(g.facilities), reviewed: small(g.reviewed), identified: small(g.identified) },
     byBranch: buckets(g.branch, k, byCount, vocab, "branch"),
     byHospital: buckets(g.hospital, k, byCount, vocab, "hospital"),
     byPhotoMonth: buckets(g.photo, k, byMonth, vocab, null),

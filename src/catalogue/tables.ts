@@ -208,6 +208,22 @@ export interface FieldHistoryTable {
   salt: string; // hex; with the changes, hashed into the event's detail.history (see history.ts)
 }
 
+/** A body identified as the person of a missing-person report (migration 0014); ended, never deleted. */
+export interface BodyIdentificationsTable {
+  id: string; // bid_…
+  body_id: string;
+  report_id: string; // the families module's report, by id and reference only
+  report_ref: string;
+  decision_id: string; // the confirmed decision that made it
+  previous_status: string; // the body's identification status before, restored when it ends
+  names_filled: number; // 0 | 1: the body's empty names were filled from the report
+  created_by: string;
+  created_at: string;
+  ended_by: string | null;
+  ended_at: string | null;
+  end_decision_id: string | null;
+}
+
 export interface RefCountersTable {
   name: string;
   next: number;
@@ -227,6 +243,7 @@ export type CatalogueTables = {
   links: LinksTable;
   field_history: FieldHistoryTable;
   ref_counters: RefCountersTable;
+  body_identifications: BodyIdentificationsTable;
 };
 
 export type CatalogueDb = Kysely<Database & CatalogueTables>;

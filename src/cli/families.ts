@@ -11,7 +11,10 @@ import {
   proposeDuplicates,
   rejectDuplicate,
   rerankIfBodiesChanged,
+  withdrawDisclosure,
+  WITHDRAWAL_REASONS,
   type DecisionStatus,
+  type WithdrawalReason,
   type DuplicateView,
 } from "../families/index.ts";
 import { globalOptions, positiveIntOption, print, withArchive } from "./shell.ts";
@@ -47,14 +50,14 @@ export function registerFamiliesCommands(program: Command): void {
     });
   fam
     .command("match")
-    .description("rank the bodies for every open report; prints each report's ref and its candidates with score and band")
+    .description("rank the bodies for every open report; prints each report's ref and its candidates (the archive's reference, and the partner's in brackets) with score and band")
     .option("--top <k>", "candidates per report (default 10)", positiveIntOption("--top"))
     .action(async (o: { top?: number }, cmd: Command) => {
       const opts = globalOptions(cmd);
       await withArchive(opts, async (a) => {
         const lines = await matchAll(a, operatorActor(), { top: o.top ?? 10 });
         const text = lines
-          .map((l) => [`${l.ref}`, ...l.candidates.map((c, i) => `  ${i + 1}. ${c.ref}  ${c.score.toFixed(2)}  ${c.band}`)].join("\n"))
+          .map((l) => [`${l.ref}`, ...l.candidates.map((c, i) => `  ${i + 1}. ${c.ref}${c.externalRef ? ` (${c.externalRef})` : ""}  ${c.score.toFixed(2)}  ${c.band}`)].join("\n"))
           .join("\n");
         print(opts, lines, text || "no open reports");
       });
@@ -71,7 +74,7 @@ export function registerFamiliesCommands(program: Command): void {
         const c = await listCandidates(a, actor, ref, { top: o.top ?? 5 });
         const lines = [`${report.ref}  ${report.nameAr ?? ""} ${report.nameLat ?? ""}`.trim()];
         for (const x of c.candidates) {
-          lines.push(`  ${x.rank}. ${x.ref}  ${x.score.toFixed(2)}  ${x.band}`);
+          lines.push(`  ${x.rank}. ${x.ref}${x.externalRef ? ` (${x.externalRef})` : ""}  ${x.score.toFixed(2)}  ${x.band}`);
           for (const e of x.evidence) lines.push(`       ${e.points >= 0 ? "+" : ""}${e.points.toFixed(2)}  ${e.text}`);
         }
         print(opts, { report, candidates: c.candidates }, lines.join("\n"));
@@ -116,13 +119,25 @@ export function registerFamiliesCommands(program: Command): void {
     });
   fam
     .command("decide <report> <body> <status>")
-    .description(`record a caseworker's decision on a candidate body: ${DECISION_STATUSES.join(", ")}`)
+    .description(`record a caseworker's decision on a candidate body: ${DECISION_STATUSES.join(", ")} (the report and the body by id or reference, e.g. R-000001 B-000004); confirmed identifies the body in the catalogue`)
     .requiredOption("--reason <text>", "why (kept with the decision; not written to the public log)")
     .action(async (report: string, body: string, status: string, o: { reason: string }, cmd: Command) => {
       const opts = globalOptions(cmd);
       await withArchive(opts, async (a) => {
         const d = await decide(a, operatorActor(), { report, bodyId: body, status: status as DecisionStatus, reason: o.reason });
-        print(opts, d, `${report} × ${body}: ${d.status}`);
+        print(opts, d, `${report} × ${body}: ${d.status}${d.status === "confirmed" ? " (the body is identified in the catalogue)" : ""}`);
+      });
+    });
+  fam
+    .command("withdraw <disclosure>")
+    .description("take back a disclosure from the family member it was made to (and the later ones of the same match)")
+    .requiredOption("--reason <reason>", `why, as the family will read it: ${WITHDRAWAL_REASONS.join(", ")}`)
+    .option("--note <text>", "words to the family, shown as written beside the reason (required with other)")
+    .action(async (id: string, o: { reason: string; note?: string }, cmd: Command) => {
+      const opts = globalOptions(cmd);
+      await withArchive(opts, async (a) => {
+        const w = await withdrawDisclosure(a, operatorActor(), { id, reason: o.reason as WithdrawalReason, ...(o.note ? { note: o.note } : {}) });
+        print(opts, w, `withdrawn: ${w.map((d) => `${d.id} (${d.stage})`).join(", ")}`);
       });
     });
   fam

@@ -62,6 +62,9 @@ export interface CaseDisclosuresTable extends FamilyDisclosuresTable {
   blurred: number; // 0 | 1
   request_id: string | null;
   withdrawn_at: string | null;
+  withdrawn_by: string | null; // migration 0014
+  withdraw_reason: string | null; // a WITHDRAWAL_REASONS key, worded in the reader's language
+  withdraw_note: string | null; // words to the family, as the caseworker wrote them
 }
 
 export interface FlagsTable {

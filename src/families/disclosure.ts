@@ -13,6 +13,7 @@ import { cwdb, type CaseDisclosuresTable, type CaseReportsTable, type DecisionsT
 import { homeReport, loadCaseReport, tiedUsers } from "./members.ts";
 import { familyImage, type FamilyImageKind } from "./images.ts";
 import type * as contracts from "./contracts.ts";
+import { bodyIdOf, followDecision } from "./identification.ts";
 
 /**
  * Disclosure: a caseworker decides what a candidate body is to a report (presumptive, probable, confirmed,
@@ -57,6 +58,7 @@ export function disclosureView(d: CaseDisclosuresTable): DisclosureView {
   return {
     id: d.id, bodyId: d.body_id, recipientId: d.recipient_id, stage: d.stage as Stage, status: d.status as DecisionStatus, text: d.text, consentNote: d.consent_note,
     decidedBy: d.decided_by, reason: d.reason, photo: d.photo_sha256, blurred: d.blurred === 1, requestId: d.request_id, createdAt: d.created_at,
+    withdrawn: d.withdrawn_at ? { at: d.withdrawn_at, by: d.withdrawn_by ?? "", reason: d.withdraw_reason ?? "other", note: d.withdraw_note } : null,
   };
 }
 
@@ -120,17 +122,19 @@ export async function decide(ctx: Ctx, actor: Actor, input: { report: string; bo
   return ctx.db.transaction(async (tx) => {
     const r = await loadCaseReport(tx, input.report);
     if (r.merged_into) throw new Conflict(`Report ${r.ref} was merged into another report; decide on that one.`);
-    const cand = await cwdb(tx).selectFrom("family_candidates").select("score").where("report_id", "=", r.id).where("body_id", "=", input.bodyId).executeTakeFirst();
-    const prev = await currentDecision(tx, r.id, input.bodyId);
+    const bodyId = await bodyIdOf(tx, input.bodyId);
+    const cand = await cwdb(tx).selectFrom("family_candidates").select("score").where("report_id", "=", r.id).where("body_id", "=", bodyId).executeTakeFirst();
+    const prev = await currentDecision(tx, r.id, bodyId);
     if (!cand && !prev) throw new NotFound(`Body ${input.bodyId} is not a candidate of report ${r.ref}.`);
     const row: DecisionsTable = {
-      id: newId("dec"), report_id: r.id, body_id: input.bodyId, status: input.status, score: cand ? Number(cand.score) : (prev?.score ?? null),
+      id: newId("dec"), report_id: r.id, body_id: bodyId, status: input.status, score: cand ? Number(cand.score) : (prev?.score ?? null),
       decided_by: actor.id, reason, created_at: ctx.clock.now().toISOString(),
     };
     await cwdb(tx).insertInto("family_decisions").values(row).execute();
-    await ctx.log.append(tx, custody("identification", actor, ctx.clock.now(), objects(r.id, input.bodyId), { action: "disclosure.decide", decision: row.id, status: row.status, ...(prev ? { previous: prev.status } : {}) }));
+    await ctx.log.append(tx, custody("identification", actor, ctx.clock.now(), objects(r.id, bodyId), { action: "disclosure.decide", decision: row.id, status: row.status, ...(prev ? { previous: prev.status } : {}) }));
+    await followDecision(ctx, tx, actor, r, row, prev);
     if (prev && FINAL.includes(prev.status) && prev.status !== row.status) {
-      await raiseFlag(ctx, tx, actor, r, input.bodyId, "status-changed", `The decision changed from ${prev.status} to ${row.status}; the family was told of the earlier one if it was disclosed.`, {
+      await raiseFlag(ctx, tx, actor, r, bodyId, "status-changed", `The decision changed from ${prev.status} to ${row.status}; the family was told of the earlier one if it was disclosed.`, {
         key: "statusChanged",
         params: { from: prev.status, to: row.status },
       });
@@ -221,10 +225,11 @@ export async function disclose(ctx: Ctx, actor: Actor, input: DiscloseInput): Pr
   const text = words(input.text, "text", { required: true });
   const consentNote = words(input.consentNote, "consent note", { required: true, max: 500 });
   const reason = words(input.reason, "reason", { required: true });
+  const bodyId = await bodyIdOf(ctx.db.db, input.bodyId);
   let photo: string | null = null;
   let image: string | null = null;
   if (input.stage === "blurred_face") {
-    const photos = await photosOf(ctx, actor, input.bodyId);
+    const photos = await photosOf(ctx, actor, bodyId);
     const chosen = input.photo ? photos.find((p) => p.sha256 === input.photo) : photos[0];
     if (!chosen) throw new Invalid(input.photo ? "That photo is not one of the body's photos." : "The body has no photo to crop.", "photo");
     photo = chosen.sha256;
@@ -233,9 +238,9 @@ export async function disclose(ctx: Ctx, actor: Actor, input: DiscloseInput): Pr
     const r = await loadCaseReport(tx, input.report);
     if (r.merged_into) throw new Conflict(`Report ${r.ref} was merged into another report; disclose on that one.`);
     const recipient = await recipientOf(tx, r, input.recipientId);
-    const decision = await currentDecision(tx, r.id, input.bodyId);
+    const decision = await currentDecision(tx, r.id, bodyId);
     if (!decision) throw new Conflict("Record a decision on this candidate before disclosing anything about it.");
-    const before = await disclosuresTo(tx, r.id, input.bodyId, recipient);
+    const before = await disclosuresTo(tx, r.id, bodyId, recipient);
     if (input.stage === "blurred_face") {
       if (decision.status === "excluded") throw new Conflict("This candidate is excluded: no image of it is shown to the family.");
       if (!before.some((d) => d.stage === "text")) throw new Conflict("Tell the family in words first (stage text), then show the blurred face.");
@@ -244,13 +249,13 @@ export async function disclose(ctx: Ctx, actor: Actor, input: DiscloseInput): Pr
       image = await makeImage(ctx, photo!, "face");
     }
     const row: CaseDisclosuresTable = {
-      id: newId("dis"), report_id: r.id, body_id: input.bodyId, recipient_id: recipient, stage: input.stage, status: decision.status, text, consent_note: consentNote,
-      decided_by: actor.id, reason, created_at: ctx.clock.now().toISOString(), photo_sha256: photo, image_sha256: image, blurred: 1, request_id: null, withdrawn_at: null,
+      id: newId("dis"), report_id: r.id, body_id: bodyId, recipient_id: recipient, stage: input.stage, status: decision.status, text, consent_note: consentNote,
+      decided_by: actor.id, reason, created_at: ctx.clock.now().toISOString(), photo_sha256: photo, image_sha256: image, blurred: 1, request_id: null, withdrawn_at: null, withdrawn_by: null, withdraw_reason: null, withdraw_note: null,
     };
     await cwdb(tx).insertInto("family_disclosures").values(row).execute();
     await ctx.log.append(
       tx,
-      custody("disclosure", actor, ctx.clock.now(), objects(r.id, input.bodyId, [{ id: row.id, role: "disclosure" }, ...(photo ? [{ sha256: photo, role: "photo" }] : [])]), {
+      custody("disclosure", actor, ctx.clock.now(), objects(r.id, bodyId, [{ id: row.id, role: "disclosure" }, ...(photo ? [{ sha256: photo, role: "photo" }] : [])]), {
         action: "disclosure.stage", stage: row.stage, status: row.status, recipient, blurred: true,
       }),
     );
@@ -288,7 +293,7 @@ export async function approveRequest(ctx: Ctx, actor: Actor, input: { id: string
     const rows: CaseDisclosuresTable[] = chosen.map((sha) => ({
       id: newId("dis"), report_id: r.id, body_id: fresh.body_id, recipient_id: fresh.requested_by, stage: "more", status: decision.status, text: words(input.text, "text"),
       consent_note: `requested in the portal (${fresh.id})`, decided_by: actor.id, reason, created_at: now, photo_sha256: sha, image_sha256: images.get(sha)!,
-      blurred: kind === "plain" ? 0 : 1, request_id: fresh.id, withdrawn_at: null,
+      blurred: kind === "plain" ? 0 : 1, request_id: fresh.id, withdrawn_at: null, withdrawn_by: null, withdraw_reason: null, withdraw_note: null,
     }));
     await cwdb(tx).insertInto("family_disclosures").values(rows).execute();
     await cwdb(tx).updateTable("family_view_requests").set({ status: "approved", decided_by: actor.id, decided_at: now, reason }).where("id", "=", fresh.id).execute();

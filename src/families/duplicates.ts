@@ -8,7 +8,7 @@ import { getSetting, setSetting } from "../db/settings.ts";
 import { custody } from "../ledger/index.ts";
 import { recordPersonalDataRead } from "../access/index.ts";
 import { Vocabularies, type Mark } from "../catalogue/index.ts";
-import { nameScore, type PreparedName } from "./names.ts";
+import { nameScore, type PreparedName } from "../names/index.ts";
 import { keysOf } from "./scoring.ts";
 import { reportNames } from "./matching.ts";
 import { enqueueRerank } from "./rerank-requests.ts";

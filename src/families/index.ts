@@ -44,8 +44,9 @@ export {
   type CaseView,
 } from "./disclosure.ts";
 export { linkMember, endMember } from "./members.ts";
-export { portalReports, portalReport, portalConsent, requestMore, portalImage, type PortalReport, type PortalMatch } from "./portal.ts";
+export { previewFace } from "./face-preview.ts";
+export { withdrawDisclosure, WITHDRAWAL_REASONS, type WithdrawalReason, type WithdrawDisclosure } from "./withdrawal.ts";
+export { portalReports, portalReport, portalConsent, requestMore, portalImage, type PortalReport, type PortalMatch, type PortalWithdrawal } from "./portal.ts";
 export { rerankIfBodiesChanged, type WatchResult } from "./watch.ts";
 export { registerFamiliesJobs } from "./jobs.ts";
 export { JOB_RERANK, JOB_WATCH_BODIES, enqueueRerank } from "./rerank-requests.ts";
-export { compareNames, formatComparison } from "./names.ts";

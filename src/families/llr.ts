@@ -1,4 +1,4 @@
-import { nameScore, type PreparedName } from "./names.ts";
+import { nameScore, type PreparedName } from "../names/index.ts";
 import type { BodyFeatures, ReportFeatures } from "./scoring.ts";
 import type * as contracts from "./contracts.ts";
 

@@ -2,7 +2,7 @@ import type { Ctx } from "../app/context.ts";
 import type { Actor } from "../core/actor.ts";
 import type { Tx } from "../db/database.ts";
 import { bodiesHiddenFrom, parseFuzzyDate, readBodies, type BodyView } from "../catalogue/index.ts";
-import { blockingKeys, parseNameChain, prepareName, type PreparedName } from "./names.ts";
+import { blockingKeys, parseNameChain, prepareName, type PreparedName } from "../names/index.ts";
 import { keysOf, rankBodies, type Band, type BodyFeatures, type Evidence, type ReportFeatures, type Scored } from "./scoring.ts";
 import { recordPersonalDataRead } from "../access/index.ts";
 import { rankAll } from "./rank-pool.ts";
@@ -32,6 +32,7 @@ export function bodyFeatures(b: BodyView): BodyFeatures {
   return {
     id: b.id,
     ref: b.ref,
+    externalRef: b.externalRef,
     sex: b.sex,
     ageMin: b.ageMin,
     ageMax: b.ageMax,
@@ -151,13 +152,14 @@ export async function listCandidates(ctx: Ctx, actor: Actor, reportIdOrRef: stri
   const hidden = await bodiesHiddenFrom(ctx, actor, all.map((c) => c.body_id));
   const rows = all.filter((c) => !hidden.has(c.body_id)).slice(0, Math.min(input.top ?? 10, STORED_CANDIDATES));
   // read after the transaction: the catalogue reads through its own connection
-  const refs = new Map((await readBodies(ctx, actor, { ids: rows.map((c) => c.body_id) })).items.map((b) => [b.id, b.ref]));
+  const read = new Map((await readBodies(ctx, actor, { ids: rows.map((c) => c.body_id) })).items.map((b) => [b.id, b]));
   return {
     report: ref,
     candidates: rows.map((c) => ({
       rank: c.rank,
       bodyId: c.body_id,
-      ref: refs.get(c.body_id) ?? c.body_id,
+      ref: read.get(c.body_id)?.ref ?? c.body_id,
+      externalRef: read.get(c.body_id)?.externalRef ?? null,
       score: Number(c.score),
       band: c.band as Band,
       evidence: JSON.parse(c.evidence) as Evidence[],
@@ -167,7 +169,8 @@ export async function listCandidates(ctx: Ctx, actor: Actor, reportIdOrRef: stri
 
 export interface MatchLine {
   ref: string;
-  candidates: { ref: string; score: number; band: Band }[];
+  /** Each body by the archive's reference and, when it has one, the partner's (`externalRef`). */
+  candidates: { ref: string; externalRef: string | null; score: number; band: Band }[];
 }
 
 /**
@@ -179,6 +182,7 @@ export async function matchAll(ctx: Ctx, actor: Actor, input: { top?: number } =
   ctx.policy.require(actor, "personal.read");
   const top = Math.max(1, Math.min(input.top ?? 10, STORED_CANDIDATES));
   const bodies = await loadBodyFeatures(ctx, actor);
+  const external = new Map(bodies.map((b) => [b.ref, b.externalRef ?? null]));
   const reports = await fdb(ctx.db.db).selectFrom("family_reports").selectAll().where("status", "=", "open").orderBy("ref").execute();
   const out: MatchLine[] = [];
   for (const r of reports) {
@@ -186,7 +190,7 @@ export async function matchAll(ctx: Ctx, actor: Actor, input: { top?: number } =
     await ctx.db.transaction(async (tx) => {
       await storeCandidates(ctx, tx, r.id, ranked);
     });
-    out.push({ ref: r.ref, candidates: ranked.slice(0, top).map((s) => ({ ref: s.ref, score: s.score, band: s.band })) });
+    out.push({ ref: r.ref, candidates: ranked.slice(0, top).map((s) => ({ ref: s.ref, externalRef: external.get(s.ref) ?? null, score: s.score, band: s.band })) });
   }
   if (reports.length) {
     await ctx.db.transaction((tx) => recordPersonalDataRead(ctx, tx, actor, [{ role: "reports", id: "all-open" }], { read: "match", reports: String(reports.length) }));

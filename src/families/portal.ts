@@ -25,6 +25,8 @@ export type PortalMatch = contracts.PortalMatch;
 
 export type PortalReport = contracts.PortalReport;
 
+export type PortalWithdrawal = contracts.PortalWithdrawal;
+
 function familyOnly(ctx: Ctx, actor: Actor): void {
   if (!ctx.policy.stands(actor, "family.portal")) throw new Forbidden("This is the family members' portal; caseworkers use /api/families.");
 }
@@ -90,6 +92,19 @@ async function matchesFor(tx: Tx, actor: Actor, r: CaseReportsTable, home: CaseR
   });
 }
 
+async function withdrawnFor(tx: Tx, actor: Actor, r: CaseReportsTable): Promise<PortalWithdrawal[]> {
+  const rows = await cwdb(tx)
+    .selectFrom("family_disclosures")
+    .select(["stage", "created_at", "withdrawn_at", "withdraw_reason", "withdraw_note"])
+    .where("report_id", "=", r.id)
+    .where("recipient_id", "=", actor.id)
+    .where("withdrawn_at", "is not", null)
+    .orderBy("withdrawn_at", "desc")
+    .orderBy("created_at", "desc")
+    .execute();
+  return rows.map((d) => ({ stage: d.stage as Stage, sharedAt: d.created_at, withdrawnAt: d.withdrawn_at!, reason: d.withdraw_reason ?? "other", note: d.withdraw_note }));
+}
+
 /** The family member's own reports (a recorded read of their own data). */
 export async function portalReports(ctx: Ctx, actor: Actor): Promise<{ id: string; ref: string; nameAr: string | null; nameLat: string | null; status: string; mergedInto: string | null; matches: number }[]> {
   familyOnly(ctx, actor);
@@ -109,7 +124,7 @@ export async function portalReport(ctx: Ctx, actor: Actor, idOrRef: string): Pro
   return ctx.db.transaction(async (tx) => {
     const { r, home } = await ownReport(tx, actor, idOrRef);
     await recordPersonalDataRead(ctx, tx, actor, [{ id: r.id, role: "report" }], { read: "portal report" });
-    return { report: publicView(r, home), mergedInto: r.merged_into, matches: await matchesFor(tx, actor, r, home) };
+    return { report: publicView(r, home), mergedInto: r.merged_into, matches: await matchesFor(tx, actor, r, home), withdrawn: await withdrawnFor(tx, actor, r) };
   });
 }
 

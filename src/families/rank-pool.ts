@@ -1,6 +1,6 @@
 import { Worker } from "node:worker_threads";
 import { availableParallelism } from "node:os";
-import { prepareName, type NameSlots } from "./names.ts";
+import { prepareName, type NameSlots } from "../names/index.ts";
 import { keysOf, rankBodies, type BodyFeatures, type ReportFeatures, type Scored } from "./scoring.ts";
 
 /**

@@ -12,7 +12,7 @@ import type { Resource } from "../access/index.ts";
 import { parseFuzzyDate, Vocabularies, type Mark } from "../catalogue/index.ts";
 import { parseMarks } from "../catalogue/index.ts";
 import { parseCsv } from "../catalogue/index.ts";
-import { parseNameChain, type NameSlots } from "./names.ts";
+import { parseNameChain, type NameSlots } from "../names/index.ts";
 import { enqueueRerank } from "./rerank-requests.ts";
 import { fdb, type FamilyReportsTable } from "./tables.ts";
 import type * as contracts from "./contracts.ts";

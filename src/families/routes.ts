@@ -7,6 +7,8 @@ import { listCandidates } from "./matching.ts";
 import { acceptDuplicate, listDuplicates, proposeDuplicates, rejectDuplicate } from "./duplicates.ts";
 import { approveRequest, caseOf, clearFlag, declineRequest, decide, disclose, disclosureImage, listFlags, recordConsent, DECISION_STATUSES } from "./disclosure.ts";
 import { endMember, linkMember } from "./members.ts";
+import { withdrawDisclosure, WITHDRAWAL_REASONS } from "./withdrawal.ts";
+import { previewFace } from "./face-preview.ts";
 import { portalConsent, portalImage, portalReport, portalReports, requestMore } from "./portal.ts";
 import * as contracts from "./contracts.ts";
 
@@ -26,10 +28,14 @@ import * as contracts from "./contracts.ts";
  *   POST /api/families/reports/:id/members { userId, relationship? } → { reportId, userId, members }  [members.ts]
  *   POST /api/families/reports/:id/members/:userId/end   → { reportId, userId, members }
  *   POST /api/families/reports/:id/consent { tier, given, note? } → ReportView
- *   POST /api/families/reports/:id/decisions { bodyId, status, reason } → DecisionView
+ *   POST /api/families/reports/:id/decisions { bodyId (id or ref), status, reason } → DecisionView (confirmed identifies the
+ *                                                body in the catalogue; a second identification of either is 409)
  *   POST /api/families/reports/:id/disclosures { bodyId, stage: text|blurred_face, text, consentNote, reason,
  *                                                recipientId?, photo? } → DisclosureView
+ *   GET  /api/families/reports/:id/face-preview?bodyId=&photo= → image/jpeg (stage 2's blurred crop, made now, not sent)
  *   GET  /api/families/disclosures/:id/image             → image/jpeg (what the family was shown)
+ *   POST /api/families/disclosures/:id/withdraw { reason: sentInError|wrongRecipient|decisionChanged|familyAsked|other,
+ *                                                 note? } → DisclosureView[] (this one and the later ones of the match) [withdrawal.ts]
  *   POST /api/families/requests/:id/approve { reason, photos?, text? } → DisclosureView[] (stage "more")
  *   POST /api/families/requests/:id/decline { reason }   → RequestView
  *   GET  /api/families/flags?all=true                    → FlagView[] (reopened cases, view requests)
@@ -41,7 +47,8 @@ import * as contracts from "./contracts.ts";
  *
  * Family members (role family_member; anything not theirs is 404):
  *   GET  /api/portal/reports                             → [{ id, ref, nameAr, nameLat, status, mergedInto, matches }]
- *   GET  /api/portal/reports/:id                         → PortalReport { report, mergedInto, matches: PortalMatch[] } [portal.ts]
+ *   GET  /api/portal/reports/:id                         → PortalReport { report, mergedInto, matches: PortalMatch[],
+ *                                                           withdrawn: PortalWithdrawal[] } [portal.ts]
  *   POST /api/portal/reports/:id/consent { tier, given } → PortalReport["report"]
  *   POST /api/portal/reports/:id/requests { matchId, unblurred, note? } → { id, unblurred, note, status, createdAt }
  *   GET  /api/portal/images/:id                          → image/jpeg (an image disclosed to this member)
@@ -98,6 +105,7 @@ const OptionalReason = z.object({ reason: z.string().max(2000).optional() }).str
 const AcceptBody = OptionalReason.extend({ survivor: z.string().min(1).max(80).optional() }).strict();
 const NoteBody = z.object({ note: z.string().min(1).max(2000) }).strict();
 const RequestBody = z.object({ matchId: z.string().min(1).max(80), unblurred: z.boolean(), note: z.string().max(2000).optional() }).strict();
+const WithdrawBody = z.object({ reason: z.enum(WITHDRAWAL_REASONS), note: z.string().max(2000).optional() }).strict();
 const PortalConsentBody = z.object({ tier: z.enum(CONSENT_TIERS), given: z.boolean() }).strict();
 
 /** A family image: never cached by a browser or proxy (consent can be withdrawn, a tie ended). */
@@ -233,6 +241,29 @@ export const FAMILIES_ROUTES: readonly RouteSpec[] = [
     params: Id,
     response: bytes("application/octet-stream"),
     handler: async (req, ctx, actor, { params }, reply) => sendImage(reply, await disclosureImage(ctx, actor, params.id)),
+  }),
+  route({
+    method: "GET",
+    url: "/api/families/reports/:id/face-preview",
+    action: "disclosure.make",
+    summary: "the blurred face crop stage 2 would show the family, made by the server now, for the caseworker to see before sending (JPEG)",
+    params: Id,
+    query: z.object({ bodyId: z.string().min(1).max(80), photo: Sha.optional() }).strict(),
+    response: bytes("image/jpeg"),
+    handler: async (req, ctx, actor, { params, query }, reply) => {
+      const img = await previewFace(ctx, actor, { report: params.id, ...query });
+      return reply.header("content-type", img.mime).header("content-length", String(img.bytes.length)).header("cache-control", "private, no-store").send(img.bytes);
+    },
+  }),
+  route({
+    method: "POST",
+    url: "/api/families/disclosures/:id/withdraw",
+    action: "disclosure.make",
+    summary: "withdraw a disclosure (and the later ones of the same match to that family member), with the reason the family will read",
+    params: Id,
+    body: WithdrawBody,
+    response: z.array(contracts.DisclosureView),
+    handler: (req, ctx, actor, { params, body }) => withdrawDisclosure(ctx, actor, { id: params.id, ...body }),
   }),
   route({
     method: "POST",

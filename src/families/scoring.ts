@@ -1,4 +1,4 @@
-import { blockingKeys, prepareName, type PreparedName } from "./names.ts";
+import { blockingKeys, prepareName, type PreparedName } from "../names/index.ts";
 import {
   DEFAULT_POPULATION,
   FIELD_RATES,
@@ -51,6 +51,8 @@ export interface ReportFeatures {
 export interface BodyFeatures {
   id: string;
   ref: string;
+  /** The partner's own reference (the spreadsheet's), shown beside the archive's. */
+  externalRef?: string | null;
   sex: "male" | "female" | null;
   ageMin: number | null;
   ageMax: number | null;

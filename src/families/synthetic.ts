@@ -1,5 +1,5 @@
 import { parseFuzzyDate } from "../catalogue/index.ts";
-import { blockingKeys, parseNameChain, prepareName } from "./names.ts";
+import { blockingKeys, parseNameChain, prepareName } from "../names/index.ts";
 import { parseBirthDate, type ReportInput } from "./reports.ts";
 import { keysOf, type BodyFeatures, type ReportFeatures } from "./scoring.ts";
 import { FIELD_RATES } from "./llr.ts";

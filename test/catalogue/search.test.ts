@@ -113,7 +113,10 @@ const TEXT_CASES: [string, string[]][] = [
   ["215", ["1", "4", "6"]],
   ["مصط*", ["4"]],
   ["علاء", ["7"]],
-  ["علا", []],
+  // a word is not its beginning without *: مصط finds nothing; علا does find علاء, as a name: the names module
+  // reads it as علاء written without its hamza (a spelling the families' table lists), not as a prefix
+  ["مصط", []],
+  ["علا", ["7"]],
   ["احمد فاطمه", []],
 ];
 

@@ -64,7 +64,7 @@ for (const { backend, skip } of await backends()) {
     try {
       await seed(t.archive);
       const s: Statistics = await readStatistics(t.archive, investigator);
-      assert.deepEqual(s.totals, { bodies: 8, photos: 10, originals: 11, facilities: 2, reviewed: 3 });
+      assert.deepEqual(s.totals, { bodies: 8, photos: 10, originals: 11, facilities: 2, reviewed: 3, identified: 0 });
       assert.deepEqual(table(s.byBranch), [["215", 5], ["227", 2], ["235", 1]]);
       assert.equal(s.byBranch[0]!.labelEn, "Branch 215 (Raids / Mudāhama)");
       assert.deepEqual(table(s.byHospital), [["601", 4], ["tishreen", 2], ["harasta", 1], [null, 1]]);
@@ -76,7 +76,7 @@ for (const { backend, skip } of await backends()) {
 
       // An administrator's clearance takes in the confidential body.
       const all = await readStatistics(t.archive, admin);
-      assert.deepEqual(all.totals, { bodies: 9, photos: 11, originals: 11, facilities: 2, reviewed: 4 });
+      assert.deepEqual(all.totals, { bodies: 9, photos: 11, originals: 11, facilities: 2, reviewed: 4, identified: 0 });
       assert.deepEqual(table(all.byFinding), [["emaciation", 2], ["ligature", 2], ["burn_cigarette", 1]]);
       assert.deepEqual(table(all.byBranch), [["215", 5], ["227", 2], ["235", 1], ["248", 1]]);
     } finally {
@@ -90,7 +90,7 @@ for (const { backend, skip } of await backends()) {
       await seed(t.archive);
       const s = await readStatistics(t.archive, investigator, { minCount: 3 });
       assert.equal(s.minCount, 3);
-      assert.deepEqual(s.totals, { bodies: 8, photos: 10, originals: 11, facilities: null, reviewed: 3 });
+      assert.deepEqual(s.totals, { bodies: 8, photos: 10, originals: 11, facilities: null, reviewed: 3, identified: 0 });
       // 227 (2) and 235 (1) are under 3: both withheld, nothing more needed.
       assert.deepEqual(table(s.byBranch), [["215", 5], ["227", null], ["235", null]]);
       assert.deepEqual(table(s.byHospital), [["601", 4], ["tishreen", null], ["harasta", null], [null, null]]);
@@ -109,7 +109,7 @@ for (const { backend, skip } of await backends()) {
       await assert.rejects(readStatistics(t.archive, as("family_member")), Forbidden);
       await assert.rejects(readStatistics(t.archive, anonymousActor), (e: unknown) => e instanceof Unauthenticated || e instanceof Forbidden);
       const empty = await readStatistics(t.archive, as("prosecutor"));
-      assert.deepEqual(empty.totals, { bodies: 0, photos: 0, originals: 0, facilities: 0, reviewed: 0 });
+      assert.deepEqual(empty.totals, { bodies: 0, photos: 0, originals: 0, facilities: 0, reviewed: 0, identified: 0 });
       assert.deepEqual(empty.byBranch, []);
     } finally {
       await t.close();

@@ -25,7 +25,9 @@ import { expectNoAxeViolations, missingEndpoints, browserSkip, openBrowser, shot
  * (carrying a body's detainee number, so that body ranks first), a family member linked to it. In the browser a
  * caseworker opens the report, reads the candidates' evidence (no photograph), records a decision, looks at what
  * the family will see and sends the words; then the family member signs in and sees those words only: no
- * candidate, no score, no body reference. Every screen passes axe-core with no serious or critical violation;
+ * candidate, no score, no body reference. The caseworker then withdraws the last disclosure with a reason and a
+ * note; the family sees it gone and, instead, what was taken back and why, in their language. Every screen
+ * passes axe-core with no serious or critical violation;
  * screenshots go to test-artifacts/e2e/families-*.
  */
 const skip = browserSkip();
@@ -80,6 +82,10 @@ async function imagesLoaded(page: Page, selector: string): Promise<void> {
   await waitForExpression(page, `[...document.querySelectorAll(${JSON.stringify(selector)})].length > 0 && [...document.querySelectorAll(${JSON.stringify(selector)})].every((i) => i.complete && i.naturalWidth > 0)`, 60_000);
 }
 
+
+/** What a caseworker writes the family when taking something back, and the reason as the portal words it. */
+const WITHDRAW_NOTE: Record<string, string> = { en: "We will call you tomorrow to explain.", ar: "سنتصل بك غدًا لنشرح لك." };
+const WITHDRAWN_WHY: Record<string, string> = { en: "We are no longer sure it concerns your relative.", ar: "لم نعد متأكدين من أنها تخصّ قريبك." };
 
 test("the families screens in Chromium: a caseworker decides and discloses in words, the family sees only that; in English and in Arabic", { skip, timeout: 600_000 }, async (t) => {
   ensureWebBuilt({ quiet: true });
@@ -192,6 +198,9 @@ test("the families screens in Chromium: a caseworker decides and discloses in wo
             await face.locator("input[id$=-reason]").fill(l.reason);
             await face.locator("[data-testid=preview-disclosure]").click();
             await face.locator("[data-testid=disclosure-preview] .fam-image-placeholder").waitFor(WAIT);
+            // the blurred crop itself, made by the server before anything is sent
+            await imagesLoaded(page, "[data-testid=disclosure-preview] img");
+            assert.match((await face.locator("[data-testid=disclosure-preview] img").getAttribute("src"))!, /^\/api\/families\/reports\/[^/]+\/face-preview\?bodyId=/);
             await face.locator("[data-testid=send-disclosure]").click();
             await imagesLoaded(page, "[data-testid=disclosures] li[data-stage=blurred_face] img");
             await expectNoAxeViolations(page, "report after the blurred face");
@@ -255,6 +264,40 @@ test("the families screens in Chromium: a caseworker decides and discloses in wo
           assert.deepEqual(bodyRefs.filter((r) => text.includes(r)), [], "no body reference reaches the family");
           await expectNoAxeViolations(page, "portal report");
           await shot(page, p("07-portal-report"));
+
+          // The caseworker takes the last disclosure back; the family is told what and why, in their language.
+          await b.context.clearCookies();
+          await b.context.addCookies([{ name: "dalil_session", value: c.caseworker, url: base }]);
+          await page.goto(`${base}/families/reports/${c.ref}`);
+          const standing = page.locator("[data-testid=disclosures] li[data-withdrawn=false]");
+          await standing.first().waitFor(WAIT);
+          const before = await standing.count();
+          const last = standing.nth(before - 1);
+          await last.locator("[data-testid=withdraw-open]").click();
+          await last.locator("select[id$=-reason]").selectOption("decisionChanged");
+          await last.locator("textarea[id$=-note]").fill(WITHDRAW_NOTE[l.code]!);
+          await expectNoAxeViolations(page, "withdraw form");
+          await last.locator("[data-testid=withdraw-form] button[type=submit]").click();
+          await page.locator("[data-testid=disclosures] li[data-withdrawn=true] [data-testid=withdrawn-note]").waitFor(WAIT);
+          assert.equal(await standing.count(), before - 1, "one disclosure withdrawn, the earlier ones stand");
+          await expectNoAxeViolations(page, "report after a withdrawal");
+          await shot(page, p("08-withdrawn"));
+          await b.context.clearCookies();
+          await b.context.addCookies([{ name: "dalil_session", value: c.family, url: base }]);
+          await page.goto(`${base}/portal/reports/${c.ref}`);
+          const taken = page.locator("[data-testid=portal-withdrawn]");
+          await taken.waitFor(WAIT);
+          const why = (await taken.textContent())!;
+          assert.ok(why.includes(WITHDRAWN_WHY[l.code]!) && why.includes(WITHDRAW_NOTE[l.code]!), `the reason in the family's language and the note: ${why}`);
+          if (l.code === "en") {
+            assert.equal(await page.locator("main img").count(), 0, "the withdrawn image is no longer shown");
+            assert.deepEqual(await page.locator("[data-testid=portal-message] p[dir=auto]").allTextContents(), [l.message], "the words stand");
+          } else {
+            assert.equal(await page.locator("[data-testid=portal-message]").count(), 0, "the withdrawn words are no longer shown");
+            assert.ok(!(await page.locator("main").textContent())!.includes(l.message));
+          }
+          await expectNoAxeViolations(page, "portal after a withdrawal");
+          await shot(page, p("09-portal-withdrawn"));
 
           await page.goto(`${base}/families/reports`);
           await page.locator("main .notice-error").waitFor(WAIT);

@@ -55,6 +55,8 @@ export const FAMILIES_MATRIX: Record<string, Row> = {
     expect: only(CASEWORK, 404),
   },
   "GET /api/families/disclosures/:id/image": { request: () => ({ url: "/api/families/disclosures/dis_none/image" }), expect: only(CASEWORK, 404) },
+  "GET /api/families/reports/:id/face-preview": { request: () => ({ url: "/api/families/reports/rep_none/face-preview?bodyId=bod_none" }), expect: only(CASEWORK, 404) },
+  "POST /api/families/disclosures/:id/withdraw": { request: () => ({ url: "/api/families/disclosures/dis_none/withdraw", body: { reason: "sentInError" } }), expect: only(CASEWORK, 404) },
   "POST /api/families/requests/:id/approve": { request: () => ({ url: "/api/families/requests/vrq_none/approve", body: { reason: "matrix" } }), expect: only(CASEWORK, 404) },
   "POST /api/families/requests/:id/decline": { request: () => ({ url: "/api/families/requests/vrq_none/decline", body: { reason: "matrix" } }), expect: only(CASEWORK, 404) },
   "GET /api/families/flags": { expect: only(CASEWORK) },

@@ -2,7 +2,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { BANDS, scoreBody, strongThreshold, keysOf, type BodyFeatures, type Evidence, type ReportFeatures, type Scored } from "../../src/families/scoring.ts";
 import { DEFAULT_POPULATION, FIELD_RATES, ageMatchDensity, ageMatchDensityPlain, populationOf } from "../../src/families/llr.ts";
-import { blockingKeys, compareNames, parseNameChain, prepareName } from "../../src/families/names.ts";
+import { blockingKeys, compareNames, parseNameChain, prepareName } from "../../src/names/names.ts";
 
 /** The numbers below are worked out by hand from FIELD_RATES and DEFAULT_POPULATION (docs/families-matching.md). */
 

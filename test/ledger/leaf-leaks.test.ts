@@ -22,13 +22,18 @@ import { createDossier, freezeDossier } from "../../src/dossiers/dossiers.ts";
 import { addExhibit, reviseReasoning, withdrawExhibit } from "../../src/dossiers/exhibits.ts";
 import { markRegion, withdrawRegion } from "../../src/dossiers/redaction.ts";
 import { createReport, setConsent, updateReport } from "../../src/families/reports.ts";
+import { rerank } from "../../src/families/matching.ts";
+import { decide, disclose } from "../../src/families/disclosure.ts";
+import { linkMember } from "../../src/families/members.ts";
+import { withdrawDisclosure } from "../../src/families/withdrawal.ts";
+import { previewFace } from "../../src/families/face-preview.ts";
 import { drawReviewSample } from "../../src/review/samples.ts";
 import { parseLeaf, type CustodyEvent } from "../../src/ledger/events.ts";
 import { isCommitment } from "../../src/ledger/openings.ts";
 import { backends, tempDir } from "../support/backends.ts";
 import { demoCard, freshArchive } from "../support/archive.ts";
 import { investigator, seedBodies } from "../support/catalogue.ts";
-import { caseworker, REPORT, seedPhoto } from "../support/casework.ts";
+import { caseworker, familyMember, REPORT, seedPhoto } from "../support/casework.ts";
 
 /**
  * The attack: read the public log (every entry bundle, as a mirror or a leaked copy would hold it) for what people
@@ -103,6 +108,17 @@ for (const { backend, skip } of await backends()) {
       const r = await createReport(a, caseworker, { ...REPORT, nameLat: `${MARK} Khatib` });
       await updateReport(a, caseworker, r.id, { fatherName: `${MARK} father` });
       await setConsent(a, caseworker, r.id, "viewingPhotos", true);
+      // A confirmed decision identifies a body in the catalogue; changing it reverses that.
+      await setConsent(a, caseworker, r.id, "dataSharing", true);
+      await rerank(a, caseworker, { reportId: r.id });
+      await decide(a, caseworker, { report: r.ref, bodyId: b2!.ref, status: "confirmed", reason: `${MARK} DNA result` });
+      await decide(a, caseworker, { report: r.ref, bodyId: b2!.ref, status: "probable", reason: `${MARK} lab withdrew it` });
+      // A disclosure to a family member, withdrawn with a note to them.
+      await previewFace(a, caseworker, { report: r.ref, bodyId: b2!.ref });
+      const relative = await familyMember(a, "leaf");
+      await linkMember(a, caseworker, { report: r.ref, userId: relative.id, relationship: `${MARK} aunt` });
+      const said = await disclose(a, caseworker, { report: r.ref, bodyId: b2!.ref, stage: "text", text: `${MARK} we may have found him`, consentNote: `${MARK} by phone`, reason: `${MARK} probable` });
+      await withdrawDisclosure(a, caseworker, { id: said.id, reason: "other", note: `${MARK} we were wrong, we will call you` });
 
       const rows = await a.db.db.selectFrom("custody_events").select(["seq", "leaf"]).orderBy("seq").execute();
       const events = rows.map((x) => ({ seq: x.seq, text: x.leaf.toString("utf8"), e: parseLeaf(x.leaf) }));
@@ -293,9 +309,14 @@ const ALLOWED: Record<string, Kind[]> = {
   "disclosure|detail.stage": ["enum"],
   "disclosure|detail.status": ["enum"],
   "disclosure|detail.recipient": ["id"],
+  "disclosure|detail.withdrawal": ["enum"],
   "identification|detail.decision": ["id"],
   "identification|detail.status": ["enum"],
   "identification|detail.previous": ["enum"],
+  // a body identified as a report's person, or no longer (catalogue/identifications.ts): its ref and the history's commitment
+  "identification|detail.ref": ["id"],
+  "identification|detail.history": ["commitment"],
+  "identification|detail.fields[]": ["field"],
 };
 
 function fields(e: CustodyEvent): [string, unknown][] {
@@ -354,12 +375,10 @@ const NOT_DRIVEN = new Set<string>([
   "catalogue.import",
   "case.flag-cleared",
   "case.flagged",
-  "disclosure.decide",
   "disclosure.image-checked",
   "disclosure.image-viewed",
   "disclosure.request-declined",
   "disclosure.requested",
-  "disclosure.stage",
   "grouping.accept",
   "grouping.merge",
   "grouping.propose",
@@ -371,7 +390,6 @@ const NOT_DRIVEN = new Set<string>([
   "report.duplicate-rejected",
   "report.duplicates-proposed",
   "report.member-ended",
-  "report.member-linked",
   "report.merge",
   "review.assign",
   "review.resolve",

@@ -82,7 +82,11 @@ function facts(f: BodyFacts, c: ExhibitContext): string {
     [w.sex, esc(b.sex === "male" ? w.male : b.sex === "female" ? w.female : w.unknown)],
     [w.age, esc(b.ageMin !== null || b.ageMax !== null ? `${b.ageMin ?? "?"}–${b.ageMax ?? "?"}` : w.unknown)],
   ];
-  if (c.showNames && b.identificationStatus === "identified") rows.push([w.identification, esc([b.nameAr, b.nameLat].filter(Boolean).join(" / "))]);
+  if (b.identificationStatus === "identified") {
+    // a body identified through a family's report may carry no name (the family did not agree to share it)
+    const name = [b.nameAr, b.nameLat].filter(Boolean).join(" / ");
+    rows.push([w.identification, c.showNames && name ? esc(name) : esc(w.identifiedUnnamed)]);
+  }
   return `<dl class="facts">${rows.map(([k, v]) => `<dt>${esc(k)}</dt><dd>${v}</dd>`).join("")}</dl>`;
 }
 

@@ -33,6 +33,8 @@ export type BodyNumber = server.BodyNumber;
 
 export type BodyDetail = server.BodyDetail;
 
+export type IdentificationView = server.IdentificationView;
+
 /** The fields a person edits (PUT /api/bodies/:id); numbers change through their own routes. */
 export interface BodyEdit {
   version?: number;

@@ -55,6 +55,9 @@ export type DisclosureView = server.DisclosureView;
 
 export type RequestView = server.RequestView;
 
+export const WITHDRAWAL_REASONS = ["sentInError", "wrongRecipient", "decisionChanged", "familyAsked", "other"] as const;
+export type WithdrawalReason = (typeof WITHDRAWAL_REASONS)[number];
+
 export type FlagView = server.FlagView;
 
 export type CaseView = server.CaseView;
@@ -73,3 +76,5 @@ export type PortalSummary = server.GetPortalReportsAnswer[number];
 export type PortalMatch = server.PortalMatch;
 
 export type PortalReport = server.PortalReport;
+
+export type PortalWithdrawal = server.PortalWithdrawal;

@@ -5,6 +5,8 @@ import { useFormat, usePrefs } from "../../app/prefs.tsx";
 import { ErrorNote } from "../../components/ErrorNote.tsx";
 import { Notice } from "../../components/Notice.tsx";
 import { Pair } from "../../components/Pair.tsx";
+import { Link } from "../../app/router.tsx";
+import { useSession } from "../../app/session.tsx";
 import { catalogue } from "./api.ts";
 import { orNull, useAct, useTerms, valueText } from "./shared.tsx";
 
@@ -74,6 +76,9 @@ export function BodyFields({ body, canEdit, onSaved }: { body: BodyDetail; canEd
   const hospitals = useTerms("hospital");
   const findings = useTerms("finding");
   const markTypes = useTerms("mark_type");
+  const session = useSession();
+  // set by a family caseworker's confirmed decision: it changes with that decision, not by an edit here
+  const standing = body.identifications.find((i) => i.endedAt === null) ?? null;
   const [draft, setDraft] = useState<Draft | null>(null);
   const { busy, error, done, act } = useAct();
 
@@ -151,7 +156,16 @@ export function BodyFields({ body, canEdit, onSaved }: { body: BodyDetail; canEd
             {choice("sex", SEXES, (s) => t(`catalogue.sex.${s}`), true)}
             {text("ageMin", { type: "number", dir: "ltr" })}
             {text("ageMax", { type: "number", dir: "ltr" })}
-            {choice("identificationStatus", IDENTIFICATION_STATUSES, (s) => t(`catalogue.identification.${s}`), false)}
+            {standing ? (
+              <div className="field">
+                <span>{t("catalogue.fields.identificationStatus")}</span>
+                <span className="muted small" data-testid="identification-locked">
+                  {t("catalogue.identifiedThrough.locked", { report: standing.reportRef })}
+                </span>
+              </div>
+            ) : (
+              choice("identificationStatus", IDENTIFICATION_STATUSES, (s) => t(`catalogue.identification.${s}`), false)
+            )}
             {choice("sensitivity", SENSITIVITIES, (s) => t(`catalogue.sensitivity.${s}`), false)}
             {text("clothing", { area: true, wide: true })}
             {text("notes", { area: true, wide: true })}
@@ -173,7 +187,23 @@ export function BodyFields({ body, canEdit, onSaved }: { body: BodyDetail; canEd
           <Pair term={t("catalogue.fields.nameLat")}>
             <span dir="auto">{body.nameLat ?? "—"}</span>
           </Pair>
-          <Pair term={t("catalogue.fields.identificationStatus")}>{t(`catalogue.identification.${body.identificationStatus}`)}</Pair>
+          <Pair term={t("catalogue.fields.identificationStatus")}>
+            {t(`catalogue.identification.${body.identificationStatus}`)}
+            {standing && (
+              <span data-testid="identified-through">
+                {" — "}
+                {t("catalogue.identifiedThrough.report")}{" "}
+                {session.can("disclosure.make") ? (
+                  <Link to={`/families/reports/${encodeURIComponent(standing.reportRef)}`}>
+                    <bdi>{standing.reportRef}</bdi>
+                  </Link>
+                ) : (
+                  <bdi>{standing.reportRef}</bdi>
+                )}{" "}
+                {t("catalogue.identifiedThrough.since", { date: fmt.wallDate(standing.since.slice(0, 10)) })}
+              </span>
+            )}
+          </Pair>
           <Pair term={t("catalogue.fields.externalRef")}>
             <span dir="ltr">{body.externalRef ?? "—"}</span>
           </Pair>

@@ -41,6 +41,12 @@ function Candidate({ kase, c, onChange }: { kase: CaseView; c: CandidateView; on
           <Link to={`/bodies/${c.bodyId}`}>
             <span dir="ltr">{c.ref}</span>
           </Link>
+          {c.externalRef && (
+            <span className="muted small" data-testid="external-ref">
+              {" "}
+              ({t("families.candidates.externalRef")} <bdi dir="ltr">{c.externalRef}</bdi>)
+            </span>
+          )}
         </h3>
         <p className="fam-score">
           <span>{t("families.candidates.score", { score: fmt.num(Math.round(c.score * 10) / 10) })}</span> <BandBadge band={c.band} />

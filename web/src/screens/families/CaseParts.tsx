@@ -135,28 +135,3 @@ function RequestItem({ r, onChange }: { r: RequestView; onChange: () => Promise<
     </li>
   );
 }
-
-/** What has been disclosed, stage by stage: the words, and the image exactly as the family was shown it. */
-export function Disclosures({ kase }: { kase: CaseView }) {
-  const { t } = useTranslation();
-  const fmt = useFormat();
-  if (kase.disclosures.length === 0) return null;
-  return (
-    <section className="card" aria-labelledby="fam-disclosed-title">
-      <h2 id="fam-disclosed-title">{t("families.disclosed.title")}</h2>
-      <ol className="fam-plain" data-testid="disclosures">
-        {kase.disclosures.map((d) => (
-          <li key={d.id} className="fam-disclosure" data-stage={d.stage}>
-            <p>
-              <strong>{t(`families.stages.${d.stage}`)}</strong> · {t(`families.decision.statuses.${d.status}`)} · <span className="muted small">{fmt.dateTime(d.createdAt)}</span>
-            </p>
-            <div className="fam-message">
-              <p dir="auto">{d.text}</p>
-              {d.photo && <img src={families.disclosureImageUrl(d.id)} alt={t("families.disclosed.imageAlt")} className="fam-disclosed-image" loading="lazy" />}
-            </div>
-          </li>
-        ))}
-      </ol>
-    </section>
-  );
-}

@@ -63,7 +63,12 @@ export function DiscloseForm({ kase, bodyId, decision, told, onDone }: { kase: C
             <h4 id={`${id}-preview`}>{t("families.disclose.previewTitle")}</h4>
             <div className="fam-message">
               <p dir="auto">{text.trim()}</p>
-              {stage === "blurred_face" && <p className="fam-image-placeholder">{t("families.disclose.imagePlaceholder")}</p>}
+              {stage === "blurred_face" && (
+                <figure className="fam-image-placeholder">
+                  <img src={families.facePreviewUrl(kase.report.id, bodyId)} alt={t("families.disclosed.imageAlt")} className="fam-disclosed-image" />
+                  <figcaption className="muted small">{t("families.disclose.imagePreviewNote")}</figcaption>
+                </figure>
+              )}
             </div>
             <ErrorNote error={error} />
             <div className="actions">

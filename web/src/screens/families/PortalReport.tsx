@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
-import { CONSENT_TIERS, type ConsentTier, type PortalMatch, type PortalReport } from "../../api/types/families.ts";
+import { CONSENT_TIERS, type ConsentTier, type PortalMatch, type PortalReport, type PortalWithdrawal } from "../../api/types/families.ts";
 import { Link } from "../../app/router.tsx";
 import { useFormat } from "../../app/prefs.tsx";
 import type { ScreenProps } from "../../app/screens.ts";
@@ -52,14 +52,42 @@ export function PortalReportPage({ params }: ScreenProps) {
       <section className="card" aria-labelledby="portal-news-title">
         <h2 id="portal-news-title">{t("families.portal.newsTitle")}</h2>
         {p.matches.length === 0 ? (
-          <p data-testid="portal-nothing-yet">{t("families.portal.nothingYet")}</p>
+          <p data-testid="portal-nothing-yet">{t(p.withdrawn.length ? "families.portal.nothingStands" : "families.portal.nothingYet")}</p>
         ) : (
           p.matches.map((m) => <Match key={m.matchId} reportId={p.report.id} m={m} onChange={rep.reload} />)
         )}
+        <Withdrawn list={p.withdrawn} />
         <p className="muted small">{t("families.portal.support")}</p>
       </section>
       <PortalConsent report={p.report} onChange={rep.reload} />
     </section>
+  );
+}
+
+/** What a caseworker shared and took back: what kind of thing, when, and why, in the family's words; not the thing. */
+function Withdrawn({ list }: { list: PortalWithdrawal[] }) {
+  const { t } = useTranslation();
+  const fmt = useFormat();
+  if (list.length === 0) return null;
+  return (
+    <div className="fam-withdrawn" data-testid="portal-withdrawn">
+      <h3>{t("families.portal.withdrawnTitle")}</h3>
+      <ul className="fam-plain">
+        {list.map((w, i) => (
+          <li key={i} className="fam-message">
+            <p>
+              {t(`families.portal.withdrawnWhat.${w.stage}`, { shared: fmt.dateTime(w.sharedAt), withdrawn: fmt.dateTime(w.withdrawnAt) })}
+            </p>
+            <p>{t(`families.portal.withdrawnWhy.${w.reason}`, { defaultValue: t("families.portal.withdrawnWhy.other") })}</p>
+            {w.note && (
+              <blockquote dir="auto" className="small">
+                {w.note}
+              </blockquote>
+            )}
+          </li>
+        ))}
+      </ul>
+    </div>
   );
 }
 

@@ -6,7 +6,8 @@ import { ErrorNote } from "../../components/ErrorNote.tsx";
 import { useAsync } from "../../components/useAsync.ts";
 import { families } from "./api.ts";
 import { Candidates } from "./Candidates.tsx";
-import { CaseConsent, CaseMembers, CaseRequests, Disclosures } from "./CaseParts.tsx";
+import { CaseConsent, CaseMembers, CaseRequests } from "./CaseParts.tsx";
+import { Disclosures } from "./Disclosures.tsx";
 import { ReportDetails } from "./ReportDetails.tsx";
 import { useReportName } from "./shared.tsx";
 import "./families.css";
@@ -53,7 +54,7 @@ export function ReportPage({ params }: ScreenProps) {
           <ErrorNote error={cands.error} />
           <Candidates kase={c} candidates={cands.data?.candidates ?? null} onChange={reload} />
           <CaseRequests kase={c} onChange={reload} />
-          <Disclosures kase={c} />
+          <Disclosures kase={c} onChange={reload} />
         </div>
       </div>
     </section>

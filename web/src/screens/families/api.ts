@@ -16,6 +16,7 @@ import type {
   ReportInput,
   ReportView,
   RequestView,
+  WithdrawalReason,
 } from "../../api/types/families.ts";
 
 /** The families area's calls, typed with the server's views (web/src/api/types/families.ts). */
@@ -36,6 +37,9 @@ export const families = {
   disclose: async (id: string, input: { bodyId: string; stage: "text" | "blurred_face"; text: string; consentNote: string; reason: string }) =>
     await typedCall<DisclosureView>()("familyDisclose", { id }, { body: input }),
   disclosureImageUrl: (id: string) => urlOf("familyDisclosureImage", { id }),
+  facePreviewUrl: (id: string, bodyId: string) => `${urlOf("familyFacePreview", { id })}?bodyId=${encodeURIComponent(bodyId)}`,
+  withdraw: async (id: string, reason: WithdrawalReason, note?: string) =>
+    await typedCall<DisclosureView[]>()("familyWithdrawDisclosure", { id }, { body: note ? { reason, note } : { reason } }),
   approve: async (id: string, reason: string, text?: string) => await typedCall<DisclosureView[]>()("familyApproveRequest", { id }, { body: text ? { reason, text } : { reason } }),
   decline: async (id: string, reason: string) => await typedCall<RequestView>()("familyDeclineRequest", { id }, { body: { reason } }),
   flags: async (all: boolean) => await typedCall<FlagView[]>()("familyFlags", none, { query: { all: all ? "true" : undefined } }),

@@ -49,6 +49,7 @@ export function Statistics(_props: ScreenProps) {
         ["originals", s.totals.originals],
         ["facilities", s.totals.facilities],
         ["reviewed", s.totals.reviewed],
+        ["identified", s.totals.identified],
       ] as const)
     : [];
   const exportAll = () => {

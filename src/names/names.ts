@@ -34,7 +34,6 @@ import {
   TITLES_LAT,
   type GivenName,
 } from "./name-data.ts";
-import type * as contracts from "./contracts.ts";
 
 export type Slot = "given" | "father" | "grandfather" | "family" | "mother";
 export type NameScript = "ar" | "lat" | "mixed" | "none";
@@ -44,7 +43,23 @@ export type NameDecision = "same" | "different" | "unsure";
  * A name read into slots. Slot values keep the writer's spelling (titles removed, particles joined with a
  * space: "عبد الله", "Abd al-Rahman"); matching forms are derived from them, so this is what to store.
  */
-export type NameSlots = contracts.NameSlots;
+export interface NameSlots {
+  raw: string;
+  script: NameScript;
+  given?: string;
+  father?: string;
+  grandfather?: string;
+  family?: string;
+  mother?: string;
+  /** Great-grandfather and further, nearest first. Kept, not compared. */
+  ancestors: string[];
+  /** Other names the person is known by (written in parentheses or quotes, or given separately). */
+  aliases: string[];
+  /** Titles that were removed from the front (الحاج, Dr …). */
+  titles: string[];
+  /** How the chain was read, in words, for anyone checking the parse. */
+  notes: string[];
+}
 
 export interface ParseOptions {
   /** A father's name recorded in its own field (fills or overrides the father slot). */
@@ -937,6 +952,41 @@ export function blockingKeys(name: string | NameSlots): string[] {
     for (const o of others) keys.add(`${g}|${o}`);
   }
   return [...keys];
+}
+
+/**
+ * Search keys of a name, part by part (given, father, grandfather, …, family; titles and particles dropped): each
+ * part's skeletons as `blockingKeys` finds them, lower-cased, so a search in one script meets the name written
+ * in the other (محمد الخطيب and Mohammad al-Khatib are [["mhmd"], ["xtb", "khtb"]] and [["mhmd"], ["xtb"]]).
+ * Keys only find candidates: names that are not one (محمود is also "mhmd") share them too.
+ */
+export function nameSearchKeys(name: string): string[][] {
+  return slotTexts(parseNameChain(name))
+    .map((t) => [...new Set(blockKeys(tokenOf(t)).map((k) => k.toLowerCase()).filter((k) => /^[a-z]+$/.test(k)))])
+    .filter((keys) => keys.length > 0);
+}
+
+/**
+ * Whether every part of `query` is some part of `name`, in either script and any order, by the same token
+ * comparison the matcher uses (score at least `min`): what a search checks of a body its keys found, so that
+ * علاء does not find علي though both skeletons are "l".
+ */
+export function namePartsFound(query: string, name: string, min = 0.85): boolean {
+  const q = slotTexts(parseNameChain(query)).map(tokenOf);
+  const n = slotTexts(parseNameChain(name)).map(tokenOf);
+  return q.length > 0 && q.every((a) => n.some((b) => compareTokens(a, b).score >= min));
+}
+
+/** The prefix of a name key in a search index: no word of a language starts "nk" and is followed by a skeleton only. */
+export const NAME_KEY_PREFIX = "nk";
+
+/**
+ * A name's cross-script keys as search-index tokens: محمد الخطيب and Mohammad al-Khatib both give nkmhmd and
+ * nkxtb (the catalogue's search indexes them beside the words).
+ */
+export function nameKeyTokens(name: string | null | undefined): string[] {
+  if (!name) return [];
+  return [...new Set(nameSearchKeys(name).flat().map((k) => NAME_KEY_PREFIX + k))];
 }
 
 // ---------------------------------------------------------------------------------------------------------

@@ -13,7 +13,7 @@ import {
   parseNameChain,
   prepareName,
   type NameDecision,
-} from "../../src/families/names.ts";
+} from "../../src/names/names.ts";
 
 type Side = string | { name: string; father?: string; mother?: string };
 interface Pair {
