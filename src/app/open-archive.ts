@@ -16,6 +16,7 @@ import { registerPackageExpiry } from "../dossiers/package-download.ts";
 import { registerReviewBlinding } from "../review/reviews.ts";
 import { registerCaseworkJobs } from "../families/watch.ts";
 import { LogTree, loadOrCreateLogKey, newOrigin } from "../ledger/tree.ts";
+import { WitnessClient, loadWitnessPolicy } from "../ledger/witness-client.ts";
 import { getSetting, setSetting } from "../db/settings.ts";
 import { loadKeyFile } from "../access/secrets.ts";
 import type { Archive } from "./context.ts";
@@ -51,6 +52,9 @@ export async function openArchive(config: Config, opts: { clock?: Clock; logger?
     logger,
   );
   tree.attach(log);
+  // Witnesses (docs/witnesses.md): a policy file at DALIL_WITNESS_POLICY or <data>/witnesses.policy.
+  const witnessPolicy = loadWitnessPolicy(config);
+  if (witnessPolicy) tree.useWitnesses(new WitnessClient(db, witnessPolicy, clock, logger));
   // the job key authenticates every queued job's payload; kept with the archive's other keys (0600, made once)
   const jobs = new JobQueue(db, clock, loadKeyFile(paths.keys(config), JOB_KEY_FILE, true)!);
   const ctx: Archive = {

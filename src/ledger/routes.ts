@@ -19,8 +19,8 @@ export function registerLogRoutes(route: RegisterRoute): void {
     method: "GET",
     url: "/log/checkpoint",
     action: "log.read",
-    summary: "the latest signed checkpoint (C2SP tlog-checkpoint, text)",
-    handler: async (_req, ctx) => (await ctx.tree.latestCheckpoint())?.note ?? (await ctx.tree.checkpoint()).note,
+    summary: "the latest signed checkpoint (C2SP tlog-checkpoint, text) with the witnesses' cosignatures",
+    handler: async (_req, ctx) => (await ctx.tree.latestCheckpoint())?.published ?? (await ctx.tree.checkpoint()).published,
   });
   route({
     method: "GET",
