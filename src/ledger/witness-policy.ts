@@ -10,7 +10,7 @@
  * strings. Pure: parse text, evaluate a set of cosigning witnesses.
  */
 import { Invalid } from "../core/errors.ts";
-import { parseCosignerVkey, type CosignerKey } from "./cosignature.ts";
+import { parseCosignerVkey, verifyCosignatureLines, type CosignerKey } from "./cosignature.ts";
 import { newVerifier } from "./note.ts";
 
 export interface PolicyWitness {
@@ -137,4 +137,33 @@ export function describeQuorum(policy: WitnessPolicy): string {
     return `${g.threshold === g.members.length ? "all" : g.threshold === 1 ? "any" : g.threshold} of (${g.members.map(say).join(", ")})`;
   };
   return policy.quorum === "none" ? "no cosignature" : say(policy.quorum);
+}
+
+export interface QuorumCheck {
+  /** Policy names of the witnesses whose cosignature on the checkpoint verifies. */
+  cosignedBy: string[];
+  met: boolean;
+  /** Cosignature lines by a policy witness that do not verify (a damaged or forged line). */
+  problems: string[];
+}
+
+/**
+ * Checks a signed checkpoint note's cosignatures against a policy: which witnesses cosigned this exact body and
+ * whether they make the quorum. The log's own signature is checked elsewhere (openCheckpoint with the log key).
+ */
+export function checkQuorum(note: string, policy: WitnessPolicy): QuorumCheck {
+  const split = note.lastIndexOf("\n\n");
+  if (split < 0) return { cosignedBy: [], met: quorumMet(policy, new Set()), problems: ["the checkpoint is not a signed note"] };
+  const text = note.slice(0, split + 1);
+  const block = note.slice(split + 2);
+  const cosignedBy: string[] = [];
+  const problems: string[] = [];
+  for (const w of policy.witnesses) {
+    try {
+      if (verifyCosignatureLines(text, block, w.key).length > 0) cosignedBy.push(w.name);
+    } catch (e) {
+      problems.push(`witness ${w.name}: ${(e as Error).message}`);
+    }
+  }
+  return { cosignedBy, met: quorumMet(policy, new Set(cosignedBy)), problems };
 }
