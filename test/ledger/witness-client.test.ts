@@ -8,6 +8,7 @@ import { custody } from "../../src/ledger/events.ts";
 import { cosignatureVerifier, parseCosignerVkey } from "../../src/ledger/cosignature.ts";
 import { generateSigner, newVerifier, openNote } from "../../src/ledger/note.ts";
 import { quorumMet } from "../../src/ledger/witness-policy.ts";
+import { verifyLedger } from "../../src/ledger/verify.ts";
 import { Witness } from "../../src/witness/index.ts";
 import { backends, tempDir } from "../support/backends.ts";
 import { freshArchive } from "../support/archive.ts";
@@ -91,6 +92,15 @@ for (const { backend, skip } of await backends()) {
           view.close();
         }
       }
+
+      // A kept cosignature altered in the table (witness one's line put on checkpoint 12 in place of 16's): dalil verify finds it.
+      assert.deepEqual((await verifyLedger(a.archive)).findings, []);
+      const line12 = await a.archive.db.db.selectFrom("checkpoint_cosignatures").select("line").where("size", "=", 12).where("witness_name", "=", "one").executeTakeFirstOrThrow();
+      await a.archive.db.db.updateTable("checkpoint_cosignatures").set({ line: line12.line }).where("size", "=", 16).where("witness_name", "=", "one").execute();
+      const found = (await verifyLedger(a.archive)).findings;
+      assert.equal(found.length, 1, JSON.stringify(found));
+      assert.equal(found[0]!.item, "checkpoint 16, cosignature by one");
+      assert.match(found[0]!.problem, /does not verify/);
 
       // A witness that does not answer: an alarm, and the checkpoint is still signed and published with what there is.
       await appendN(a.archive, 1, "d");
