@@ -132,7 +132,7 @@ export function registerLogCommands(program: Command): void {
       const opts = globalOptions(cmd);
       await withArchive(opts, async (a) => {
         if (!a.tree.witnesses) throw new Invalid("No witness policy: put one at DATA/witnesses.policy or name it with DALIL_WITNESS_POLICY (docs/witnesses.md).");
-        await a.tree.checkpoint();
+        await a.tree.checkpoint({ cosign: false });
         const { checkpoint, outcomes } = await a.tree.cosign();
         const cosigned = new Set(outcomes.filter((o) => o.outcome === "cosigned").map((o) => o.witness));
         const met = quorumMet(a.tree.witnesses.policy, cosigned);

@@ -166,13 +166,13 @@ export class LogTree {
    * Signs a checkpoint of the log as it is now, unless the latest already covers it. Before signing, the new
    * root is proved consistent with the latest signed one: this log never signs two inconsistent checkpoints.
    */
-  async checkpoint(): Promise<StoredCheckpoint> {
+  async checkpoint(opts: { cosign?: boolean } = {}): Promise<StoredCheckpoint> {
     const before = this.witnessClient ? (await this.latestCheckpoint())?.size : undefined;
     let cp = await this.signCheckpoint();
     if (this.tsaUrl && !cp.timestampToken) cp = await this.timestamp(cp);
     // Only a newly signed checkpoint goes to the witnesses here (a witness that is down would otherwise slow
     // every call); `dalil log cosign` asks again.
-    if (this.witnessClient && cp.size !== before) cp = (await this.cosign()).checkpoint;
+    if (this.witnessClient && cp.size !== before && opts.cosign !== false) cp = (await this.cosign()).checkpoint;
     return cp;
   }
 
