@@ -9,6 +9,7 @@ import { cosignatureVerifier, parseCosignerVkey } from "../../src/ledger/cosigna
 import { generateSigner, newVerifier, openNote } from "../../src/ledger/note.ts";
 import { quorumMet } from "../../src/ledger/witness-policy.ts";
 import { verifyLedger } from "../../src/ledger/verify.ts";
+import { buildHttpApp } from "../../src/http/app.ts";
 import { Witness } from "../../src/witness/index.ts";
 import { backends, tempDir } from "../support/backends.ts";
 import { freshArchive } from "../support/archive.ts";
@@ -61,6 +62,15 @@ for (const { backend, skip } of await backends()) {
       const cp16 = await a.archive.tree.checkpoint();
       assert.equal(openNote(cp16.published, [logVerifier, ...cosigners]).verified.length, 3, "cosigned after the 409");
       assert.equal((await client.states()).every((s) => s.alarms === 0), true, "a 409 answered is not an alarm");
+      // Anyone fetching the checkpoint over HTTP gets it with both cosignatures.
+      const http = await buildHttpApp(a.archive);
+      try {
+        const r = await http.app.inject({ method: "GET", url: "/log/checkpoint" });
+        assert.equal(r.statusCode, 200);
+        assert.equal(r.body, cp16.published);
+      } finally {
+        await http.app.close();
+      }
 
       // A fork: another database, the same log key, another history of the same size as what the witnesses hold.
       await appendN(fork.archive, 16, "forged");

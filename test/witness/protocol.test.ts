@@ -13,10 +13,11 @@ const keys = generateSigner(ORIGIN);
 const log: NoteSigner = newSigner(keys.signerKey);
 const stranger = newSigner(generateSigner(ORIGIN).signerKey);
 
-/** A log of `n` leaves named by `tag`; its stored hashes (for proofs) and root. */
+/** A log of `n` leaves named by `tag` ("rewrite-K": the real log with entry K rewritten); its stored hashes and root. */
 function tree(n: number, tag = "a"): { stored: Buffer[]; root: Buffer } {
   const app = MerkleAppender.empty();
-  const { hashes } = app.appendLeaves(Array.from({ length: n }, (_, i) => Buffer.from(`${tag}-${i}`)));
+  const rewritten = tag.startsWith("rewrite-") ? Number(tag.slice(8)) : -1;
+  const { hashes } = app.appendLeaves(Array.from({ length: n }, (_, i) => Buffer.from(i === rewritten ? `rewritten-${i}` : `${rewritten >= 0 ? "a" : tag}-${i}`)));
   return { stored: hashes, root: app.root() };
 }
 const rootOf = (n: number, tag = "a"): Buffer => tree(n, tag).root;
@@ -57,6 +58,10 @@ test("a real witness process answers every add-checkpoint rule of tlog-witness v
   const badProof = await post(body(9, await proofOf(9, 12, "b"), note(12, rootOf(12, "b"))));
   assert.equal(badProof.status, 422);
   assert.match(badProof.body, /does not verify/);
+  // The real log with one older entry rewritten, grown past what the witness holds: its honest proof fails too.
+  const rewritten = await post(body(9, await proofOf(9, 14, "rewrite-3"), note(14, rootOf(14, "rewrite-3"))));
+  assert.equal(rewritten.status, 422);
+  assert.notDeepEqual(rootOf(14, "rewrite-3"), rootOf(14));
 
   // 400: malformed bodies and an old size above the checkpoint's.
   assert.equal((await post("old 09\n\n" + cp5)).status, 400);
@@ -95,7 +100,7 @@ test("a split view (another root at a size already cosigned) is refused and kept
     assert.ok(split, "the split view is kept");
     assert.match(split.reason, /another root for size/);
     assert.ok(split.request.toString("utf8").includes(rootOf(held, "fork").toString("base64")), "the signed fork is kept byte for byte");
-    assert.ok(refused.some((r) => r.status === 422), "the bad proof is kept too");
+    assert.equal(refused.filter((r) => r.status === 422).length, 2, "the bad proof and the rewritten entry are kept too");
     assert.deepEqual(view.cosignedOf(ORIGIN).map((c) => c.size), [5, 9], "every cosigned checkpoint is kept, not only the last");
     assert.equal(view.logs()[0]!.size, held);
   } finally {
