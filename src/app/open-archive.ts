@@ -15,6 +15,7 @@ import { registerDossierJobs } from "../dossiers/dossier-package.ts";
 import { registerPackageExpiry } from "../dossiers/package-download.ts";
 import { registerReviewBlinding } from "../review/reviews.ts";
 import { registerCaseworkJobs } from "../families/watch.ts";
+import { Invalid } from "../core/errors.ts";
 import { LogTree, loadOrCreateLogKey, newOrigin } from "../ledger/tree.ts";
 import { WitnessClient, loadWitnessPolicy } from "../ledger/witness-client.ts";
 import { getSetting, setSetting } from "../db/settings.ts";
@@ -54,7 +55,16 @@ export async function openArchive(config: Config, opts: { clock?: Clock; logger?
   tree.attach(log);
   // Witnesses (docs/witnesses.md): a policy file at DALIL_WITNESS_POLICY or <data>/witnesses.policy.
   const witnessPolicy = loadWitnessPolicy(config);
-  if (witnessPolicy) tree.useWitnesses(new WitnessClient(db, witnessPolicy, clock, logger));
+  if (witnessPolicy) {
+    // A policy that names logs but not this one was written for another archive: its witnesses would refuse us.
+    const logs = witnessPolicy.policy.logs;
+    if (logs.length && !logs.some((l) => known.includes(l.vkey))) {
+      await blobs.close();
+      await db.close();
+      throw new Invalid(`${witnessPolicy.file} lists logs, but not this archive's (${logKeys.verifierKey}); add a "log" line with it or remove the others.`, "DALIL_WITNESS_POLICY");
+    }
+    tree.useWitnesses(new WitnessClient(db, witnessPolicy, clock, logger));
+  }
   // the job key authenticates every queued job's payload; kept with the archive's other keys (0600, made once)
   const jobs = new JobQueue(db, clock, loadKeyFile(paths.keys(config), JOB_KEY_FILE, true)!);
   const ctx: Archive = {

@@ -35,6 +35,12 @@ for (const { backend, skip } of await backends()) {
     const env = { DALIL_WITNESS_POLICY: policyFile };
     const a = await freshArchive(backend, env);
     const fork = await freshArchive(backend, env);
+    if (backend.name === "sqlite") {
+      // A policy written for another archive's log is refused at start, with the reason.
+      const foreign = join(tempDir(), "foreign.policy");
+      writeFileSync(foreign, `log ${generateSigner("dalil.archive/someone-else").verifierKey}\nwitness one ${w1.vkey} ${w1.url}\nquorum one\n`);
+      await assert.rejects(freshArchive(backend, { DALIL_WITNESS_POLICY: foreign }), /foreign\.policy lists logs, but not this archive's/);
+    }
     delete process.env.DALIL_LOG_KEY;
     try {
       const client = a.archive.tree.witnesses!;
