@@ -8,8 +8,7 @@
  *
  * Pure: bytes in, the parts or a reason out. A reason here is a 400.
  */
-import { HASH_SIZE } from "../ledger/merkle.ts";
-import { decodeBase64Strict } from "../ledger/note.ts";
+import { HASH_SIZE, decodeBase64Strict } from "../ledger/index.ts";
 
 export const MAX_PROOF_LINES = 63;
 

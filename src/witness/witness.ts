@@ -9,10 +9,7 @@ import { createHash } from "node:crypto";
 import { join } from "node:path";
 import SQLite from "better-sqlite3";
 import { Conflict, DalilError, Invalid } from "../core/errors.ts";
-import { openCheckpoint, type Checkpoint } from "../ledger/checkpoint.ts";
-import { generateCosigner, parseCosignerKey, type Cosigner, cosignerVkey } from "../ledger/cosignature.ts";
-import { EMPTY_ROOT, verifyConsistency } from "../ledger/merkle.ts";
-import { newVerifier } from "../ledger/note.ts";
+import { EMPTY_ROOT, cosignerVkey, generateCosigner, newVerifier, openCheckpoint, parseCosignerKey, verifyConsistency, type Checkpoint, type Cosigner } from "../ledger/index.ts";
 import { parseAddCheckpoint } from "./request.ts";
 
 const KEY_FILE = "witness.key";
