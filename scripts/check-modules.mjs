@@ -30,7 +30,7 @@ const ALLOWED = [
 // Who owns each table (the migration that creates it says the same). A table not listed here is not checked: add
 // a new table's line when its module is made.
 const OWNERS = {
-  ledger: ["checkpoints", "custody_events", "event_objects", "log_hashes", "log_state", "log_openings"],
+  ledger: ["checkpoints", "checkpoint_cosignatures", "custody_events", "event_objects", "log_hashes", "log_state", "log_openings", "witness_alarms"],
   archive: ["originals", "renditions", "sightings", "sources"],
   access: ["access_audit", "api_tokens", "auth_throttle", "recovery_codes", "sealed_identities", "sessions", "users"],
   catalogue: [

@@ -14,7 +14,8 @@ import { registerFamiliesJobs } from "../families/index.ts";
 import { registerDossierJobs } from "../dossiers/index.ts";
 import { registerPackageExpiry } from "../dossiers/index.ts";
 import { registerReviewBlinding } from "../review/index.ts";
-import { LogTree, loadOrCreateLogKey, newOrigin } from "../ledger/index.ts";
+import { Invalid } from "../core/errors.ts";
+import { LogTree, WitnessClient, loadOrCreateLogKey, loadWitnessPolicy, newOrigin } from "../ledger/index.ts";
 import { getSetting, setSetting } from "../db/settings.ts";
 import { loadKeyFile } from "../access/index.ts";
 import type { Archive } from "./context.ts";
@@ -50,6 +51,18 @@ export async function openArchive(config: Config, opts: { clock?: Clock; logger?
     logger,
   );
   tree.attach(log);
+  // Witnesses (docs/witnesses.md): a policy file at DALIL_WITNESS_POLICY or <data>/witnesses.policy.
+  const witnessPolicy = loadWitnessPolicy(config);
+  if (witnessPolicy) {
+    // A policy that names logs but not this one was written for another archive: its witnesses would refuse us.
+    const logs = witnessPolicy.policy.logs;
+    if (logs.length && !logs.some((l) => known.includes(l.vkey))) {
+      await blobs.close();
+      await db.close();
+      throw new Invalid(`${witnessPolicy.file} lists logs, but not this archive's (${logKeys.verifierKey}); add a "log" line with it or remove the others.`, "DALIL_WITNESS_POLICY");
+    }
+    tree.useWitnesses(new WitnessClient(db, witnessPolicy, clock, logger));
+  }
   // the job key authenticates every queued job's payload; kept with the archive's other keys (0600, made once)
   const jobs = new JobQueue(db, clock, loadKeyFile(paths.keys(config), JOB_KEY_FILE, true)!);
   const ctx: Archive = {

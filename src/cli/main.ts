@@ -13,6 +13,7 @@ import { registerFamiliesCommands } from "./families.ts";
 import { registerReviewCommands } from "./review.ts";
 import { registerPackageCommands } from "./package.ts";
 import { registerDossierCommands } from "./dossier.ts";
+import { registerWitnessCommands } from "./witness.ts";
 import { reportError } from "./shell.ts";
 
 const program = new Command("dalil")
@@ -36,6 +37,7 @@ registerFamiliesCommands(program);
 registerReviewCommands(program);
 registerPackageCommands(program);
 registerDossierCommands(program);
+registerWitnessCommands(program);
 
 try {
   await program.parseAsync(process.argv);

@@ -44,11 +44,12 @@ export function registerPackageCommands(program: Command): void {
     .command("verify <dir>")
     .description("check a package: the bag, every proof, every exhibit's hash, the handover — no archive, no network")
     .option("--key <vkey-or-file>", "a log verifier key you trust (repeatable); default: the package's own log.vkey", (v: string, prev: string[] = []) => [...prev, v])
-    .action(async (dir: string, o: { key?: string[] }, cmd: Command) => {
+    .option("--witness-policy <file>", "a witness policy (C2SP tlog-policy) you trust: the checkpoint's cosignatures must meet its quorum; default: the package's own data/log/witnesses.policy, if any")
+    .action(async (dir: string, o: { key?: string[]; witnessPolicy?: string }, cmd: Command) => {
       const opts = globalOptions(cmd);
       const keys = (o.key ?? []).map((k) => (k.includes("+") ? k : readFileSync(k, "utf8").trim()));
-      const r = await verifyPackage(dir, keys.length ? { trustedKeys: keys } : {});
-      const summary = `${r.exhibits} exhibit(s), ${r.events} event proofs${r.checkpoint ? `, log ${r.checkpoint.origin} at ${r.checkpoint.size}` : ""}${r.timestamp ? `, timestamped ${r.timestamp.genTime}` : ""}`;
+      const r = await verifyPackage(dir, { ...(keys.length ? { trustedKeys: keys } : {}), ...(o.witnessPolicy ? { witnessPolicy: readFileSync(o.witnessPolicy, "utf8") } : {}) });
+      const summary = `${r.exhibits} exhibit(s), ${r.events} event proofs${r.checkpoint ? `, log ${r.checkpoint.origin} at ${r.checkpoint.size}` : ""}${r.timestamp ? `, timestamped ${r.timestamp.genTime}` : ""}${r.witnesses ? `, cosigned by ${r.witnesses.cosignedBy.join(", ") || "no witness"} (quorum ${r.witnesses.met ? "met" : "NOT met"}: ${r.witnesses.quorum})` : ""}`;
       print(opts, r, r.ok ? `ok: ${summary}` : `NOT VERIFIED (${r.problems.length} problem(s)):\n${r.problems.map((p) => `  - ${p}`).join("\n")}`);
       if (!r.ok) process.exitCode = 1;
     });

@@ -8,6 +8,8 @@ export interface Config {
   tsaUrl?: string;
   /** Names this archive's log: a scheme-less URL, also the checkpoint key name (C2SP tlog-checkpoint). */
   logOrigin?: string;
+  /** The witnesses and quorum (C2SP tlog-policy): DALIL_WITNESS_POLICY, else <data>/witnesses.policy if present. */
+  witnessPolicyFile?: string;
   /** How long a built package's bag stays on the server (DALIL_PACKAGE_TTL: 30m, 48h, 7d …; default 7 days). */
   packageTtlMs: number;
 }
@@ -30,6 +32,7 @@ export function loadConfig(opts: { data?: string } = {}, env: NodeJS.ProcessEnv 
     blobsUrl: env.DALIL_BLOBS_URL || undefined,
     tsaUrl: env.DALIL_TSA_URL || undefined,
     logOrigin: env.DALIL_LOG_ORIGIN || undefined,
+    witnessPolicyFile: env.DALIL_WITNESS_POLICY || undefined,
     packageTtlMs: env.DALIL_PACKAGE_TTL ? parseDuration(env.DALIL_PACKAGE_TTL, "DALIL_PACKAGE_TTL") : DEFAULT_PACKAGE_TTL_MS,
   };
 }

@@ -9,6 +9,7 @@ import * as m0007 from "./migrations/0007-families-casework.ts";
 import * as m0008 from "./migrations/0008-log-openings.ts";
 import * as m0009 from "./migrations/0009-protect-records.ts";
 import * as m0011 from "./migrations/0011-reading-evidence.ts";
+import * as m0012 from "./migrations/0012-witnesses.ts";
 import * as m0014 from "./migrations/0014-identifications-and-withdrawals.ts";
 
 export type Dialect = "sqlite" | "postgres";
@@ -36,6 +37,7 @@ const MIGRATIONS: Record<string, MigrationModule> = {
   "0008-log-openings": m0008,
   "0009-protect-records": m0009,
   "0011-reading-evidence": m0011,
+  "0012-witnesses": m0012,
   "0014-identifications-and-withdrawals": m0014,
 };
 

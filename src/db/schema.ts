@@ -115,6 +115,26 @@ export interface CheckpointsTable {
   timestamp_authority: string | null;
 }
 
+export interface CheckpointCosignaturesTable {
+  size: number;
+  witness_vkey: string;
+  witness_name: string;
+  line: string;
+  time: number;
+  received_at: string;
+}
+
+export interface WitnessAlarmsTable {
+  id: string;
+  witness_vkey: string;
+  witness_name: string;
+  size: number;
+  kind: string; // refused | unreachable | invalid-answer
+  status: number | null;
+  detail: string;
+  at: string;
+}
+
 export interface JobsTable {
   id: string;
   kind: string;
@@ -157,6 +177,8 @@ export interface Database {
   log_state: LogStateTable;
   log_hashes: LogHashesTable;
   checkpoints: CheckpointsTable;
+  checkpoint_cosignatures: CheckpointCosignaturesTable;
+  witness_alarms: WitnessAlarmsTable;
   jobs: JobsTable;
   settings: SettingsTable;
 }

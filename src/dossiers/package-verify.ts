@@ -15,6 +15,7 @@ import { openCheckpoint } from "../ledger/index.ts";
 import { newVerifier } from "../ledger/index.ts";
 import { parseTlogProof } from "../ledger/index.ts";
 import { assertTimestampCovers } from "../ledger/index.ts";
+import { checkQuorum, describeQuorum, parseWitnessPolicy } from "../ledger/index.ts";
 import { validateBag } from "./bagit.ts";
 import { PACKAGE_VERSION, REDACTION_MANIFEST_VERSION, type PackageExhibit, type PackageIndex } from "./package.ts";
 
@@ -25,6 +26,8 @@ export interface PackageVerification {
   exhibits: number;
   events: number;
   checkpoint?: { origin: string; size: number };
+  /** Cosignatures of the checkpoint against a witness policy, when one was given or the package holds one. */
+  witnesses?: { policy: "given" | "package"; cosignedBy: string[]; quorum: string; met: boolean };
   timestamp?: { genTime: string; serial: string };
 }
 
@@ -34,6 +37,11 @@ export interface VerifyPackageOptions {
    * data/log/log.vkey is used, which proves internal consistency but not who signed.
    */
   trustedKeys?: string[];
+  /**
+   * A witness policy (C2SP tlog-policy text) obtained apart from the package. Without it the package's own
+   * data/log/witnesses.policy is used if present, which shows the cosignatures hold but not whose they are.
+   */
+  witnessPolicy?: string;
 }
 
 function message(e: unknown): string {
@@ -83,12 +91,37 @@ export async function verifyPackage(dir: string, opts: VerifyPackageOptions = {}
       problems.push(`data/log/checkpoint does not verify: ${message(e)}`);
     }
   }
+  // The token covers the note as the log signed it: data/log/checkpoint.log-signed when witnesses cosigned it
+  // afterwards (that file must then be data/log/checkpoint without the cosignature lines).
+  const logSigned = readText("data/log/checkpoint.log-signed");
+  if (logSigned !== null && note !== null && !note.startsWith(logSigned)) {
+    problems.push("data/log/checkpoint.log-signed is not data/log/checkpoint as the log signed it (before the cosignature lines).");
+  }
   if (note !== null && existsSync(file("data/log/checkpoint.tsr"))) {
+    const covered = logSigned ?? note;
+    const coveredName = logSigned === null ? "data/log/checkpoint" : "data/log/checkpoint.log-signed";
     try {
-      const info = assertTimestampCovers(readFileSync(file("data/log/checkpoint.tsr")), Buffer.from(note, "utf8"));
+      const info = assertTimestampCovers(readFileSync(file("data/log/checkpoint.tsr")), Buffer.from(covered, "utf8"));
       out.timestamp = { genTime: info.genTime, serial: info.serial };
     } catch (e) {
-      problems.push(`data/log/checkpoint.tsr does not cover data/log/checkpoint: ${message(e)}`);
+      problems.push(`data/log/checkpoint.tsr does not cover ${coveredName}: ${message(e)}`);
+    }
+  }
+  const packagePolicy = readText("data/log/witnesses.policy");
+  const policyText = opts.witnessPolicy ?? packagePolicy;
+  if (note !== null && policyText !== null) {
+    const where = opts.witnessPolicy !== undefined ? "the witness policy given" : "data/log/witnesses.policy";
+    try {
+      const policy = parseWitnessPolicy(policyText, where);
+      const q = checkQuorum(note, policy);
+      out.witnesses = { policy: opts.witnessPolicy !== undefined ? "given" : "package", cosignedBy: q.cosignedBy, quorum: describeQuorum(policy), met: q.met };
+      for (const p of q.problems) problems.push(`data/log/checkpoint: a cosignature does not verify (${p})`);
+      if (!q.met) {
+        problems.push(`data/log/checkpoint is not cosigned by the quorum of ${where}: it needs ${describeQuorum(policy)}; it is cosigned by ${q.cosignedBy.length ? q.cosignedBy.join(", ") : "no witness of that policy"}.`);
+      }
+      if (policy.logs.length && !policy.logs.some((l) => keys.includes(l.vkey))) problems.push(`${where} does not list the log key the checkpoint was checked with.`);
+    } catch (e) {
+      problems.push(`${where} cannot be used: ${message(e)}`);
     }
   }
 

@@ -246,7 +246,7 @@ export async function writePackage(ctx: Ctx, actor: Actor, input: WriteInput, ex
     const shared = new Map<number, AppendedEvent>([[appended.seq, appended]]);
     for (const list of eventsOf.values()) for (const e of list) if (e.seq < cp.size) shared.set(e.seq, e);
     const proofs = await inclusionProofs([...shared.keys()], cp.size, ctx.tree.reader());
-    const proofOf = (seq: number): string => formatTlogProof({ index: seq, proof: proofs.get(seq)!, checkpoint: cp.note });
+    const proofOf = (seq: number): string => formatTlogProof({ index: seq, proof: proofs.get(seq)!, checkpoint: cp.published });
     const ordered = [...shared.values()].sort((a, b) => a.seq - b.seq);
     await pool(ordered.length, async (i) => {
       const e = ordered[i]!;
@@ -301,8 +301,13 @@ export async function writePackage(ctx: Ctx, actor: Actor, input: WriteInput, ex
       dossier = { id: dx.id, version: dx.version, sha256: dx.sha256, file: "data/dossier/version.json", freezeEvent: dx.freezeEvent, events: events.map((e) => e.seq) };
     }
 
-    await bag.addPayload("log/checkpoint", cp.note);
+    // The checkpoint as published, with the witnesses' cosignatures; the timestamp token covers the note as the
+    // log signed it (before any witness answered), shipped beside it when the two differ.
+    await bag.addPayload("log/checkpoint", cp.published);
     if (cp.timestampToken) await bag.addPayload("log/checkpoint.tsr", cp.timestampToken);
+    if (cp.timestampToken && cp.published !== cp.note) await bag.addPayload("log/checkpoint.log-signed", cp.note);
+    const witnesses = ctx.tree.witnesses;
+    if (witnesses) await bag.addPayload("log/witnesses.policy", witnesses.source.text);
     await bag.addPayload("log/log.vkey", `${ctx.tree.verifierKey}\n`);
     await bag.addPayload("exhibits.csv", csv(csvRows));
     const index: PackageIndex = {
@@ -321,7 +326,7 @@ export async function writePackage(ctx: Ctx, actor: Actor, input: WriteInput, ex
       ...(report ? { report } : {}),
     };
     await bag.addPayload("package.json", `${canonicalJson(index)}\n`);
-    bag.addTagFile("VERIFY.txt", verifyText(index));
+    bag.addTagFile("VERIFY.txt", verifyText(index, { witnessed: Boolean(witnesses), logSigned: cp.timestampToken !== null && cp.published !== cp.note }));
     rmSync(join(input.out, BUILDING_MARKER));
     const { octets, count } = bag.finish({
       sourceOrganization: input.sourceOrganization ?? "dalil archive",
@@ -451,7 +456,8 @@ async function addContent(ctx: Ctx, bag: BagWriter, item: PackageItem, meta: Ori
 /** The handover fields whose openings a package carries to its recipient (docs/packages.md). */
 export const COURT_OPENINGS: readonly string[] = ["detail.recipient", "detail.purpose"];
 
-function verifyText(index: PackageIndex): string {
+function verifyText(index: PackageIndex, log: { witnessed: boolean; logSigned: boolean }): string {
+  const tsData = log.logSigned ? "data/log/checkpoint.log-signed" : "data/log/checkpoint";
   const first = index.exhibits[0]!;
   const ev = first.events[0] ?? index.handover;
   return `HOW TO CHECK THIS EVIDENCE PACKAGE
@@ -515,11 +521,26 @@ ${copiesText(index)}${dossierText(index)}5. The handover of this package is itse
 
 6. When the checkpoint was signed (only if data/log/checkpoint.tsr exists)
 
-   checkpoint.tsr is an RFC 3161 timestamp token over the exact bytes of data/log/checkpoint. With the
+   checkpoint.tsr is an RFC 3161 timestamp token over the exact bytes of ${tsData}${log.logSigned ? " (the\n   checkpoint as the log signed it, before the witnesses cosigned it)" : ""}. With the
    timestamp authority's CA certificate (obtained from the authority, not from this package):
-     openssl ts -verify -data data/log/checkpoint -in data/log/checkpoint.tsr -token_in -CAfile TSA-CA.pem
+     openssl ts -verify -data ${tsData} -in data/log/checkpoint.tsr -token_in -CAfile TSA-CA.pem
    OpenSSL prints "Verification: OK". To read the time:  openssl ts -reply -in data/log/checkpoint.tsr -token_in -text
 ${index.log.timestamped ? "   This package has a token." : "   This package has no token: the archive had no timestamp authority configured when it was made."}
+${log.witnessed ? witnessText() : ""}`;
+}
+
+function witnessText(): string {
+  return `
+7. Witnesses saw the same log (data/log/witnesses.policy)
+
+   Independent witnesses (C2SP tlog-witness) cosign a checkpoint only if it is consistent with every checkpoint
+   of this log they saw before, so the archive cannot show you one history and someone else another. Their
+   cosignatures are the extra "— <witness> …" lines of data/log/checkpoint. data/log/witnesses.policy (C2SP
+   tlog-policy) names the witnesses the archive uses and how many must agree; as with the log key, compare it
+   with a policy you obtained apart from this package (from the witnesses' operators) and pass that one:
+     dalil package verify . --witness-policy YOUR.policy
+     verify-go checkpoint -vkey @data/log/log.vkey -checkpoint data/log/checkpoint -policy YOUR.policy
+   Both exit 1 unless the checkpoint's cosignatures meet the policy's quorum.
 `;
 }
 

@@ -16,5 +16,5 @@ export async function proveOriginal(
   ) ?? events.find((e) => e.event.type === "accession");
   if (!arrival) throw new NotFound(`No original with SHA-256 ${sha256} was ingested into this archive.`);
   const p = await ctx.tree.proveEvent(arrival.seq);
-  return { seq: arrival.seq, proof: p.proof, leaf: p.leaf, checkpoint: p.checkpoint.note };
+  return { seq: arrival.seq, proof: p.proof, leaf: p.leaf, checkpoint: p.checkpoint.published };
 }

@@ -21,9 +21,9 @@ export const LOG_ROUTES: readonly RouteSpec[] = [
     method: "GET",
     url: "/log/checkpoint",
     action: "log.read",
-    summary: "the latest signed checkpoint (C2SP tlog-checkpoint, text)",
+    summary: "the latest signed checkpoint (C2SP tlog-checkpoint, text) with the witnesses' cosignatures",
     response: bytes("application/octet-stream"),
-    handler: async (_req, ctx, actor) => (await latestCheckpoint(ctx, actor)).note,
+    handler: async (_req, ctx, actor) => (await latestCheckpoint(ctx, actor)).published,
   }),
   route({
     method: "GET",

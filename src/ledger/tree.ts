@@ -11,6 +11,7 @@ import { openCheckpoint, signCheckpoint } from "./checkpoint.ts";
 import { formatConsistencyProof, formatTlogProof } from "./tlog-proof.ts";
 import { tileForPath, type TileFile } from "./tiles.ts";
 import { requestTimestamp } from "./timestamp.ts";
+import { withCosignatures, type WitnessClient, type WitnessOutcome } from "./witness-client.ts";
 
 const READ_SLICE = 5000;
 import type { Logger } from "../core/logger.ts";
@@ -61,9 +62,13 @@ export interface StoredCheckpoint {
   note: string;
   createdAt: string;
   timestampToken: Buffer | null;
+  /** The note as published: the log's signature and the witnesses' cosignatures that verified (tlog-witness). */
+  published: string;
 }
 
 export class LogTree {
+  private witnessClient?: WitnessClient;
+
   constructor(
     private readonly dbh: DatabaseHandle,
     private readonly keys: LogKeys,
@@ -76,6 +81,15 @@ export class LogTree {
     private readonly tsaUrl?: string,
     private readonly logger?: Logger,
   ) {}
+
+  /** Sends every new checkpoint to the policy's witnesses and publishes it with their cosignatures. */
+  useWitnesses(client: WitnessClient): void {
+    this.witnessClient = client;
+  }
+
+  get witnesses(): WitnessClient | undefined {
+    return this.witnessClient;
+  }
 
   get origin(): string {
     return this.keys.origin;
@@ -118,7 +132,7 @@ export class LogTree {
 
   async latestCheckpoint(tx: Tx = this.dbh.db): Promise<StoredCheckpoint | null> {
     const row = await tx.selectFrom("checkpoints").selectAll().orderBy("size", "desc").limit(1).executeTakeFirst();
-    return row ? toStored(row) : null;
+    return row ? toStored(row, this.witnessClient ? await this.witnessClient.linesFor(row.size, tx) : []) : null;
   }
 
   /** The latest signed checkpoint as the log's status shows it (no token bytes read), or null before the first. */
@@ -134,16 +148,33 @@ export class LogTree {
   }
 
   async checkpoints(): Promise<StoredCheckpoint[]> {
-    return (await this.dbh.db.selectFrom("checkpoints").selectAll().orderBy("size").execute()).map(toStored);
+    return (await this.dbh.db.selectFrom("checkpoints").selectAll().orderBy("size").execute()).map((r) => toStored(r, []));
+  }
+
+  /**
+   * Asks the witnesses to cosign the latest checkpoint (those that have not yet); what each answered. The
+   * proof to each is from the size it last cosigned, or the size it says it holds.
+   */
+  async cosign(): Promise<{ checkpoint: StoredCheckpoint; outcomes: WitnessOutcome[] }> {
+    const cp = await this.latestCheckpoint();
+    if (!cp) throw new NotFound("The log has no checkpoint yet.");
+    if (!this.witnessClient) return { checkpoint: cp, outcomes: [] };
+    const outcomes = await this.witnessClient.cosign(cp.size, cp.note, (from, to) => consistencyProof(from, to, this.reader()));
+    return { checkpoint: (await this.latestCheckpoint())!, outcomes };
   }
 
   /**
    * Signs a checkpoint of the log as it is now, unless the latest already covers it. Before signing, the new
    * root is proved consistent with the latest signed one: this log never signs two inconsistent checkpoints.
    */
-  async checkpoint(): Promise<StoredCheckpoint> {
-    const cp = await this.signCheckpoint();
-    return this.tsaUrl && !cp.timestampToken ? this.timestamp(cp) : cp;
+  async checkpoint(opts: { cosign?: boolean } = {}): Promise<StoredCheckpoint> {
+    const before = this.witnessClient ? (await this.latestCheckpoint())?.size : undefined;
+    let cp = await this.signCheckpoint();
+    if (this.tsaUrl && !cp.timestampToken) cp = await this.timestamp(cp);
+    // Only a newly signed checkpoint goes to the witnesses here (a witness that is down would otherwise slow
+    // every call); `dalil log cosign` asks again.
+    if (this.witnessClient && cp.size !== before && opts.cosign !== false) cp = (await this.cosign()).checkpoint;
+    return cp;
   }
 
   /**
@@ -191,7 +222,7 @@ export class LogTree {
         .insertInto("checkpoints")
         .values({ size, root, note, key_name: this.keys.origin, created_at: createdAt, timestamp_token: null, timestamp_authority: null })
         .execute();
-      return { size, root, note, createdAt, timestampToken: null };
+      return { size, root, note, createdAt, timestampToken: null, published: note };
     });
   }
 
@@ -213,7 +244,7 @@ export class LogTree {
     const row = await this.dbh.db.selectFrom("custody_events").select("leaf").where("seq", "=", seq).executeTakeFirst();
     if (!row) throw new NotFound(`The log has no event at index ${seq}.`);
     const hashes = await inclusionProof(seq, cp.size, this.reader());
-    return { proof: formatTlogProof({ index: seq, proof: hashes, checkpoint: cp.note }), leaf: row.leaf, checkpoint: cp };
+    return { proof: formatTlogProof({ index: seq, proof: hashes, checkpoint: cp.published }), leaf: row.leaf, checkpoint: cp };
   }
 
   /** A consistency proof between two signed checkpoints' sizes (to defaults to the latest). */
@@ -267,6 +298,6 @@ function describeSizes(all: StoredCheckpoint[]): string {
   return sizes.length > 8 ? `${sizes.slice(0, 4).join(", ")}, …, ${sizes.slice(-3).join(", ")}` : sizes.join(", ");
 }
 
-function toStored(row: { size: number; root: Buffer; note: string; created_at: string; timestamp_token: Buffer | null }): StoredCheckpoint {
-  return { size: row.size, root: row.root, note: row.note, createdAt: row.created_at, timestampToken: row.timestamp_token };
+function toStored(row: { size: number; root: Buffer; note: string; created_at: string; timestamp_token: Buffer | null }, cosignatures: readonly string[]): StoredCheckpoint {
+  return { size: row.size, root: row.root, note: row.note, createdAt: row.created_at, timestampToken: row.timestamp_token, published: withCosignatures(row.note, cosignatures) };
 }

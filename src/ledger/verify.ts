@@ -3,6 +3,8 @@ import { parseLeaf } from "./events.ts";
 import { MerkleAppender, storedHashIndex } from "./merkle.ts";
 import { openingProblems, openingsBetween } from "./openings.ts";
 import { assertTimestampCovers } from "./timestamp.ts";
+import { parseCosignerVkey, verifyCosignatureLines } from "./cosignature.ts";
+import type { StoredCheckpoint } from "./tree.ts";
 
 /**
  * The log checked against itself, without trusting any derived table: the tree is recomputed from the stored
@@ -54,6 +56,7 @@ export async function verifyLedger(ctx: Ctx): Promise<LedgerReport> {
       }
     }
   }
+  findings.push(...(await cosignatureProblems(ctx, checkpoints)));
   const rootsWanted = new Map(checkpoints.map((c) => [c.size, c.root]));
 
   const covered = new Set<string>();
@@ -138,6 +141,32 @@ async function storedLeafHashes(ctx: Ctx, from: number, to: number): Promise<Map
   for (let seq = from; seq <= to; seq++) {
     const h = byIdx.get(storedHashIndex(0, seq));
     if (h) out.set(seq, h);
+  }
+  return out;
+}
+
+/**
+ * Every kept witness cosignature must verify over the body of the checkpoint it is kept for, with the witness key
+ * kept beside it (not the current policy's: a witness may have left the policy since). A line altered or moved to
+ * another checkpoint in the table would otherwise be published as a witness's word.
+ */
+async function cosignatureProblems(ctx: Ctx, checkpoints: StoredCheckpoint[]): Promise<Finding[]> {
+  const bySize = new Map(checkpoints.map((c) => [c.size, c]));
+  const rows = await ctx.db.db.selectFrom("checkpoint_cosignatures").selectAll().orderBy("size").execute();
+  const out: Finding[] = [];
+  for (const r of rows) {
+    const item = `checkpoint ${r.size}, cosignature by ${r.witness_name}`;
+    const cp = bySize.get(r.size);
+    if (!cp) {
+      out.push({ item, what: "checkpoint", problem: "kept for a checkpoint this archive never signed" });
+      continue;
+    }
+    try {
+      const ok = verifyCosignatureLines(cp.note.slice(0, cp.note.lastIndexOf("\n\n") + 1), r.line, parseCosignerVkey(r.witness_vkey));
+      if (ok.length !== 1) out.push({ item, what: "checkpoint", problem: "the kept line is not a cosignature by the witness key kept with it" });
+    } catch (err) {
+      out.push({ item, what: "checkpoint", problem: (err as Error).message });
+    }
   }
   return out;
 }

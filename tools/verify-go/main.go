@@ -2,12 +2,13 @@
 // golang.org/x/mod/sumdb/note and golang.org/x/mod/sumdb/tlog (not against dalil's TypeScript), so a
 // court or auditor need not trust the archive's own code. See README.md.
 //
-//	verify-go checkpoint  -vkey KEY -checkpoint FILE
-//	verify-go proof       -vkey KEY -proof FILE -leaf FILE [-origin ORIGIN]
+//	verify-go checkpoint  -vkey KEY -checkpoint FILE [-policy FILE]
+//	verify-go proof       -vkey KEY -proof FILE -leaf FILE [-origin ORIGIN] [-policy FILE]
 //	verify-go consistency -vkey KEY -old FILE -new FILE -proof FILE
 //	verify-go tiles       -vkey KEY -checkpoint FILE -dir DIR
 //
-// -vkey may be repeated; a value starting with "@" names a file holding the key.
+// -vkey may be repeated; a value starting with "@" names a file holding the key. -policy names a witness policy
+// (C2SP tlog-policy): the checkpoint's witness cosignatures (tlog-cosignature) must then meet its quorum.
 // Exit status: 0 verified, 1 verification failed, 2 usage error.
 package main
 
@@ -160,6 +161,7 @@ func cmdCheckpoint(args []string) error {
 	var keys keyList
 	fs.Var(&keys, "vkey", "verifier key (repeatable; @file to read from a file)")
 	file := fs.String("checkpoint", "", "signed checkpoint file")
+	policyFile := fs.String("policy", "", "witness policy (C2SP tlog-policy): the checkpoint's cosignatures must meet its quorum")
 	if err := fs.Parse(args); err != nil {
 		return usageError{err.Error()}
 	}
@@ -175,7 +177,14 @@ func cmdCheckpoint(args []string) error {
 	if err != nil {
 		return err
 	}
+	witnessed, err := quorumReport(*policyFile, msg)
+	if err != nil {
+		return err
+	}
 	fmt.Printf("OK checkpoint origin=%s size=%d root=%x\n", c.origin, c.size, c.root[:])
+	if witnessed != "" {
+		fmt.Println("OK witnesses:", witnessed)
+	}
 	return nil
 }
 
@@ -186,6 +195,7 @@ func cmdProof(args []string) error {
 	proofFile := fs.String("proof", "", "tlog-proof file")
 	leafFile := fs.String("leaf", "", "file holding the exact leaf bytes")
 	origin := fs.String("origin", "", "required checkpoint origin (optional)")
+	policyFile := fs.String("policy", "", "witness policy (C2SP tlog-policy): the checkpoint's cosignatures must meet its quorum")
 	if err := fs.Parse(args); err != nil {
 		return usageError{err.Error()}
 	}
@@ -262,7 +272,14 @@ func cmdProof(args []string) error {
 	if err := tlog.CheckRecord(proof, c.size, c.root, index, lh); err != nil {
 		return fmt.Errorf("inclusion proof: %v", err)
 	}
+	witnessed, err := quorumReport(*policyFile, []byte(rest))
+	if err != nil {
+		return err
+	}
 	fmt.Printf("OK tlog-proof: leaf sha256(0x00||data)=%x at index %d included in %s size %d\n", lh[:], index, c.origin, c.size)
+	if witnessed != "" {
+		fmt.Println("OK witnesses:", witnessed)
+	}
 	return nil
 }
 

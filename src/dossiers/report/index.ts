@@ -116,7 +116,7 @@ export async function buildReport(ctx: Ctx, actor: Actor, input: ReportInput): P
     preparedBy: await gatherer.people.label(actor.id),
     preparedAt: ctx.clock.now().toISOString().slice(0, 10),
     photoCount: hashes.reduce((s, h) => s + h.length, 0),
-    log: { origin: ctx.tree.origin, size: cp.size, note: cp.note, timestamped: Boolean(cp.timestampToken) },
+    log: { origin: ctx.tree.origin, size: cp.size, note: cp.published, timestamped: Boolean(cp.timestampToken) },
     record,
     stats: computeStats(rows.filter((r): r is StatRow => r !== null), vocab, input.lang, w.unknown),
     withdrawn,

@@ -1,0 +1,195 @@
+/**
+ * C2SP tlog-cosignature@v1.0.1, the Ed25519 type (signature type 0x04): a witness's statement that, as of a
+ * time, the largest consistent tree it has seen for a log has this root.
+ *
+ *   key ID    = SHA-256(name ‖ 0x0A ‖ 0x04 ‖ Ed25519 public key[32])[:4]                 (§ Format)
+ *   message   = "cosignature/v1\n" "time " <decimal, no leading zeros> "\n" <checkpoint body>   (§ Ed25519 signed message)
+ *   line      = "— " name " " base64(key ID[4] ‖ timestamp u64 big-endian[8] ‖ Ed25519 signature[64]) "\n"
+ *               (76 bytes after base64 decoding)
+ *   vkey      = name "+" hex(key ID) "+" base64(0x04 ‖ public key)                         (signed-note § Verifier keys)
+ *   signer    = "PRIVATE+KEY+" name "+" hex(key ID) "+" base64(0x04 ‖ Ed25519 seed)        (this archive's file format)
+ *
+ * Pure functions over strings and bytes: no database, no clock (the caller passes the time).
+ */
+import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, sign, verify, type KeyObject } from "node:crypto";
+import { Invalid } from "../core/errors.ts";
+import { decodeBase64Strict, isValidKeyName, type NoteVerifier } from "./note.ts";
+
+export const COSIGNATURE_TYPE = 0x04;
+const HEADER = "cosignature/v1\n";
+const LINE_PREFIX = "\u2014 ";
+/** Key ID, timestamp, signature. */
+export const COSIGNATURE_BYTES = 4 + 8 + 64;
+
+const PKCS8_ED25519_PREFIX = Buffer.from("302e020100300506032b657004220420", "hex");
+const SPKI_ED25519_PREFIX = Buffer.from("302a300506032b6570032100", "hex");
+
+export interface Cosigner {
+  readonly name: string;
+  readonly keyId: number;
+  readonly publicKey: Buffer;
+  /** A complete signature line ("— name base64\n") over `checkpointText` at `time` (POSIX seconds). */
+  cosign(checkpointText: string, time: number): string;
+}
+
+export interface CosignerKey {
+  readonly name: string;
+  readonly keyId: number;
+  readonly publicKey: Buffer;
+  readonly vkey: string;
+}
+
+export interface Cosignature {
+  name: string;
+  keyId: number;
+  /** POSIX seconds the witness put in its statement. */
+  time: number;
+  /** The whole line, with its final newline. */
+  line: string;
+}
+
+export function cosignatureKeyId(name: string, publicKey: Uint8Array): number {
+  return createHash("sha256").update(Buffer.from(name, "utf8")).update(Buffer.from([0x0a, COSIGNATURE_TYPE])).update(publicKey).digest().readUInt32BE(0);
+}
+
+/** The exact bytes a cosigner signs (§ Ed25519 signed message). */
+export function cosignedMessage(checkpointText: string, time: number): Buffer {
+  if (!Number.isSafeInteger(time) || time < 0) throw new Invalid(`A cosignature time must be a whole number of seconds, not ${time}.`);
+  if (!checkpointText.endsWith("\n")) throw new Invalid("A cosigned checkpoint body must end with a newline.");
+  return Buffer.from(`${HEADER}time ${time}\n${checkpointText}`, "utf8");
+}
+
+function hex8(id: number): string {
+  return id.toString(16).padStart(8, "0");
+}
+
+function requireName(name: string): void {
+  if (!isValidKeyName(name)) throw new Invalid(`The cosigner name ${JSON.stringify(name)} is not valid: it must be non-empty with no spaces and no "+".`);
+}
+
+export function cosignerVkey(name: string, publicKey: Uint8Array): string {
+  requireName(name);
+  if (publicKey.length !== 32) throw new Invalid("An Ed25519 public key must be exactly 32 bytes.");
+  return `${name}+${hex8(cosignatureKeyId(name, publicKey))}+${Buffer.concat([Buffer.from([COSIGNATURE_TYPE]), publicKey]).toString("base64")}`;
+}
+
+function splitKey(text: string, fields: number): string[] | null {
+  const parts: string[] = [];
+  let rest = text.trim();
+  for (let i = 0; i < fields; i++) {
+    const at = rest.indexOf("+");
+    if (at < 0) return null;
+    parts.push(rest.slice(0, at));
+    rest = rest.slice(at + 1);
+  }
+  return [...parts, rest];
+}
+
+/** Parses a cosigner vkey (type 0x04) and checks its key ID against its key. */
+export function parseCosignerVkey(vkey: string): CosignerKey {
+  const bad = `The witness key ${JSON.stringify(vkey.slice(0, 200))} is malformed: expected <name>+<8 hex digit key id>+<base64 of 0x04 and the key>.`;
+  const parts = splitKey(vkey, 2);
+  if (!parts) throw new Invalid(bad);
+  const [name = "", idHex = "", b64 = ""] = parts;
+  const key = decodeBase64Strict(b64);
+  if (!/^[0-9a-fA-F]{8}$/.test(idHex) || !key || !isValidKeyName(name)) throw new Invalid(bad);
+  if (key[0] !== COSIGNATURE_TYPE) {
+    throw new Invalid(`The witness key for ${name} is of signature type 0x${(key[0] ?? 0).toString(16).padStart(2, "0")}; a witness cosigns with type 0x04 (tlog-cosignature Ed25519).`);
+  }
+  if (key.length !== 33) throw new Invalid(bad);
+  const publicKey = key.subarray(1);
+  const keyId = Number.parseInt(idHex, 16);
+  if (cosignatureKeyId(name, publicKey) !== keyId) throw new Invalid(`The witness key for ${name} has key ID ${idHex.toLowerCase()}, which does not match its public key; the key string is damaged.`);
+  return { name, keyId, publicKey, vkey: vkey.trim() };
+}
+
+function keysFromSeed(seed: Uint8Array): { privateKey: KeyObject; publicKey: Buffer } {
+  if (seed.length !== 32) throw new Invalid("An Ed25519 seed must be exactly 32 bytes.");
+  const privateKey = createPrivateKey({ key: Buffer.concat([PKCS8_ED25519_PREFIX, seed]), format: "der", type: "pkcs8" });
+  return { privateKey, publicKey: createPublicKey(privateKey).export({ format: "der", type: "spki" }).subarray(-32) };
+}
+
+export function cosignerFromSeed(name: string, seed: Uint8Array): Cosigner {
+  requireName(name);
+  const { privateKey, publicKey } = keysFromSeed(seed);
+  const keyId = cosignatureKeyId(name, publicKey);
+  return {
+    name,
+    keyId,
+    publicKey,
+    cosign(checkpointText, time) {
+      const raw = Buffer.alloc(COSIGNATURE_BYTES);
+      raw.writeUInt32BE(keyId, 0);
+      raw.writeBigUInt64BE(BigInt(time), 4);
+      sign(null, cosignedMessage(checkpointText, time), privateKey).copy(raw, 12);
+      return `${LINE_PREFIX}${name} ${raw.toString("base64")}\n`;
+    },
+  };
+}
+
+/** A new cosigner key as strings: the signer key (secret, store 0600) and its vkey. */
+export function generateCosigner(name: string): { signerKey: string; vkey: string } {
+  requireName(name);
+  const { privateKey } = generateKeyPairSync("ed25519");
+  const seed = privateKey.export({ format: "der", type: "pkcs8" }).subarray(-32);
+  const c = cosignerFromSeed(name, seed);
+  return {
+    signerKey: `PRIVATE+KEY+${name}+${hex8(c.keyId)}+${Buffer.concat([Buffer.from([COSIGNATURE_TYPE]), seed]).toString("base64")}`,
+    vkey: cosignerVkey(name, c.publicKey),
+  };
+}
+
+export function parseCosignerKey(signerKey: string): Cosigner {
+  const bad = "The witness signing key is malformed: expected PRIVATE+KEY+<name>+<key id>+<base64 of 0x04 and the seed>.";
+  const parts = splitKey(signerKey, 4);
+  if (!parts || parts[0] !== "PRIVATE" || parts[1] !== "KEY") throw new Invalid(bad);
+  const [, , name = "", idHex = "", b64 = ""] = parts;
+  const key = decodeBase64Strict(b64);
+  if (!/^[0-9a-fA-F]{8}$/.test(idHex) || !key || key.length !== 33 || key[0] !== COSIGNATURE_TYPE || !isValidKeyName(name)) throw new Invalid(bad);
+  const c = cosignerFromSeed(name, key.subarray(1));
+  if (c.keyId !== Number.parseInt(idHex, 16)) throw new Invalid("The witness signing key's key ID does not match its key; the key string is damaged.");
+  return c;
+}
+
+/**
+ * A signed-note verifier for one cosigner: openNote hands it the note body and the bytes after the key ID
+ * (timestamp ‖ signature), so cosignatures verify through the same strict note parser as log signatures.
+ */
+export function cosignatureVerifier(key: CosignerKey): NoteVerifier {
+  const keyObject = createPublicKey({ key: Buffer.concat([SPKI_ED25519_PREFIX, key.publicKey]), format: "der", type: "spki" });
+  return {
+    name: key.name,
+    keyId: key.keyId,
+    verify(message, signature) {
+      if (signature.length !== COSIGNATURE_BYTES - 4) return false;
+      const time = signature.readBigUInt64BE(0);
+      if (time > BigInt(Number.MAX_SAFE_INTEGER)) return false;
+      return verify(null, cosignedMessage(message.toString("utf8"), Number(time)), keyObject, signature.subarray(8));
+    },
+  };
+}
+
+/**
+ * Parses signature lines ("— name base64\n" …), as a witness returns them, keeping those by `key` that verify over
+ * `checkpointText`. Lines by other keys are ignored (tlog-witness: the client MUST ignore unknown keys); a line
+ * by `key` that does not verify is an error, as signed-note asks.
+ */
+export function verifyCosignatureLines(checkpointText: string, lines: string, key: CosignerKey): Cosignature[] {
+  if (lines.length === 0 || !lines.endsWith("\n")) throw new Invalid("The cosignature lines must be non-empty and end with a newline.");
+  const verifier = cosignatureVerifier(key);
+  const out: Cosignature[] = [];
+  for (const line of lines.slice(0, -1).split("\n")) {
+    if (!line.startsWith(LINE_PREFIX)) throw new Invalid(`A cosignature line does not start with an em dash and a space: ${JSON.stringify(line.slice(0, 80))}.`);
+    const rest = line.slice(LINE_PREFIX.length);
+    const space = rest.indexOf(" ");
+    const name = space < 0 ? rest : rest.slice(0, space);
+    const raw = decodeBase64Strict(space < 0 ? "" : rest.slice(space + 1));
+    if (!raw || raw.length < 5) throw new Invalid(`The cosignature line for ${JSON.stringify(name)} is not "— <name> <base64>".`);
+    if (name !== key.name || raw.readUInt32BE(0) !== key.keyId) continue;
+    if (raw.length !== COSIGNATURE_BYTES || !verifier.verify(Buffer.from(checkpointText, "utf8"), raw.subarray(4))) {
+      throw new Invalid(`The cosignature by ${name} (key ${hex8(key.keyId)}) does not verify over this checkpoint.`);
+    }
+    out.push({ name, keyId: key.keyId, time: Number(raw.readBigUInt64BE(4)), line: `${line}\n` });
+  }
+  return out;
+}
