@@ -179,7 +179,7 @@ async function bumpBody(ctx: Ctx, tx: Tx, bodyId: string): Promise<void> {
 
 async function activeBody(tx: Tx, bodyId: string): Promise<{ id: string; sensitivity: string; merged_into: string | null }> {
   const b = await cdb(tx).selectFrom("bodies").select(["id", "sensitivity", "merged_into"]).where("id", "=", bodyId).executeTakeFirst();
-  if (!b) throw new NotFound(`No body with id ${bodyId}.`);
+  if (!b) throw new NotFound(`No body with id ${bodyId}.`).says("record.notFound", { kind: "body" });
   if (b.merged_into) throw new Conflict(`Body ${bodyId} was merged into ${b.merged_into}; work on that record instead.`);
   return b;
 }
