@@ -3,6 +3,7 @@ import type { RegisterRoute } from "../http/app.ts";
 import { addUser, disableUser, enableUser, listUsers, resetUser } from "./users.ts";
 import { createApiToken, listApiTokens, revokeApiToken } from "./tokens.ts";
 import { listSealed, sealIdentity, MAX_IDENTITY_BYTES } from "./sealed.ts";
+import { peopleNames, PeopleNamesInput } from "./people.ts";
 
 /**
  * Accounts, API tokens and sealed identities over HTTP. Opening a sealed identity is deliberately not here:
@@ -47,6 +48,14 @@ export function registerAccessRoutes(route: RegisterRoute): void {
     action: "users.manage",
     summary: "a new one-time password (and optionally a new second factor); sessions end",
     handler: (req, ctx, actor) => resetUser(ctx, actor, { user: UserId.parse(req.params).id, secondFactor: Reset.parse(req.body ?? {}).secondFactor ?? false }),
+  });
+
+  route({
+    method: "POST",
+    url: "/api/people/names",
+    action: "people.names",
+    summary: "colleagues behind account ids, by address and role, so screens name people rather than ids",
+    handler: (req, ctx, actor) => peopleNames(ctx, actor, PeopleNamesInput.parse(req.body)),
   });
 
   route({ method: "GET", url: "/api/tokens", action: "token.manage", summary: "your API tokens (never the secrets)", handler: (_r, ctx, actor) => listApiTokens(ctx, actor) });

@@ -100,4 +100,5 @@ export {
   type LinkConfidence,
   type EvidenceKind,
 } from "./records.ts";
+export { catalogueWork, type CatalogueWork } from "./work.ts";
 export { registerCatalogueRoutes } from "./routes.ts";
