@@ -190,3 +190,16 @@ export interface ProofAnswer {
   proof: string;
   leaf: string;
 }
+
+/** GET /api/work: what waits for the signed-in person (src/work). */
+export type WorkKind = "proposals" | "numbersToCheck" | "reviewsAssigned" | "disagreements" | "flags" | "duplicates" | "dossiers" | "myReports";
+export interface WorkView {
+  items: { kind: WorkKind; count: number; href: string; records?: { ref: string; href: string }[] }[];
+}
+
+/** POST /api/people/names: who is behind an account id (src/access/people.ts). */
+export type PersonName =
+  | { id: string; kind: "account"; email: string | null; role: Role }
+  | { id: string; kind: "operator"; login: string }
+  | { id: string; kind: "system" }
+  | { id: string; kind: "unknown" };

@@ -8,6 +8,7 @@ import { Pair } from "../components/Pair.tsx";
 import { useSession } from "../app/session.tsx";
 import type { ScreenProps } from "../app/screens.ts";
 import { Dialog } from "../components/Dialog.tsx";
+import { Person } from "../components/Person.tsx";
 import { ErrorNote } from "../components/ErrorNote.tsx";
 import { Hash } from "../components/Hash.tsx";
 import { Notice } from "../components/Notice.tsx";
@@ -275,7 +276,7 @@ function History({ events, error }: { events: HistoryEvent[] | null; error: unkn
                   <td>{t(eventTypeKey(e.type), { defaultValue: e.type })}</td>
                   <td>{fmt.dateTime(e.at)}</td>
                   <td>
-                    {t(`roles.${e.actor.role}`, { defaultValue: e.actor.role })} <code dir="ltr">{e.actor.id}</code>
+                    <Person id={e.actor.id} />
                   </td>
                   <td>{t(`events.outcomes.${e.outcome}`, { defaultValue: e.outcome })}</td>
                   <td>

@@ -91,7 +91,7 @@ export interface SampleView {
 }
 
 export interface SampleDetail extends SampleView {
-  items: { id: string; bodyId: string; stratum: string; double: boolean; status: string }[];
+  items: { id: string; bodyId: string; bodyRef: string; stratum: string; double: boolean; status: string }[];
 }
 
 export interface AssignResult {

@@ -7,6 +7,7 @@ import { Notice } from "../../components/Notice.tsx";
 import { Pair } from "../../components/Pair.tsx";
 import { catalogue } from "./api.ts";
 import { orNull, useAct, useTerms, valueText } from "./shared.tsx";
+import { Person } from "../../components/Person.tsx";
 
 /**
  * A body's fields, read and edited. The edit sends only what changed, with the version the editor saw: a
@@ -206,7 +207,7 @@ export function BodyFields({ body, canEdit, onSaved }: { body: BodyDetail; canEd
           </Pair>
           <Pair term={t("catalogue.fields.sensitivity")}>{t(`catalogue.sensitivity.${body.sensitivity}`)}</Pair>
           <Pair term={t("catalogue.body.created")}>
-            {fmt.dateTime(body.createdAt)} · <span dir="ltr">{body.createdBy}</span>
+            {fmt.dateTime(body.createdAt)} · <Person id={body.createdBy} />
           </Pair>
         </dl>
       )}

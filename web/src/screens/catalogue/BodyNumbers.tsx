@@ -6,6 +6,7 @@ import { ErrorNote } from "../../components/ErrorNote.tsx";
 import { useAsync } from "../../components/useAsync.ts";
 import { catalogue } from "./api.ts";
 import { Thumb, useAct } from "./shared.tsx";
+import { Person } from "../../components/Person.tsx";
 
 /**
  * The numbers on a body's card (detainee, branch, examiner). Each was read by the card reader (OCR, with its
@@ -54,8 +55,8 @@ export function BodyNumbers({ body, canEdit, canCheck, onChange }: { body: BodyD
     ) : n.checkedBy ? (
       <span>
         <span className="badge badge-ok">{t("catalogue.numbers.checked")}</span>
-        <span className="cat-who muted small" dir="ltr" title={n.checkedBy}>
-          {n.checkedBy}
+        <span className="cat-who muted small">
+          <Person id={n.checkedBy} />
         </span>
       </span>
     ) : (

@@ -1,5 +1,7 @@
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
+import { Person } from "../../components/Person.tsx";
+import { Link } from "../../app/router.tsx";
 import type { SampleView } from "../../api/types/review.ts";
 import { navigate } from "../../app/router.tsx";
 import { useFormat } from "../../app/prefs.tsx";
@@ -139,7 +141,9 @@ export function SampleDetailScreen({ params }: ScreenProps) {
                 {s.items.map((i) => (
                   <tr key={i.id}>
                     <td>
-                      <code dir="ltr">{i.bodyId}</code>
+                      <Link to={`/bodies/${i.bodyId}`} dir="ltr">
+                        {i.bodyRef}
+                      </Link>
                     </td>
                     <td dir="ltr">{i.stratum}</td>
                     <td>{i.double ? t("review.double") : t("review.single")}</td>
@@ -169,7 +173,7 @@ function SampleFacts({ s }: { s: SampleView }) {
       <Pair term={t("review.frameHash")}>
         <Hash value={s.populationSha256} short />
       </Pair>
-      <Pair term={t("review.drawn")}>{t("review.drawnValue", { at: fmt.dateTime(s.drawnAt), by: s.drawnBy })}</Pair>
+      <Pair term={t("review.drawn")}>{fmt.dateTime(s.drawnAt)} · <Person id={s.drawnBy} /></Pair>
     </dl>
   );
 }
