@@ -193,7 +193,8 @@ export const INTERNAL_ID = /\b[a-z]{1,4}_[a-z2-7]{26}\b/g;
  */
 export async function expectNoInternalIds(page: Page, screen: string): Promise<void> {
   const shown = (await page.evaluate(`[document.body.innerText, ...[...document.querySelectorAll("[title]")].map((e) => e.getAttribute("title"))].join("\\n")`)) as string;
-  const ids = [...new Set(shown.match(INTERNAL_ID) ?? [])];
+  // each id with the words around it, so the failure says where on the page it is
+  const ids = [...new Set([...shown.matchAll(INTERNAL_ID)].map((m) => `${m[0]} in «${shown.slice(Math.max(0, m.index - 60), m.index + m[0].length + 20).replace(/\s+/g, " ")}»`))];
   assert.deepEqual(ids, [], `${screen} shows internal ids`);
 }
 

@@ -17,7 +17,7 @@ function labelsOfSources(): Promise<Map<string, string>> {
   return sourceLabels;
 }
 
-function SourceLabel({ id }: { id: string }) {
+export function SourceLabel({ id }: { id: string }) {
   const { t } = useTranslation();
   const [label, setLabel] = useState<string | null>(null);
   useEffect(() => {

@@ -14,7 +14,7 @@ import { Hash } from "../components/Hash.tsx";
 import { Notice } from "../components/Notice.tsx";
 import { useAsync } from "../components/useAsync.ts";
 import { ZoomPan } from "../components/ZoomPan.tsx";
-import { EventDetail, eventTypeKey } from "../components/events.tsx";
+import { EventDetail, SourceLabel, eventTypeKey } from "../components/events.tsx";
 import { ProofPanel } from "../components/ProofPanel.tsx";
 
 /**
@@ -186,7 +186,8 @@ function Details({ o }: { o: OriginalDetail }) {
             {o.sightings.map((s, i) => (
               <li key={i}>
                 {t(`outcomes.${s.outcome}`, { defaultValue: s.outcome })}
-                <code dir="ltr">{s.source}</code>
+                {" "}
+                <SourceLabel id={s.source} />{" "}
                 {s.path && <code dir="ltr">{s.path}</code>}
               </li>
             ))}

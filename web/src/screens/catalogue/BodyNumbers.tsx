@@ -94,7 +94,11 @@ export function BodyNumbers({ body, canEdit, canCheck, onChange }: { body: BodyD
                   <td>
                     {n.method === "ocr"
                       ? t("catalogue.numbers.ocr", { confidence: n.confidence === null ? "?" : fmt.percent(n.confidence) })
-                      : t("catalogue.numbers.typed", { who: n.enteredBy })}
+                      : (
+                        <>
+                          {t("catalogue.numbers.typed")} <Person id={n.enteredBy} />
+                        </>
+                      )}
                     <div className="muted small">{fmt.dateTime(n.enteredAt)}</div>
                   </td>
                   <td>{n.sourceSha256 ? <Thumb sha256={n.sourceSha256} size={56} label={t("catalogue.photoN", { n: fmt.num(positionOf(n.sourceSha256)) })} /> : "—"}</td>
