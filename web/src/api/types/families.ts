@@ -7,7 +7,7 @@ export type BranchCertainty = (typeof BRANCH_CERTAINTIES)[number];
 export const DECISION_STATUSES = ["presumptive", "probable", "confirmed", "excluded"] as const;
 export type DecisionStatus = (typeof DECISION_STATUSES)[number];
 export type Stage = "text" | "blurred_face" | "more";
-export type Band = "exclude" | "review" | "strong";
+export type Band = "exclude" | "unlikely" | "review" | "likely" | "strong";
 
 export interface Mark {
   type: string;
