@@ -104,6 +104,7 @@ export interface Dispute {
   itemId: string;
   sampleId: string;
   bodyId: string;
+  bodyRef: string;
   disagreement: { codes: string[]; causes: string[] };
   reviewers: string[];
 }

@@ -94,7 +94,6 @@ export function SampleDetailScreen({ params }: ScreenProps) {
     <section aria-labelledby="sample-title">
       <div className="screen-head">
         <h1 id="sample-title">{t("review.sampleTitle")}</h1>
-        <Hash value={id} />
       </div>
       <ErrorNote error={sample.error} />
       {s && (
@@ -215,7 +214,7 @@ function AssignForm({ id, unassigned, onDone }: { id: string; unassigned: number
           <ul className="plain">
             {Object.entries(done).map(([r, n]) => (
               <li key={r}>
-                <code dir="ltr">{r}</code> {t("review.assignedN", { n: fmt.num(n), count: n })}
+                <Person id={r} /> {t("review.assignedN", { n: fmt.num(n), count: n })}
               </li>
             ))}
           </ul>
