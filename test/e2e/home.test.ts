@@ -66,6 +66,21 @@ test("each role's home page, in English and in Arabic", { skip, timeout: 300_000
       { code: "ar", locale: "ar-SY" },
     ] as const) {
       await t.test(`${lang.code}: every role's home, a colleague named, no ids`, async () => {
+        // A refusal from the server reaches the screen in the reader's language (its message key, worded here).
+        const s = await openBrowser({ locale: lang.locale });
+        try {
+          await s.page.goto(`${base}/signin`);
+          await s.page.fill("#email", "nobody@example.org");
+          await s.page.fill("#password", "not the password at all");
+          await s.page.locator("form button[type=submit]").click();
+          const said = s.page.locator(".error-detail[data-key='signin.badPassword']");
+          await said.waitFor();
+          const words = (await said.textContent())!;
+          if (lang.code === "ar") assert.match(words, /^[^A-Za-z]*$/, `Arabic only: ${words}`);
+          else assert.match(words, /email address or the password is not right/);
+        } finally {
+          await s.close();
+        }
         for (const role of ROLES) {
           const b = await openBrowser({ locale: lang.locale });
           try {
