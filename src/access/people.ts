@@ -27,13 +27,15 @@ export async function peopleNames(ctx: Ctx, actor: Actor, input: PeopleNamesInpu
   const ids = [...new Set(input.ids)];
   if (ids.length > MAX_NAMES) throw new Invalid(`Ask for at most ${MAX_NAMES} people at a time.`, "ids").says("people.tooMany", { max: MAX_NAMES });
   const accounts = await peopleByIds(ctx, ids);
-  const seesFamilies = ctx.policy.allows(actor, "personal.read");
+  const policy = ctx.policy;
+  const seesFamilies = policy.allows(actor, "personal.read");
   const people = ids.map((id): PersonName => {
     if (id.startsWith("operator:")) return { id, kind: "operator", login: id.slice("operator:".length) };
     if (id.startsWith("system:")) return { id, kind: "system" };
     const p = accounts.get(id);
     if (!p) return { id, kind: "unknown" };
-    const hidden = p.role === "family_member" && !seesFamilies;
+    // a person whose door is the families' portal is a family member: their address is families' personal data
+    const hidden = policy.stands({ kind: "user", id, role: p.role }, "family.portal") && !seesFamilies;
     return { id, kind: "account", email: hidden ? null : p.email, role: p.role };
   });
   return { people };

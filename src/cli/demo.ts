@@ -8,10 +8,10 @@ import { proposeGroupings } from "../catalogue/index.ts";
  * per working role (each with a one-time password, printed once), and the demo card's grouping queued as the
  * investigator's work, which the server's worker then runs (proposals with the numbers read from the cards).
  */
-export const DEMO_PEOPLE: readonly { email: string; role: Role }[] = [
+export const DEMO_PEOPLE: readonly { email: string; role: Role; groupsTheCard?: true }[] = [
   { email: "admin@demo.dalil", role: "admin" },
   { email: "archivist@demo.dalil", role: "archivist" },
-  { email: "investigator@demo.dalil", role: "investigator" },
+  { email: "investigator@demo.dalil", role: "investigator", groupsTheCard: true },
   { email: "reviewer@demo.dalil", role: "forensic_reviewer" },
   { email: "caseworker@demo.dalil", role: "family_caseworker" },
   { email: "prosecutor@demo.dalil", role: "prosecutor" },
@@ -29,9 +29,9 @@ export async function seedDemo(a: Archive, newSource: string | null): Promise<{ 
   let investigator: Actor | null = null;
   if ((await listUsers(a, operatorActor())).length === 0) {
     for (const p of DEMO_PEOPLE) {
-      const { user, oneTimePassword } = await addUser(a, operatorActor(), p);
+      const { user, oneTimePassword } = await addUser(a, operatorActor(), { email: p.email, role: p.role });
       accounts.push({ email: user.email, role: user.role, oneTimePassword });
-      if (p.role === "investigator") investigator = { kind: "user", id: user.id, role: user.role };
+      if (p.groupsTheCard) investigator = { kind: "user", id: user.id, role: user.role };
     }
   }
   const groupingJob = newSource && investigator ? (await proposeGroupings(a, investigator, { sourceId: newSource })).jobId : null;

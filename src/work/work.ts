@@ -52,7 +52,7 @@ export async function myWork(ctx: Ctx, actor: Actor): Promise<WorkView> {
   if (may("disclosure.make")) items.push({ kind: "flags", count: (await listFlags(ctx, actor)).length, href: "/families/flags" });
   if (may("report.import")) items.push({ kind: "duplicates", count: (await listDuplicates(ctx, actor, { status: "proposed" })).length, href: "/families/duplicates" });
   if (may("dossier.read")) items.push({ kind: "dossiers", count: (await listDossiers(ctx, actor)).length, href: "/dossiers" });
-  if (actor.role === "family_member") {
+  if (ctx.policy.stands(actor, "family.portal")) {
     const mine = await portalReports(ctx, actor);
     items.push({ kind: "myReports", count: mine.length, href: "/portal", records: mine.map((r) => ({ ref: r.ref, href: `/portal/reports/${r.id}` })) });
   }

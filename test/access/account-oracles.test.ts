@@ -7,8 +7,8 @@ import { addUser, createApiToken, disableUser, findSession, resetUser, changePas
 import { createReport } from "../../src/families/index.ts";
 import { linkMember } from "../../src/families/members.ts";
 import { backends } from "../support/backends.ts";
-import { freshAccessArchive, fullSession, readyUser } from "./fixtures.ts";
-import { caseworker, familyMember, REPORT } from "../families/casework-fixtures.ts";
+import { freshAccessArchive, fullSession, readyUser } from "../support/accounts.ts";
+import { caseworker, familyMember, REPORT } from "../support/casework.ts";
 
 /** Median time of `n` runs of an async call that is expected to throw. */
 async function medianMs(n: number, f: () => Promise<unknown>): Promise<number> {

@@ -9,8 +9,8 @@ import type { Role } from "../../src/core/actor.ts";
 import { checkNumber, getBody } from "../../src/catalogue/index.ts";
 import { assignSample, drawReviewSample, myAssignments, submitReview } from "../../src/review/index.ts";
 import { ensureWebBuilt } from "../../web/ensure-built.mjs";
-import { fullSession, readyUser, type TestUser } from "../access/fixtures.ts";
-import { seedBodies, typed } from "../catalogue/fixtures.ts";
+import { fullSession, readyUser, type TestUser } from "../support/accounts.ts";
+import { seedBodies, typed } from "../support/catalogue.ts";
 import { browserSkip, expectNoAxeViolations, expectNoInternalIds, openBrowser, screenshotPath, shot, startDalil, waitForExpression, type DalilServer } from "../support/browser.ts";
 
 /**

@@ -8,7 +8,7 @@ import { checkNumber, getBody } from "../../src/catalogue/index.ts";
 import { myWork, type WorkView } from "../../src/work/index.ts";
 import { backends } from "../support/backends.ts";
 import { freshArchive } from "../support/archive.ts";
-import { admin, as, investigator, investigatorB, seedBodies, typed } from "../catalogue/fixtures.ts";
+import { admin, as, investigator, investigatorB, seedBodies, typed } from "../support/catalogue.ts";
 
 const count = (w: WorkView, kind: string) => w.items.find((i) => i.kind === kind)?.count;
 const kinds = (w: WorkView) => w.items.map((i) => i.kind);
