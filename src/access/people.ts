@@ -1,8 +1,9 @@
 import { z } from "zod";
 import type { Ctx } from "../app/context.ts";
-import type { Actor, Role } from "../core/actor.ts";
+import type { Actor } from "../core/actor.ts";
 import { Invalid } from "../core/errors.ts";
 import { peopleByIds } from "./users.ts";
+import type * as contracts from "./contracts.ts";
 
 /**
  * The people behind the ids records carry (who checked a number, who made a link, who acted in a history), for
@@ -16,11 +17,7 @@ export const MAX_NAMES = 500;
 export const PeopleNamesInput = z.object({ ids: z.array(z.string().min(1).max(200)).max(MAX_NAMES + 1) }).strict();
 export type PeopleNamesInput = z.infer<typeof PeopleNamesInput>;
 
-export type PersonName =
-  | { id: string; kind: "account"; email: string | null; role: Role }
-  | { id: string; kind: "operator"; login: string }
-  | { id: string; kind: "system" }
-  | { id: string; kind: "unknown" };
+export type PersonName = contracts.PersonName;
 
 export async function peopleNames(ctx: Ctx, actor: Actor, input: PeopleNamesInput): Promise<{ people: PersonName[] }> {
   ctx.policy.require(actor, "people.names");

@@ -4,6 +4,7 @@ import { catalogueWork } from "../catalogue/index.ts";
 import { listDisagreements, myAssignments } from "../review/index.ts";
 import { listDuplicates, listFlags, portalReports } from "../families/index.ts";
 import { listDossiers } from "../dossiers/index.ts";
+import type * as contracts from "./contracts.ts";
 
 /**
  * A person's home page: what waits for them, by kind, each with where to go. Only kinds that are this person's
@@ -11,28 +12,15 @@ import { listDossiers } from "../dossiers/index.ts";
  * so "nothing to do" is said rather than guessed. Each count comes from the module's own use case, so clearance
  * and blindness apply as they do on the list it links to.
  */
-export type WorkKind =
-  | "proposals" // grouping proposals to accept, split or reject
-  | "numbersToCheck" // numbers someone else entered, unchecked
-  | "reviewsAssigned" // one's own open review assignments
-  | "disagreements" // double reviews that disagree, to settle
-  | "flags" // families' cases flagged for a caseworker
-  | "duplicates" // possible duplicate missing-person reports
-  | "dossiers" // the dossiers one works on or receives packages of
-  | "myReports"; // a family member's own reports, with what was shared
-
-export interface WorkItem {
-  kind: WorkKind;
-  count: number;
-  /** Where the list is, in the web app. */
-  href: string;
-  /** The first few records, by reference, each with its page. */
-  records?: { ref: string; href: string }[];
-}
-
-export interface WorkView {
-  items: WorkItem[];
-}
+// What each kind counts: proposals — grouping proposals to accept, split or reject; numbersToCheck — numbers
+// someone else entered, unchecked; reviewsAssigned — one's own open review assignments; disagreements — double
+// reviews that disagree, to settle; flags — families' cases flagged for a caseworker; duplicates — possible
+// duplicate missing-person reports; dossiers — the dossiers one works on or receives packages of; myReports — a
+// family member's own reports, with what was shared. (`href` is where the list is, in the web app; `records`
+// the first few records by reference, each with its page.)
+export type WorkKind = contracts.WorkKind;
+export type WorkItem = contracts.WorkItem;
+export type WorkView = contracts.WorkView;
 
 export async function myWork(ctx: Ctx, actor: Actor): Promise<WorkView> {
   ctx.policy.require(actor, "work.read");

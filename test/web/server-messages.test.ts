@@ -84,6 +84,13 @@ for (const { backend, skip } of await backends()) {
       const invalid = await ask("POST", "/api/people/names", "investigator", { ids: "not a list" });
       assert.equal(invalid.status, 422);
       assert.deepEqual([invalid.body.key, invalid.body.params], ["request.invalid", { field: "ids" }]);
+      // The edge parses query and path parameters with the route's contract too: their failures carry the key.
+      const badQuery = await ask("GET", "/api/gallery?limit=0", "investigator");
+      assert.equal(badQuery.status, 422);
+      assert.deepEqual([badQuery.body.key, badQuery.body.params], ["request.invalid", { field: "limit" }]);
+      const badParam = await ask("GET", `/api/bodies/${"b".repeat(65)}`, "investigator");
+      assert.equal(badParam.status, 422);
+      assert.deepEqual([badParam.body.key, badParam.body.params], ["request.invalid", { field: "id" }]);
 
       const body = await ask("GET", `/api/bodies/bod_${"b".repeat(26)}`, "investigator");
       assert.equal(body.status, 404);
