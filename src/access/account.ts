@@ -17,7 +17,7 @@ export async function revokeOwnSession(ctx: Ctx, actor: Actor, id: string): Prom
     const allowed =
       row !== undefined &&
       (ctx.policy.allows(actor, "account.self", { relations: { self: [row.user_id] } }) || ctx.policy.allows(actor, "users.manage"));
-    if (!row || !allowed) throw new NotFound("There is no such session among yours.");
+    if (!row || !allowed) throw new NotFound("There is no such session among yours.").says("session.notFound");
     await adb(tx).deleteFrom("sessions").where("id", "=", id).execute();
     await recordAccessChange(tx, ctx.clock, actor, "sessions.revoked", row.user_id, { ended: 1 });
     return { ended: true };

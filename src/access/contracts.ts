@@ -20,7 +20,7 @@ export type PostUsersAnswer = z.infer<typeof PostUsersAnswer>;
 export const PostUsersByIdResetAnswer = z.object({ user: UserView, oneTimePassword: z.string() });
 export type PostUsersByIdResetAnswer = z.infer<typeof PostUsersByIdResetAnswer>;
 
-export const Action = z.enum(["users.manage", "archive.read", "archive.ingest", "archive.verify", "original.view", "original.reveal", "metadata.sensitive", "log.read", "log.entries", "jobs.read", "jobs.run", "account.self", "token.manage", "sealed.list", "sealed.write", "sealed.open", "keys.rotate", "personal.read", "report.read", "disclosure.read", "catalogue.read", "catalogue.group", "catalogue.edit", "catalogue.check", "catalogue.import", "catalogue.export", "vocabulary.manage", "report.file", "report.edit", "report.import", "family.match", "family.candidates", "disclosure.make", "package.export", "review.sample", "review.assign", "review.submit", "review.read", "review.resolve", "review.stats", "dossier.read", "dossier.edit", "redaction.mark"]);
+export const Action = z.enum(["users.manage", "archive.read", "archive.ingest", "archive.verify", "original.view", "original.reveal", "metadata.sensitive", "log.read", "log.entries", "jobs.read", "jobs.run", "account.self", "token.manage", "people.names", "work.read", "sealed.list", "sealed.write", "sealed.open", "keys.rotate", "personal.read", "report.read", "disclosure.read", "catalogue.read", "catalogue.group", "catalogue.edit", "catalogue.check", "catalogue.import", "catalogue.export", "vocabulary.manage", "report.file", "report.edit", "report.import", "family.match", "family.candidates", "disclosure.make", "package.export", "review.sample", "review.assign", "review.submit", "review.read", "review.resolve", "review.stats", "dossier.read", "dossier.edit", "redaction.mark"]);
 export type Action = z.infer<typeof Action>;
 
 export const ApiTokenView = z.object({ id: z.string(), name: z.string(), scopes: z.array(Action), createdAt: z.string(), lastUsedAt: z.string().nullable(), expiresAt: z.string().nullable(), revoked: z.boolean() });
@@ -47,3 +47,15 @@ export type SessionStage = z.infer<typeof SessionStage>;
 export const SessionView = z.object({ id: z.string(), createdAt: z.string(), lastSeenAt: z.string(), expiresAt: z.string(), current: z.boolean() });
 export type SessionView = z.infer<typeof SessionView>;
 
+
+/** Who is behind an account id (POST /api/people/names): an account by address and role, the console's operator, the software, or unknown. */
+export const PersonName = z.discriminatedUnion("kind", [
+  z.object({ id: z.string(), kind: z.literal("account"), email: z.string().nullable(), role: Role }),
+  z.object({ id: z.string(), kind: z.literal("operator"), login: z.string() }),
+  z.object({ id: z.string(), kind: z.literal("system") }),
+  z.object({ id: z.string(), kind: z.literal("unknown") }),
+]);
+export type PersonName = z.infer<typeof PersonName>;
+
+export const PostPeopleNamesAnswer = z.object({ people: z.array(PersonName) });
+export type PostPeopleNamesAnswer = z.infer<typeof PostPeopleNamesAnswer>;

@@ -36,12 +36,12 @@ export async function verifyPassword(stored: string | null, password: string): P
 
 export function checkNewPassword(password: string, email: string): void {
   if (password.length < MIN_PASSWORD) {
-    throw new Invalid(`Choose a password of at least ${MIN_PASSWORD} characters; a short phrase of several words is easiest to remember.`, "password");
+    throw new Invalid(`Choose a password of at least ${MIN_PASSWORD} characters; a short phrase of several words is easiest to remember.`, "password").says("password.tooShort", { min: MIN_PASSWORD });
   }
-  if (password.length > MAX_PASSWORD) throw new Invalid(`Choose a password of at most ${MAX_PASSWORD} characters.`, "password");
+  if (password.length > MAX_PASSWORD) throw new Invalid(`Choose a password of at most ${MAX_PASSWORD} characters.`, "password").says("password.tooLong", { max: MAX_PASSWORD });
   const name = email.toLowerCase().split("@")[0] ?? "";
   if (name.length >= 4 && password.toLowerCase().includes(name)) {
-    throw new Invalid("Choose a password that does not contain your email name.", "password");
+    throw new Invalid("Choose a password that does not contain your email name.", "password").says("password.containsEmail");
   }
 }
 

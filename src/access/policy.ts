@@ -27,6 +27,8 @@ export type Action =
   | "account.self" // one's own password, second factor, sessions
   | "token.manage" // one's own API tokens for scripts
   | "users.manage" // other people's accounts and roles
+  | "people.names" // colleagues' addresses and roles, to name who did what on screens (never a family member's)
+  | "work.read" // one's own home page: what waits for this person
   | "sealed.list" // which sources have a sealed identity (never the identity)
   | "sealed.write" // seal a source's identity (write-only: sealing does not let one read it back)
   | "sealed.open" // read a sealed identity, with a recorded reason
@@ -118,6 +120,10 @@ export const RULES: Record<Action, Rule> = {
   "account.self": { roles: [], related: selfFor(EVERYONE), signedIn: true },
   "token.manage": { roles: [], related: selfFor(STAFF), signedIn: true },
   "users.manage": { roles: ["admin"], exposes: "accounts", signedIn: true },
+  // Staff see who checked a number, wrote a review or prepared a report: colleagues by address and role, so no
+  // screen shows a usr_ id. Families and the public are never told who in the archive did what.
+  "people.names": { roles: STAFF, signedIn: true },
+  "work.read": { roles: [...STAFF, "family_member"], signedIn: true },
   "sealed.list": { roles: ["admin"], signedIn: true },
   "sealed.write": { roles: ["admin", "archivist"], signedIn: true },
   "sealed.open": { roles: ["admin"], exposes: "sealed", signedIn: true },
@@ -325,17 +331,17 @@ function decide(actor: Actor, action: Action, resource?: Resource): Decision {
 function refusal(actor: Actor, action: Action, reason: Denial, resource?: Resource): Error {
   switch (reason) {
     case "anonymous":
-      return new Unauthenticated("Sign in first: this needs an account.");
+      return new Unauthenticated("Sign in first: this needs an account.").says("refusal.signIn");
     case "scope":
-      return new Forbidden(`This API token is not allowed to do this (${action}); create a token with that scope.`);
+      return new Forbidden(`This API token is not allowed to do this (${action}); create a token with that scope.`).says("refusal.scope", { action });
     case "sensitivity":
       return new Forbidden(
         `This record is marked ${resource?.sensitivity ?? "restricted"}; your role (${actor.role}) may not see it. Ask an administrator if your work needs it.`,
-      );
+      ).says("refusal.sensitivity", { role: actor.role, sensitivity: resource?.sensitivity ?? "restricted" });
     case "relation":
-      return new Forbidden(`Your role (${actor.role}) may only see records that concern you (${action}).`);
+      return new Forbidden(`Your role (${actor.role}) may only see records that concern you (${action}).`).says("refusal.relation", { role: actor.role });
     case "role":
-      return new Forbidden(`Your role (${actor.role}) may not do this (${action}). Ask an administrator if you need it.`);
+      return new Forbidden(`Your role (${actor.role}) may not do this (${action}). Ask an administrator if you need it.`).says("refusal.role", { role: actor.role, action });
   }
 }
 
@@ -369,6 +375,6 @@ export const policy: Policy = {
 export function gateRefusal(actor: Actor, action: Action): Error {
   const d = gate(actor, action);
   if (d) return refusal(actor, action, d);
-  if (isAnonymous(actor)) return new Unauthenticated("Sign in first: this needs an account.");
+  if (isAnonymous(actor)) return new Unauthenticated("Sign in first: this needs an account.").says("refusal.signIn");
   return refusal(actor, action, "role");
 }

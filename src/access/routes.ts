@@ -3,6 +3,7 @@ import { optionalBody, route, type RouteSpec } from "../http/route-spec.ts";
 import { addUser, disableUser, enableUser, listUsers, resetUser } from "./users.ts";
 import { createApiToken, listApiTokens, revokeApiToken } from "./tokens.ts";
 import { listSealed } from "./sealed.ts";
+import { peopleNames, PeopleNamesInput } from "./people.ts";
 import * as contracts from "./contracts.ts";
 
 /**
@@ -55,6 +56,16 @@ export const ACCESS_ROUTES: readonly RouteSpec[] = [
     body: optionalBody(Reset),
     response: contracts.PostUsersByIdResetAnswer,
     handler: (req, ctx, actor, { params, body }) => resetUser(ctx, actor, { user: params.id, secondFactor: body.secondFactor ?? false }),
+  }),
+
+  route({
+    method: "POST",
+    url: "/api/people/names",
+    action: "people.names",
+    summary: "colleagues behind account ids, by address and role, so screens name people rather than ids",
+    body: PeopleNamesInput,
+    response: contracts.PostPeopleNamesAnswer,
+    handler: (_r, ctx, actor, { body }) => peopleNames(ctx, actor, body),
   }),
 
   route({ method: "GET", url: "/api/tokens", action: "token.manage", summary: "your API tokens (never the secrets)", response: contracts.GetTokensAnswer, handler: (_r, ctx, actor) => listApiTokens(ctx, actor) }),

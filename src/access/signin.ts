@@ -55,7 +55,7 @@ export async function signIn(ctx: Ctx, input: SignInInput): Promise<SignedIn> {
   if (!ok || !user) {
     await failed(ctx, account, user?.id ?? null);
     await failed(ctx, address, null);
-    throw new Unauthenticated(BAD_PASSWORD);
+    throw new Unauthenticated(BAD_PASSWORD).says("signin.badPassword");
   }
   return ctx.db.transaction(async (tx) => {
     if (input.replacing) await revokeSessionByToken(tx, input.replacing);
@@ -112,7 +112,7 @@ export function describeStage(stage: SessionStage): string {
 
 async function loadUser(tx: Tx, id: string): Promise<UsersTable> {
   const u = await adb(tx).selectFrom("users").selectAll().where("id", "=", id).executeTakeFirst();
-  if (!u || u.disabled_at !== null) throw new Unauthenticated("This account cannot sign in; ask an administrator.");
+  if (!u || u.disabled_at !== null) throw new Unauthenticated("This account cannot sign in; ask an administrator.").says("signin.accountCannot");
   return u;
 }
 
@@ -145,7 +145,7 @@ export async function verifySecondFactor(ctx: Ctx, live: LiveSession, input: Sec
   });
   if (!attempt.ok) {
     await failed(ctx, slot, live.user.id);
-    throw new Unauthenticated(attempt.message);
+    throw new Unauthenticated(attempt.message).says("signin.badCode");
   }
   return attempt.value;
 }
@@ -208,10 +208,10 @@ export async function changePassword(ctx: Ctx, live: LiveSession, input: ChangeP
   const slot = await reserve(ctx, accountKey(ctx.config, user.email), THROTTLE.account, user.id);
   if (!(await verifyPassword(user.password_hash, input.current))) {
     await failed(ctx, slot, user.id);
-    throw new Unauthenticated("The current password is not right.");
+    throw new Unauthenticated("The current password is not right.").says("signin.currentPasswordWrong");
   }
   checkNewPassword(input.next, user.email);
-  if (input.next === input.current) throw new Invalid("Choose a password different from the current one.", "next");
+  if (input.next === input.current) throw new Invalid("Choose a password different from the current one.", "next").says("signin.passwordUnchanged");
   const hash = await hashPassword(input.next);
   return ctx.db.transaction(async (tx) => {
     const now = ctx.clock.now().toISOString();
@@ -234,7 +234,7 @@ export async function beginEnrolment(ctx: Ctx, live: LiveSession): Promise<{ sec
   return ctx.db.transaction(async (tx) => {
     const user = await loadUser(tx, live.user.id);
     if (user.totp_enabled_at !== null) {
-      throw new Conflict("An authenticator app is set up already; to move to a new phone, ask an administrator to reset your second factor.");
+      throw new Conflict("An authenticator app is set up already; to move to a new phone, ask an administrator to reset your second factor.").says("signin.totpSetUp");
     }
     const secret = newTotpSecret();
     const packed = sealPacked(accountsKey(ctx.config), secret, `totp:${user.id}`);
@@ -249,8 +249,8 @@ export async function confirmEnrolment(ctx: Ctx, live: LiveSession, code: string
   const slot = await reserve(ctx, totpKey(live.user.id), THROTTLE.totp, live.user.id);
   const attempt = await ctx.db.transaction(async (tx): Promise<Attempt<SignedIn & { recoveryCodes: string[] }>> => {
     const user = await loadUser(tx, live.user.id);
-    if (user.totp_enabled_at !== null) throw new Conflict("An authenticator app is set up already.");
-    if (!user.totp_secret) throw new Conflict("Start the set-up first: ask for a new secret.");
+    if (user.totp_enabled_at !== null) throw new Conflict("An authenticator app is set up already.").says("signin.totpSetUp");
+    if (!user.totp_secret) throw new Conflict("Start the set-up first: ask for a new secret.").says("signin.totpStartFirst");
     const refused = await acceptTotp(tx, ctx, user, code);
     if (refused) return { ok: false, message: refused };
     await adb(tx).updateTable("users").set({ totp_enabled_at: ctx.clock.now().toISOString() }).where("id", "=", user.id).execute();
@@ -264,7 +264,7 @@ export async function confirmEnrolment(ctx: Ctx, live: LiveSession, code: string
   });
   if (!attempt.ok) {
     await failed(ctx, slot, live.user.id);
-    throw new Unauthenticated(attempt.message);
+    throw new Unauthenticated(attempt.message).says("signin.badCode");
   }
   return attempt.value;
 }
@@ -282,7 +282,7 @@ export async function regenerateRecoveryCodes(ctx: Ctx, live: LiveSession, code:
   });
   if (!attempt.ok) {
     await failed(ctx, slot, live.user.id);
-    throw new Unauthenticated(attempt.message);
+    throw new Unauthenticated(attempt.message).says("signin.badCode");
   }
   return attempt.value;
 }

@@ -43,7 +43,7 @@ export function totpKey(userId: string): string {
 
 function lockedError(until: string): RateLimited {
   const hhmm = until.slice(11, 16);
-  return new RateLimited(`Too many failed attempts. Wait until ${hhmm} UTC and try again, or ask an administrator to reset the account.`);
+  return new RateLimited(`Too many failed attempts. Wait until ${hhmm} UTC and try again, or ask an administrator to reset the account.`).says("signin.throttled", { time: hhmm });
 }
 
 /** An attempt's place in a key's count, taken before the attempt is checked. */

@@ -31,7 +31,7 @@ export function normaliseEmail(email: string): string {
 
 export function parseRole(role: string): Role {
   const r = role.trim().toLowerCase().replace(/[\s-]+/g, "_") as Role;
-  if (!ROLES.includes(r)) throw new Invalid(`There is no role "${role}"; choose one of: ${ROLES.join(", ")}.`, "role");
+  if (!ROLES.includes(r)) throw new Invalid(`There is no role "${role}"; choose one of: ${ROLES.join(", ")}.`, "role").says("account.noRole", { role: role.slice(0, 40) });
   return r;
 }
 
@@ -51,7 +51,7 @@ export function toUserView(r: UsersTable): UserView {
 export async function addUser(ctx: Ctx, actor: Actor, input: AddUser): Promise<{ user: UserView; oneTimePassword: string }> {
   ctx.policy.require(actor, "users.manage");
   const email = normaliseEmail(input.email);
-  if (!EMAIL.test(email)) throw new Invalid("Give the person's email address (name@example.org).", "email");
+  if (!EMAIL.test(email)) throw new Invalid("Give the person's email address (name@example.org).", "email").says("account.email");
   const role = parseRole(input.role);
   const password = oneTimePassword();
   const passwordHash = await hashPassword(password);
@@ -73,7 +73,7 @@ export async function addUser(ctx: Ctx, actor: Actor, input: AddUser): Promise<{
   };
   await ctx.db.transaction(async (tx) => {
     const existing = await adb(tx).selectFrom("users").select("id").where("email", "=", email).executeTakeFirst();
-    if (existing) throw new Conflict("An account with that email address exists already; reset it instead (dalil users reset).");
+    if (existing) throw new Conflict("An account with that email address exists already; reset it instead (dalil users reset).").says("account.exists");
     await adb(tx).insertInto("users").values(row).execute();
     await recordAccessChange(tx, ctx.clock, actor, "user.added", row.id, { role });
   });
@@ -100,7 +100,7 @@ export async function revokeAllTokens(tx: Tx, userId: string, now: string): Prom
 export async function findAccountOfRole(tx: Tx, ref: string, role: Role, field: string): Promise<UsersTable> {
   const row = await accountByRef(tx, ref);
   if (!row || row.role !== role || row.disabled_at !== null) {
-    throw new Invalid(`There is no enabled ${role.replace(/_/g, " ")}'s account ${ref.slice(0, 320)}.`, field);
+    throw new Invalid(`There is no enabled ${role.replace(/_/g, " ")}'s account ${ref.slice(0, 320)}.`, field).says("account.notOfRole", { role });
   }
   return row;
 }
@@ -145,7 +145,7 @@ function accountByRef(tx: Tx, ref: string): Promise<UsersTable | undefined> {
 /** An account by id (usr_…) or email address. */
 export async function findUser(tx: Tx, ref: string): Promise<UsersTable> {
   const row = await accountByRef(tx, ref);
-  if (!row) throw new NotFound("There is no such account; `dalil users list` shows them.");
+  if (!row) throw new NotFound("There is no such account; `dalil users list` shows them.").says("account.notFound");
   return row;
 }
 
@@ -153,7 +153,7 @@ export async function disableUser(ctx: Ctx, actor: Actor, ref: string): Promise<
   ctx.policy.require(actor, "users.manage");
   return ctx.db.transaction(async (tx) => {
     const user = await findUser(tx, ref);
-    if (user.id === actor.id) throw new Conflict("You cannot disable your own account; ask another administrator.");
+    if (user.id === actor.id) throw new Conflict("You cannot disable your own account; ask another administrator.").says("account.disableSelf");
     const now = ctx.clock.now().toISOString();
     if (user.disabled_at === null) {
       await adb(tx).updateTable("users").set({ disabled_at: now }).where("id", "=", user.id).execute();

@@ -33,7 +33,7 @@ export async function getOriginal(
   ctx.policy.require(actor, "archive.read");
   const sensitive = ctx.policy.allows(actor, "metadata.sensitive");
   const row = await ctx.db.db.selectFrom("originals").selectAll().where("sha256", "=", sha256).executeTakeFirst();
-  if (!row) throw new NotFound(`No original with SHA-256 ${sha256}.`);
+  if (!row) throw new NotFound(`No original with SHA-256 ${sha256}.`).says("record.notFound", { kind: "original" });
   const [item] = await withRenditions(ctx, [row], sensitive);
   const sightings = await ctx.db.db
     .selectFrom("sightings")

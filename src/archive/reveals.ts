@@ -60,7 +60,7 @@ async function grantOriginal(
   const reason = checkReason(input.reason);
   return ctx.db.transaction(async (tx) => {
     const row = await tx.selectFrom("originals").select(["sha256", "status"]).where("sha256", "=", input.sha256).executeTakeFirst();
-    if (!row) throw new NotFound(`No original with SHA-256 ${input.sha256}.`);
+    if (!row) throw new NotFound(`No original with SHA-256 ${input.sha256}.`).says("record.notFound", { kind: "original" });
     const now = ctx.clock.now();
     const { seq, event } = await ctx.log.append(
       tx,

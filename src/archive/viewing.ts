@@ -148,7 +148,7 @@ export async function downloadOriginalFile(
 ): Promise<RenditionStream & { grant: RevealGrant; filename: string }> {
   ctx.policy.require(actor, "original.reveal");
   const o = await ctx.db.db.selectFrom("originals").select(["sha256", "size", "mime", "format"]).where("sha256", "=", input.sha256).executeTakeFirst();
-  if (!o) throw new NotFound(`No original with SHA-256 ${input.sha256}.`);
+  if (!o) throw new NotFound(`No original with SHA-256 ${input.sha256}.`).says("record.notFound", { kind: "original" });
   const grant = await downloadOriginal(ctx, actor, { sha256: input.sha256, reason: input.reason });
   return {
     grant,
@@ -180,7 +180,7 @@ function deletePath(obj: Record<string, unknown>, path: string): boolean {
 export async function originalMetadata(ctx: Ctx, actor: Actor, sha256: string): Promise<MetadataView> {
   ctx.policy.require(actor, "archive.read");
   const row = await ctx.db.db.selectFrom("originals").select(["sha256", "metadata_json"]).where("sha256", "=", sha256).executeTakeFirst();
-  if (!row) throw new NotFound(`No original with SHA-256 ${sha256}.`);
+  if (!row) throw new NotFound(`No original with SHA-256 ${sha256}.`).says("record.notFound", { kind: "original" });
   const stored = (row.metadata_json ? JSON.parse(row.metadata_json) : {}) as {
     parsed?: Record<string, unknown>;
     sensitive?: string[];
@@ -214,7 +214,7 @@ export type HistoryEvent = contracts.HistoryEvent;
 export async function originalHistory(ctx: Ctx, actor: Actor, sha256: string): Promise<{ sha256: string; events: HistoryEvent[] }> {
   ctx.policy.require(actor, "archive.read");
   const exists = await ctx.db.db.selectFrom("originals").select("sha256").where("sha256", "=", sha256).executeTakeFirst();
-  if (!exists) throw new NotFound(`No original with SHA-256 ${sha256}.`);
+  if (!exists) throw new NotFound(`No original with SHA-256 ${sha256}.`).says("record.notFound", { kind: "original" });
   const sensitive = ctx.policy.allows(actor, "metadata.sensitive");
   // a blind reviewer sees nothing the other reviewer of the same body did with this photo
   const blind = await blindScope(ctx, actor);

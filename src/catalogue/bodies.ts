@@ -245,7 +245,7 @@ async function refreshFindingCodes(tx: Tx, bodyId: string): Promise<void> {
 
 async function loadRow(tx: Tx, id: string): Promise<BodiesTable> {
   const row = await cdb(tx).selectFrom("bodies").selectAll().where("id", "=", id).executeTakeFirst();
-  if (!row) throw new NotFound(`No body with id ${id}.`);
+  if (!row) throw new NotFound(`No body with id ${id}.`).says("record.notFound", { kind: "body" });
   return row;
 }
 
@@ -255,7 +255,7 @@ export async function findBodyRow(tx: Tx, idOrRef: string): Promise<BodiesTable>
   const row = /^B-\d+$/i.test(idOrRef)
     ? await db.selectFrom("bodies").selectAll().where("ref_no", "=", Number(idOrRef.slice(2))).executeTakeFirst()
     : await db.selectFrom("bodies").selectAll().where("id", "=", idOrRef).executeTakeFirst();
-  if (!row) throw new NotFound(`No body ${idOrRef}.`);
+  if (!row) throw new NotFound(`No body ${idOrRef}.`).says("record.notFound", { kind: "body" });
   return row;
 }
 

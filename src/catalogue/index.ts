@@ -104,3 +104,4 @@ export {
   type EvidenceKind,
 } from "./records.ts";
 export { bodiesStamp } from "./facet-index.ts";
+export { catalogueWork, type CatalogueWork } from "./work.ts";

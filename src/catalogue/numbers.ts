@@ -165,7 +165,7 @@ async function bumpBody(ctx: Ctx, tx: Tx, bodyId: string): Promise<void> {
 
 async function activeBody(tx: Tx, bodyId: string): Promise<{ id: string; sensitivity: string; merged_into: string | null }> {
   const b = await cdb(tx).selectFrom("bodies").select(["id", "sensitivity", "merged_into"]).where("id", "=", bodyId).executeTakeFirst();
-  if (!b) throw new NotFound(`No body with id ${bodyId}.`);
+  if (!b) throw new NotFound(`No body with id ${bodyId}.`).says("record.notFound", { kind: "body" });
   if (b.merged_into) throw new Conflict(`Body ${bodyId} was merged into ${b.merged_into}; work on that record instead.`);
   return b;
 }
@@ -249,7 +249,8 @@ export async function checkNumber(ctx: Ctx, actor: Actor, input: CheckNumber): P
     }
     if (input.correctedValue === undefined) throw new Invalid("Say what you read: a disagreeing check needs the corrected value.", "correctedValue");
     const value = checkNumberValue(role, input.correctedValue, "correctedValue");
-    const reason = `corrected at a second check by ${actor.id}`;
+    // who corrected it is the row's retired_by; the reason is read by people, so it names no account id
+    const reason = "corrected at a second check";
     await db.updateTable("body_numbers").set({ retired_at: now, retired_by: actor.id, retired_reason: reason }).where("id", "=", n.id).execute();
     const [row] = await insertNumbers(tx, n.body_id, now, [
       { role, value, sourceSha256: n.source_sha256, method: "typed", origin: `check:${n.id}`, enteredBy: actor.id },

@@ -6,8 +6,8 @@ import { buildHttpApp } from "../http/app.ts";
 import { writeDemoCard } from "../archive/index.ts";
 import { ingestCard } from "../archive/index.ts";
 import type { Archive } from "../app/context.ts";
-import { addUser, listUsers } from "../access/index.ts";
 import { Invalid } from "../core/errors.ts";
+import { seedDemo } from "./demo.ts";
 import { globalOptions, print, progressBar, withArchive, positiveIntOption } from "./shell.ts";
 
 interface ServeOptions {
@@ -96,6 +96,7 @@ export function registerServeCommands(program: Command): void {
       await withArchive(opts, async (a) => {
         const card = join(a.config.dataDir, "demo-card");
         const sources = await a.db.db.selectFrom("sources").select("id").limit(1).execute();
+        let newSource: string | null = null;
         if (sources.length === 0) {
           if (!existsSync(join(card, "truth.json"))) {
             const bar = progressBar("demo card");
@@ -106,21 +107,18 @@ export function registerServeCommands(program: Command): void {
           const s = await ingestCard(a, operatorActor(), { path: card, label: "demo card (synthetic)" }, (p) => bar.update(p.done, p.total));
           bar.end();
           process.stderr.write(`dalil: demo card taken in: ${s.ingested} ingested, ${s.duplicates} duplicates, ${s.quarantined} quarantined\n`);
+          newSource = s.source;
         }
-        await ensureDemoAdmin(a);
+        const demo = await seedDemo(a, newSource);
+        if (demo.accounts.length > 0) {
+          process.stderr.write(
+            "dalil: demo accounts created — sign in with one of these and its one-time password (shown only now); you will\n" +
+              "       choose a new password and, for these roles, enrol an authenticator app for the second factor:\n" +
+              demo.accounts.map((x) => `         ${x.email.padEnd(26)} ${x.role.padEnd(18)} ${x.oneTimePassword}\n`).join(""),
+          );
+        }
+        if (demo.groupingJob) process.stderr.write("dalil: the demo card's photographs are being grouped into bodies (the investigator's proposals)\n");
         await serveUntilSignal(a, { port: o.port, host: "127.0.0.1", worker: true });
       }, { create: true });
     });
-}
-
-/** A first account for the demo, so `npm start` leads to a sign-in rather than a locked door. */
-async function ensureDemoAdmin(a: Archive): Promise<void> {
-  const users = await listUsers(a, operatorActor());
-  if (users.length > 0) return;
-  const email = "admin@demo.dalil";
-  const { oneTimePassword } = await addUser(a, operatorActor(), { email, role: "admin" });
-  process.stderr.write(
-    `dalil: demo administrator created — sign in as ${email} with the one-time password ${oneTimePassword}\n` +
-      "       (you will choose a new password and enrol an authenticator app for the second factor)\n",
-  );
 }

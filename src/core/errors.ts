@@ -1,11 +1,25 @@
 /**
  * Typed errors every use case throws. HTTP maps them to status codes, the CLI to a message on stderr and an
  * exit code. The message is a sentence a user can act on; it must never contain secrets or personal data.
+ * Errors a person meets on a screen also carry a message key with parameters (`says`), as families' evidence
+ * does, so the web app words them in the reader's language.
  */
+import type { MessageKey, MessageParams } from "./messages.ts";
+
 export class DalilError extends Error {
   readonly status: number = 500;
   readonly code: string = "internal";
   readonly exitCode: number = 1;
+  /** The same sentence as a message key with parameters, worded by the web app in the reader's language. */
+  key?: MessageKey;
+  params?: MessageParams;
+
+  /** Say this error as `key` with `params` too (the English `message` stays for the CLI and the log). */
+  says(key: MessageKey, params: MessageParams = {}): this {
+    this.key = key;
+    this.params = params;
+    return this;
+  }
 }
 
 export class NotFound extends DalilError {

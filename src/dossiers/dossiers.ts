@@ -73,7 +73,7 @@ function toSummary(r: DossiersTable): DossierSummary {
 
 export async function loadDossier(tx: Tx, id: string): Promise<DossiersTable> {
   const row = await ddb(tx).selectFrom("dossiers").selectAll().where("id", "=", id).executeTakeFirst();
-  if (!row) throw new NotFound(`No dossier ${id}.`);
+  if (!row) throw new NotFound(`No dossier ${id}.`).says("record.notFound", { kind: "dossier" });
   return row;
 }
 

@@ -39,7 +39,7 @@ async function resolveTarget(ctx: Ctx, actor: Actor, kind: ExhibitKind, ref: str
       const sha = ref.toLowerCase();
       if (!SHA.test(sha)) throw new Invalid("A photo is selected by its original's SHA-256 (64 hex digits).", "ref");
       const o = await originalFact(ctx.db.db, sha);
-      if (!o) throw new NotFound(`No original with SHA-256 ${sha}.`);
+      if (!o) throw new NotFound(`No original with SHA-256 ${sha}.`).says("record.notFound", { kind: "original" });
       if (o.status !== "preserved") throw new Invalid(`The original ${sha.slice(0, 12)}… is ${o.status}, not preserved; it cannot be an exhibit.`, "ref");
       return sha;
     }

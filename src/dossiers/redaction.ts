@@ -77,7 +77,7 @@ export async function markRegion(ctx: Ctx, actor: Actor, input: MarkRegion): Pro
   }
   if (input.w < 1 || input.h < 1) throw new Invalid("A region is at least one pixel wide and high.", "w");
   const orig = await originalFact(ctx.db.db, input.sha256);
-  if (!orig) throw new NotFound(`No original with SHA-256 ${input.sha256}.`);
+  if (!orig) throw new NotFound(`No original with SHA-256 ${input.sha256}.`).says("record.notFound", { kind: "original" });
   const size = await uprightSize(ctx, input.sha256);
   if (input.x >= size.width || input.y >= size.height) {
     throw new Invalid(`The region starts outside the photo (${size.width}×${size.height} upright).`, "x");
@@ -122,7 +122,7 @@ export async function withdrawRegion(ctx: Ctx, actor: Actor, id: string): Promis
 
 async function originalBytes(ctx: Ctx, sha256: string): Promise<Buffer> {
   const row = await originalFact(ctx.db.db, sha256);
-  if (!row) throw new NotFound(`No original with SHA-256 ${sha256}.`);
+  if (!row) throw new NotFound(`No original with SHA-256 ${sha256}.`).says("record.notFound", { kind: "original" });
   const stream: Readable = await ctx.blobs.get(sha256);
   const chunks: Buffer[] = [];
   for await (const c of stream) chunks.push(c as Buffer);

@@ -26,7 +26,7 @@ export type GetFamiliesReportsAnswer = z.infer<typeof GetFamiliesReportsAnswer>;
 export const ReportImportReport = z.object({ importId: z.string(), ok: z.boolean(), dryRun: z.boolean(), rows: z.number(), created: z.number(), rejected: z.array(z.object({ row: z.number(), column: z.string().nullable(), message: z.string() })), ignoredColumns: z.array(z.string()), sha256: z.string() });
 export type ReportImportReport = z.infer<typeof ReportImportReport>;
 
-export const Band = z.enum(["review", "exclude", "strong"]);
+export const Band = z.enum(["exclude", "unlikely", "review", "likely", "strong"]);
 export type Band = z.infer<typeof Band>;
 
 export const EvidenceKey = z.enum(["marks", "sexAgrees", "sexExcluded", "ageFits", "ageNear", "ageOff", "datesExcluded", "periodBefore", "periodWithin", "periodWithinFits", "periodDaysAfter", "periodDaysAfterFits", "periodOneMonthUsual", "periodOneMonthLong", "periodMonthsUsual", "periodMonthsLong", "branchAgrees", "branchDiffers", "numberHit", "numberClash", "nameNoKey", "nameSame", "nameSameNotEnough", "namePartly", "nameDifferent"]);

@@ -21,7 +21,7 @@ export {
   type ReportImportReport,
 } from "./reports.ts";
 export { rerank, matchAll, listCandidates, bodyFeatures, reportFeatures, type CandidateView, type MatchLine, type RerankResult } from "./matching.ts";
-export { scoreBody, rankBodies, BANDS, type Band, type Evidence, type Scored, type BodyFeatures, type ReportFeatures } from "./scoring.ts";
+export { scoreBody, rankBodies, BANDS, bandOf, type Band, type Evidence, type Scored, type BodyFeatures, type ReportFeatures } from "./scoring.ts";
 export { proposeDuplicates, listDuplicates, acceptDuplicate, rejectDuplicate, DUPLICATE_THRESHOLD, type DuplicateView } from "./duplicates.ts";
 export {
   decide,

@@ -18,7 +18,7 @@ export async function loadCaseReport(tx: Tx, idOrRef: string): Promise<CaseRepor
     .selectAll()
     .where((eb) => eb.or([eb("id", "=", idOrRef), eb("ref", "=", idOrRef)]))
     .executeTakeFirst();
-  if (!row) throw new NotFound(`No missing-person report ${idOrRef}.`);
+  if (!row) throw new NotFound(`No missing-person report ${idOrRef}.`).says("record.notFound", { kind: "report" });
   return row;
 }
 

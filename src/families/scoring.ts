@@ -27,7 +27,7 @@ import { buildIndex, rankIndexed, type BodyIndex } from "./ranking.ts";
  * families' dates can be off by weeks), and a body whose recorded sex is not the reported one.
  */
 
-export type Band = "exclude" | "review" | "strong";
+export type Band = "exclude" | "unlikely" | "review" | "likely" | "strong";
 
 export interface ReportFeatures {
   sex: "male" | "female" | null;
@@ -124,13 +124,31 @@ export interface Scored {
 
 /**
  * "strong": the posterior odds that the body is the person reach 99:1 for a catalogue of 11,000 bodies and 70%
- * of reports about someone in it (prior odds 0.7 / 11,000): log 99 + log(11,000 / 0.7) = 14.3. "exclude": the
- * evidence is 99:1 against, or a hard exclusion.
+ * of reports about someone in it (prior odds 0.7 / 11,000): log 99 + log(11,000 / 0.7) = 14.3. "likely": the
+ * posterior odds reach even (1:1), log(11,000 / 0.7) = 9.7. "unlikely": the evidence is 9:1 against (−2.2).
+ * "exclude": the evidence is 99:1 against, or a hard exclusion. "review": between, where most of a long list
+ * falls; the bands above and below it are what a caseworker triages first and last.
  */
 export function strongThreshold(bodies: number): number {
   return Math.round((Math.log(99) + Math.log(bodies / FIELD_RATES.present)) * 10) / 10;
 }
-export const BANDS = Object.freeze({ strong: strongThreshold(11_000), exclude: -Math.round(Math.log(99) * 10) / 10 });
+export function likelyThreshold(bodies: number): number {
+  return Math.round(Math.log(bodies / FIELD_RATES.present) * 10) / 10;
+}
+export const BANDS = Object.freeze({
+  strong: strongThreshold(11_000),
+  likely: likelyThreshold(11_000),
+  unlikely: -Math.round(Math.log(9) * 10) / 10,
+  exclude: -Math.round(Math.log(99) * 10) / 10,
+});
+
+export function bandOf(score: number, excluded: boolean): Band {
+  if (excluded || score <= BANDS.exclude) return "exclude";
+  if (score >= BANDS.strong) return "strong";
+  if (score >= BANDS.likely) return "likely";
+  if (score <= BANDS.unlikely) return "unlikely";
+  return "review";
+}
 
 function round(x: number): number {
   return Math.round(x * 100) / 100;
@@ -289,7 +307,7 @@ export function scoreBody(
   }
 
   const score = round(ev.reduce((a, e) => a + e.points, 0));
-  const band: Band = excluded || score <= BANDS.exclude ? "exclude" : score >= BANDS.strong ? "strong" : "review";
+  const band = bandOf(score, excluded);
   return { bodyId: b.id, ref: b.ref, score, band, excluded, evidence: ev };
 }
 

@@ -44,7 +44,7 @@ export interface FamilyCandidatesTable {
   body_id: string;
   rank: number;
   score: number;
-  band: string; // exclude | review | strong
+  band: string; // exclude | unlikely | review | likely | strong
   evidence: string; // JSON Evidence[]
   ranked_at: string;
 }

@@ -15,6 +15,7 @@ import { REVIEW_ROUTES } from "../review/routes.ts";
 import { FAMILIES_ROUTES } from "../families/routes.ts";
 import { DOSSIER_ROUTES } from "../dossiers/routes.ts";
 import { STATISTICS_ROUTES } from "../catalogue/statistics-routes.ts";
+import { WORK_ROUTES } from "../work/routes.ts";
 import { route, type RouteSpec } from "./route-spec.ts";
 import { registerWebApp } from "./web.ts";
 import { openApiDocument } from "./openapi.ts";
@@ -23,7 +24,7 @@ import * as contracts from "./contracts.ts";
 export type { RouteSpec } from "./route-spec.ts";
 
 /** Every module's route table, in the order they are registered (the web app's fallback comes last). */
-export const MODULE_ROUTES: readonly (readonly RouteSpec[])[] = [ARCHIVE_ROUTES, LOG_ROUTES, AUTH_ROUTES, ACCESS_ROUTES, CATALOGUE_ROUTES, REVIEW_ROUTES, FAMILIES_ROUTES, DOSSIER_ROUTES, STATISTICS_ROUTES];
+export const MODULE_ROUTES: readonly (readonly RouteSpec[])[] = [ARCHIVE_ROUTES, LOG_ROUTES, AUTH_ROUTES, ACCESS_ROUTES, CATALOGUE_ROUTES, REVIEW_ROUTES, FAMILIES_ROUTES, DOSSIER_ROUTES, STATISTICS_ROUTES, WORK_ROUTES];
 
 /**
  * The HTTP shell over the use cases. Every route declares the action it needs (`action`, or "public" for the
@@ -68,7 +69,7 @@ export async function buildHttpApp(ctx: Ctx, opts: HttpOptions = {}): Promise<Ht
     securityHeaders(req, reply);
     // A body sent to no route is never read (Fastify would parse it for the not-found handler). GET and HEAD
     // bodies are never parsed, and their unknown paths are the web app's own routes.
-    if (req.is404 && isStateChanging(req.method) && hasBody(req)) throw new NotFound(`There is no ${req.method} ${req.url.split("?")[0]} here; GET /api/routes lists every route.`);
+    if (req.is404 && isStateChanging(req.method) && hasBody(req)) throw new NotFound(`There is no ${req.method} ${req.url.split("?")[0]} here; GET /api/routes lists every route.`).says("request.noRoute", { method: req.method, path: req.url.split("?")[0]! });
     await authenticate(ctx, req, reply, { actorFor: opts.actorFor, origins });
   });
 
@@ -77,7 +78,7 @@ export async function buildHttpApp(ctx: Ctx, opts: HttpOptions = {}): Promise<Ht
     // after the answer, so the rest of the body is not read off the wire either.
     if (!req.raw.complete) reply.header("connection", "close");
     if (err instanceof DalilError) {
-      return reply.status(err.status).send({ error: err.code, message: err.message, ...fieldOf(err) });
+      return reply.status(err.status).send({ error: err.code, message: err.message, ...fieldOf(err), ...(err.key ? { key: err.key, params: err.params ?? {} } : {}) });
     }
     if (err instanceof ZodError) {
       const issue = err.issues[0];
@@ -85,17 +86,18 @@ export async function buildHttpApp(ctx: Ctx, opts: HttpOptions = {}): Promise<Ht
         error: "invalid",
         message: issue ? `${issue.path.join(".") || "request"}: ${issue.message}` : "The request is not valid.",
         field: issue?.path.join("."),
+        ...(issue && issue.path.length > 0 ? { key: "request.invalid", params: { field: issue.path.join(".") } } : { key: "request.invalidBody", params: {} }),
       });
     }
     const status = (err as { statusCode?: number }).statusCode;
     if (status === 413) {
-      return reply.status(413).send({ error: "too_large", message: "The request is larger than this route accepts." });
+      return reply.status(413).send({ error: "too_large", message: "The request is larger than this route accepts.", key: "request.tooLarge", params: { bytes: req.routeOptions.bodyLimit } });
     }
     if (status && status >= 400 && status < 500) {
       return reply.status(status).send({ error: "bad_request", message: (err as Error).message });
     }
     ctx.logger.log("error", "request failed", { error: scrubForLog((err as Error).message) });
-    return reply.status(500).send({ error: "internal", message: "Something went wrong on the server; it has been logged." });
+    return reply.status(500).send({ error: "internal", message: "Something went wrong on the server; it has been logged.", key: "request.failed", params: {} });
   });
 
   const register = (spec: RouteSpec) => {
@@ -182,17 +184,17 @@ async function gate(ctx: Ctx, spec: RouteSpec, req: FastifyRequest): Promise<voi
     throw hint ? new Unauthenticated(hint) : gateRefusal(req.actor, spec.action);
   }
   if (spec.needsSession && req.credential.kind !== "session") {
-    throw new Unauthenticated("Sign in first: there is no sign-in under way in this browser.");
+    throw new Unauthenticated("Sign in first: there is no sign-in under way in this browser.").says("refusal.noSignInUnderway");
   }
   if (spec.method === "GET" || !hasBody(req)) return;
   const type = String(req.headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase();
   const wanted = spec.raw ? "application/octet-stream" : "application/json";
   if (type !== wanted) {
-    throw new UnsupportedMediaType(`This route takes a ${spec.raw ? "raw (application/octet-stream)" : "JSON (application/json)"} body, not ${type || "an untyped one"}.`);
+    throw new UnsupportedMediaType(`This route takes a ${spec.raw ? "raw (application/octet-stream)" : "JSON (application/json)"} body, not ${type || "an untyped one"}.`).says("request.contentType", { wanted });
   }
   const length = Number(req.headers["content-length"]);
   const limit = bodyLimitOf(spec);
-  if (Number.isFinite(length) && length > limit) throw new TooLarge(`The request is larger than this route accepts (${limit} bytes).`);
+  if (Number.isFinite(length) && length > limit) throw new TooLarge(`The request is larger than this route accepts (${limit} bytes).`).says("request.tooLarge", { bytes: limit });
 }
 
 /** A route that did not come through `register` names no action: refuse to build rather than serve it unchecked. */

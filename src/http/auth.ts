@@ -75,7 +75,7 @@ async function resolveCredential(ctx: Ctx, req: FastifyRequest, reply: FastifyRe
   if (typeof auth === "string" && auth.length > 0) {
     const m = /^Bearer\s+(\S+)$/i.exec(auth);
     const actor = m ? await actorForToken(ctx.db.db, ctx.clock, m[1]!) : null;
-    if (!actor) throw new Unauthenticated("This API token is not valid: it is unknown, revoked, expired, or its account is disabled.");
+    if (!actor) throw new Unauthenticated("This API token is not valid: it is unknown, revoked, expired, or its account is disabled.").says("refusal.badToken");
     req.actor = actor;
     req.credential = { kind: "token" };
     return;
@@ -113,7 +113,7 @@ function signedInReply(req: FastifyRequest, reply: FastifyReply, ctx: Ctx, s: Si
 
 function pending(req: FastifyRequest): LiveSession {
   const c = req.credential;
-  if (c.kind !== "session") throw new Unauthenticated("Sign in first: there is no sign-in under way in this browser.");
+  if (c.kind !== "session") throw new Unauthenticated("Sign in first: there is no sign-in under way in this browser.").says("refusal.noSignInUnderway");
   return c.session;
 }
 

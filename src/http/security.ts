@@ -74,20 +74,20 @@ export function checkOrigin(req: FastifyRequest, extraOrigins: readonly string[]
   if (typeof origin === "string") {
     const o = normaliseOrigin(origin);
     if (o !== ownOrigin(req) && !extraOrigins.includes(o)) {
-      throw new Forbidden("This request came from another site and was refused; use the archive's own pages.");
+      throw new Forbidden("This request came from another site and was refused; use the archive's own pages.").says("refusal.otherSite");
     }
     return;
   }
   const site = req.headers["sec-fetch-site"];
   if (typeof site === "string" && site !== "same-origin" && site !== "none") {
-    throw new Forbidden("This request came from another site and was refused; use the archive's own pages.");
+    throw new Forbidden("This request came from another site and was refused; use the archive's own pages.").says("refusal.otherSite");
   }
 }
 
 export function checkCsrfToken(req: FastifyRequest, expected: string): void {
   const got = req.headers[CSRF_HEADER];
   if (typeof got !== "string" || !constantTimeEqual(got, expected)) {
-    throw new Forbidden("This request lacks the page's security token (X-CSRF-Token); reload the page and try again.");
+    throw new Forbidden("This request lacks the page's security token (X-CSRF-Token); reload the page and try again.").says("refusal.csrf");
   }
 }
 

@@ -13,7 +13,7 @@ export type Stratum = z.infer<typeof Stratum>;
 export const SampleView = z.object({ id: z.string(), seed: z.string(), size: z.number(), population: z.number(), populationSha256: z.string(), doubleShare: z.number(), doubles: z.number(), strata: z.array(Stratum), drawnBy: z.string(), drawnAt: z.string() });
 export type SampleView = z.infer<typeof SampleView>;
 
-export const GetReviewSamplesByIdAnswer = SampleView.merge(z.object({ items: z.array(z.object({ id: z.string(), bodyId: z.string(), stratum: z.string(), double: z.boolean(), status: z.string() })) }));
+export const GetReviewSamplesByIdAnswer = SampleView.merge(z.object({ items: z.array(z.object({ id: z.string(), bodyId: z.string(), bodyRef: z.string(), stratum: z.string(), double: z.boolean(), status: z.string() })) }));
 export type GetReviewSamplesByIdAnswer = z.infer<typeof GetReviewSamplesByIdAnswer>;
 
 export const AssignResult = z.object({ sampleId: z.string(), assigned: z.number(), perReviewer: z.record(z.number()) });
@@ -46,7 +46,7 @@ export type GetBodiesByIdReviewsAnswer = z.infer<typeof GetBodiesByIdReviewsAnsw
 export const Disagreement = z.object({ codes: z.array(z.string()), causes: z.array(z.string()) });
 export type Disagreement = z.infer<typeof Disagreement>;
 
-export const DisputeView = z.object({ itemId: z.string(), sampleId: z.string(), bodyId: z.string(), disagreement: Disagreement, reviewers: z.array(z.string()) });
+export const DisputeView = z.object({ itemId: z.string(), sampleId: z.string(), bodyId: z.string(), bodyRef: z.string(), disagreement: Disagreement, reviewers: z.array(z.string()) });
 export type DisputeView = z.infer<typeof DisputeView>;
 
 export const GetReviewDisagreementsAnswer = z.array(DisputeView);

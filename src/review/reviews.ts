@@ -6,7 +6,7 @@ import { Conflict, Forbidden, Invalid, NotFound } from "../core/errors.ts";
 import { newId } from "../core/ids.ts";
 import type { Tx } from "../db/database.ts";
 import { custody, type EventObject } from "../ledger/index.ts";
-import { bodiesHiddenFrom, getBody, photosOfBodies, updateBodyInTx, Vocabularies, type ReviewStatus } from "../catalogue/index.ts";
+import { bodiesHiddenFrom, findBodyRow, getBody, photosOfBodies, updateBodyInTx, Vocabularies, type ReviewStatus } from "../catalogue/index.ts";
 import { setBlindProvider, type BlindScope } from "../access/index.ts";
 import { rdb, type ReviewItemsTable, type ReviewsTable } from "./tables.ts";
 import type * as contracts from "./contracts.ts";
@@ -337,7 +337,8 @@ export async function listDisagreements(ctx: Ctx, actor: Actor): Promise<Dispute
   const out: DisputeView[] = [];
   for (const i of items) {
     const asg = await db.selectFrom("review_assignments").select("reviewer_id").where("item_id", "=", i.id).where("slot", "<=", 2).orderBy("slot").execute();
-    out.push({ itemId: i.id, sampleId: i.sample_id, bodyId: i.body_id, disagreement: JSON.parse(i.disagreement ?? "{}") as Disagreement, reviewers: asg.map((a) => a.reviewer_id) });
+    const { ref } = await findBodyRow(ctx.db.db, i.body_id);
+    out.push({ itemId: i.id, sampleId: i.sample_id, bodyId: i.body_id, bodyRef: ref, disagreement: JSON.parse(i.disagreement ?? "{}") as Disagreement, reviewers: asg.map((a) => a.reviewer_id) });
   }
   return out;
 }

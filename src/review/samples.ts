@@ -7,7 +7,7 @@ import { newId } from "../core/ids.ts";
 import { custody } from "../ledger/index.ts";
 import { secret } from "../ledger/index.ts";
 import { findAccountOfRole } from "../access/index.ts";
-import { readBodies, updateBodyInTx, Vocabularies, type BodyView, bodiesHiddenFrom } from "../catalogue/index.ts";
+import { readBodies, updateBodyInTx, Vocabularies, type BodyView, bodiesHiddenFrom, findBodyRow } from "../catalogue/index.ts";
 import { drawSample, type Member, type Stratum } from "./sampling.ts";
 import { rdb, type ReviewItemsTable } from "./tables.ts";
 import type * as contracts from "./contracts.ts";
@@ -109,7 +109,7 @@ export async function drawReviewSample(ctx: Ctx, actor: Actor, input: DrawSample
   return view;
 }
 
-export async function getSample(ctx: Ctx, actor: Actor, id: string): Promise<SampleView & { items: { id: string; bodyId: string; stratum: string; double: boolean; status: string }[] }> {
+export async function getSample(ctx: Ctx, actor: Actor, id: string): Promise<SampleView & { items: { id: string; bodyId: string; bodyRef: string; stratum: string; double: boolean; status: string }[] }> {
   ctx.policy.require(actor, "review.read");
   const db = rdb(ctx.db.db);
   const s = await db.selectFrom("review_samples").selectAll().where("id", "=", id).executeTakeFirst();
@@ -118,6 +118,8 @@ export async function getSample(ctx: Ctx, actor: Actor, id: string): Promise<Sam
   // bodies above the reader's clearance are left out of the items and of the counts made from them
   const hidden = await bodiesHiddenFrom(ctx, actor, drawn.map((i) => i.body_id));
   const items = drawn.filter((i) => !hidden.has(i.body_id));
+  // bodies by reference on the screen, never by id
+  const refs = new Map((await Promise.all(items.map((i) => findBodyRow(ctx.db.db, i.body_id)))).map((b) => [b.id, b.ref]));
   return {
     id: s.id,
     seed: s.seed,
@@ -129,7 +131,7 @@ export async function getSample(ctx: Ctx, actor: Actor, id: string): Promise<Sam
     strata: JSON.parse(s.strata) as Stratum[],
     drawnBy: s.drawn_by,
     drawnAt: s.drawn_at,
-    items: items.map((i) => ({ id: i.id, bodyId: i.body_id, stratum: i.stratum, double: i.double_review === 1, status: i.status })),
+    items: items.map((i) => ({ id: i.id, bodyId: i.body_id, bodyRef: refs.get(i.body_id) ?? "", stratum: i.stratum, double: i.double_review === 1, status: i.status })),
   };
 }
 

@@ -237,6 +237,9 @@ test("the families screens in Chromium: a caseworker decides and discloses in wo
           await b.context.clearCookies();
           await b.context.addCookies([{ name: "dalil_session", value: c.family, url: base }]);
           await page.goto(`${base}/`);
+          // Home first (their reports, counted), then the portal from it.
+          await page.waitForURL(/\/home$/, WAIT);
+          await page.locator("[data-testid=home] .work-item[data-kind=myReports] a").first().click();
           await page.waitForURL(/\/portal$/, WAIT);
           await page.locator("[data-testid=portal-reports] a").first().waitFor(WAIT);
           const menu = await page.locator("nav.menu a").evaluateAll((as) => as.map((a) => a.getAttribute("href")));

@@ -111,7 +111,7 @@ test("the web app in Chromium, in English and in Arabic", { skip, timeout: 240_0
           assert.equal(await page.locator("[data-testid=recovery-codes] li").count(), 10);
           await shot(page, p("03-recovery-codes"));
           await page.locator("main button.primary").click();
-          await page.waitForURL(/\/gallery$/);
+          await page.waitForURL(/\/home$/);
 
           // Out, and in again: password, then the code the app shows now (the next step: each code works once).
           await page.locator(".toolbar button", { hasText: l.code === "ar" ? "تسجيل الخروج" : "Sign out" }).click();
@@ -124,7 +124,11 @@ test("the web app in Chromium, in English and in Arabic", { skip, timeout: 240_0
           await shot(page, p("04-totp"));
           await page.fill("#code", totp(secret, 1));
           await page.locator("form button[type=submit]").click();
-          await page.waitForURL(/\/gallery$/);
+          // Signed in, a person lands on what waits for them.
+          await page.waitForURL(/\/home$/);
+          await page.locator("[data-testid=home] .work-item").first().waitFor();
+          await expectNoAxeViolations(page, "home");
+          await shot(page, p("04b-home"));
 
           // Intake through the page.
           await page.locator("nav a[href='/intake']").click();

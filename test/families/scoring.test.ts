@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { BANDS, scoreBody, strongThreshold, keysOf, type BodyFeatures, type Evidence, type ReportFeatures, type Scored } from "../../src/families/scoring.ts";
+import { BANDS, bandOf, scoreBody, strongThreshold, keysOf, type BodyFeatures, type Evidence, type ReportFeatures, type Scored } from "../../src/families/scoring.ts";
 import { DEFAULT_POPULATION, FIELD_RATES, ageMatchDensity, ageMatchDensityPlain, populationOf } from "../../src/families/llr.ts";
 import { blockingKeys, compareNames, parseNameChain, prepareName } from "../../src/names/names.ts";
 
@@ -148,6 +148,14 @@ test("bands: strong at 99:1 posterior odds for 11,000 bodies, exclude at 99:1 ag
   assert.equal(strongThreshold(11_000), 14.3);
   assert.ok(strongThreshold(1_000) < BANDS.strong);
   assert.equal(BANDS.exclude, -4.6);
+  assert.equal(BANDS.likely, 9.7, "even posterior odds for 11,000 bodies");
+  assert.equal(BANDS.unlikely, -2.2, "9:1 against");
+  // Five bands that separate: each threshold puts a score on its side.
+  assert.deepEqual(
+    [20, 14.3, 14.2, 9.7, 9.6, 0, -2.1, -2.2, -4.5, -4.6].map((s) => bandOf(s, false)),
+    ["strong", "strong", "likely", "likely", "review", "review", "review", "unlikely", "unlikely", "exclude"],
+  );
+  assert.equal(bandOf(30, true), "exclude", "a hard exclusion whatever the score");
   const names = [prepareName(parseNameChain("محمد أحمد الخطيب"))];
   const strong = scoreBody(
     report({ names, nameKeys: keysOf(names), branch: "215", branchCertainty: "certain", marks: [{ type: "scar", region: "arm_left" }] }),

@@ -86,9 +86,16 @@ test("every JSON GET answers what its contract says, for a role that may call it
       assert.ok(validate(res.json()), `${r.url} as ${role} answers what its contract says: ${ajv.errorsText(validate.errors)}`);
       checked.push(r.url);
     }
+    // A JSON POST whose answer names people: validated the same way (its contract lives in access's contracts).
+    const names = await http.app.inject({ method: "POST", url: "/api/people/names", headers: { "x-test-role": "investigator" }, payload: { ids: [investigator.id, "operator:console", "system:jobs", "usr_gone"] } });
+    assert.equal(names.statusCode, 200, names.body.slice(0, 300));
+    const namesSchema = doc.paths["/api/people/names"]!.post!.responses["200"]!.content!["application/json"]!.schema;
+    const validateNames = ajv.compile(namesSchema);
+    assert.ok(validateNames(names.json()), `/api/people/names answers what its contract says: ${ajv.errorsText(validateNames.errors)}`);
+    assert.deepEqual(names.json<{ people: { kind: string }[] }>().people.map((p) => p.kind), ["account", "operator", "system", "unknown"]);
     // Every JSON GET without a path parameter, and the pages of an original, a dossier, a body and a source.
     assert.ok(checked.length >= 40, `checked ${checked.length}; not reached: ${unfilled.join(", ")}`);
-    for (const must of ["/api/gallery", "/api/originals/:sha256", "/api/dossiers/:id", "/api/bodies/:id", "/api/search", "/api/statistics", "/api/sources/:id/sightings", "/api/session"]) assert.ok(checked.includes(must), `${must} checked`);
+    for (const must of ["/api/gallery", "/api/originals/:sha256", "/api/dossiers/:id", "/api/bodies/:id", "/api/search", "/api/statistics", "/api/sources/:id/sightings", "/api/session", "/api/work"]) assert.ok(checked.includes(must), `${must} checked`);
   } finally {
     await http.app.close();
     await t.close();

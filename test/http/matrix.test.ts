@@ -99,6 +99,10 @@ const MATRIX: Record<string, Row> = {
   "POST /api/users/:id/enable": { request: (e) => ({ url: `/api/users/${e.target.id}/enable` }), expect: only(["admin"]) },
   "POST /api/users/:id/reset": { request: (e) => ({ url: `/api/users/${e.target.id}/reset`, body: {} }), expect: only(["admin"]) },
 
+  // Colleagues by address and role for screens; a family member's home lists their own reports.
+  "POST /api/people/names": { request: (e) => ({ body: { ids: [e.target.id] } }), expect: only(STAFF) },
+  "GET /api/work": { expect: only([...STAFF, "family_member"]) },
+
   "GET /api/tokens": { expect: only(STAFF) },
   "POST /api/tokens": { request: () => ({ body: { name: "matrix", scopes: ["log.read"] } }), expect: only(STAFF) },
   "DELETE /api/tokens/:id": { request: () => ({ url: "/api/tokens/tok_aaaaaaaaaaaaaaaaaaaaaaaaaa" }), expect: only(STAFF, 404) },

@@ -183,8 +183,27 @@ export async function missingEndpoints(base: string, table: Record<string, { met
     .map(([name, e]) => `${name}: ${e.method} ${e.url}`);
 }
 
-/** Fails the test with each serious or critical axe-core violation on the page, named by rule and element. */
+/** A record's internal id (usr_…, bod_…, src_…: a kind and 26 base32 letters, src/core/ids.ts). */
+export const INTERNAL_ID = /\b[a-z]{1,4}_[a-z2-7]{26}\b/g;
+
+/**
+ * Fails the test if the page shows a person or a record by internal id: in its visible text, or in a title a
+ * pointer reveals. People are named by address and role, records by reference. Run wherever axe runs (below),
+ * so every screen the browser tests look at is checked.
+ */
+export async function expectNoInternalIds(page: Page, screen: string): Promise<void> {
+  const shown = (await page.evaluate(`[document.body.innerText, ...[...document.querySelectorAll("[title]")].map((e) => e.getAttribute("title"))].join("\\n")`)) as string;
+  // each id with the words around it, so the failure says where on the page it is
+  const ids = [...new Set([...shown.matchAll(INTERNAL_ID)].map((m) => `${m[0]} in «${shown.slice(Math.max(0, m.index - 60), m.index + m[0].length + 20).replace(/\s+/g, " ")}»`))];
+  assert.deepEqual(ids, [], `${screen} shows internal ids`);
+}
+
+/**
+ * Fails the test with each serious or critical axe-core violation on the page, named by rule and element, and
+ * with any internal id the page shows (expectNoInternalIds).
+ */
 export async function expectNoAxeViolations(page: Page, screen: string): Promise<void> {
+  await expectNoInternalIds(page, screen);
   const v = await axeViolations(page);
   assert.deepEqual(
     v.map((x) => `${x.id} (${x.impact}): ${x.help} at ${x.nodes.join(" ")}`),

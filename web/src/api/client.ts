@@ -16,6 +16,8 @@ import type {
   SourceRow,
   UploadView,
   UserView,
+  PersonName,
+  WorkView,
 } from "./types.ts";
 
 /**
@@ -29,10 +31,19 @@ export class ApiError extends Error {
     readonly code: string,
     message: string,
     readonly field?: string,
+    /** The server's message key and parameters (`server.<key>` in the reader's language), when it sent one. */
+    readonly key?: string,
+    readonly params?: Readonly<Record<string, string | number>>,
   ) {
     super(message);
     this.name = "ApiError";
   }
+}
+
+type ErrorBody = { error?: string; message?: string; field?: string; key?: string; params?: Record<string, string | number> };
+
+function apiError(status: number, b: ErrorBody, fallback: string): ApiError {
+  return new ApiError(status, b.error ?? "error", b.message ?? fallback, b.field, b.key, b.params);
 }
 
 let csrfToken: string | null = null;
@@ -64,19 +75,14 @@ function headersFor(method: string, json: boolean): Record<string, string> {
 }
 
 async function failure(res: Response): Promise<ApiError> {
-  let code = "error";
-  let message = res.statusText || `HTTP ${res.status}`;
-  let field: string | undefined;
+  let body: ErrorBody = {};
   try {
-    const b = (await res.json()) as { error?: string; message?: string; field?: string };
-    code = b.error ?? code;
-    message = b.message ?? message;
-    field = b.field;
+    body = (await res.json()) as ErrorBody;
   } catch {
     // Not JSON (a proxy's error page): keep the status line.
   }
   if (res.status === 401) for (const l of signedOutListeners) l();
-  return new ApiError(res.status, code, message, field);
+  return apiError(res.status, body, res.statusText || `HTTP ${res.status}`);
 }
 
 /** Exported for the areas' own clients (web/src/api/endpoints/<area>.ts names their routes). */
@@ -111,6 +117,8 @@ interface Responses {
   endSession: { ended: boolean };
   users: UserView[];
   addUser: { user: UserView; oneTimePassword: string };
+  peopleNames: { people: PersonName[] };
+  work: WorkView;
   disableUser: UserView;
   enableUser: UserView;
   resetUser: { user: UserView; oneTimePassword: string };
@@ -162,6 +170,8 @@ export const api = {
 
   users: () => json("users", none),
   addUser: (email: string, role: string) => json("addUser", none, { body: { email, role } }),
+  peopleNames: (ids: string[]) => json("peopleNames", none, { body: { ids } }),
+  work: () => json("work", none),
   disableUser: (id: string) => json("disableUser", { id }),
   enableUser: (id: string) => json("enableUser", { id }),
   resetUser: (id: string, secondFactor: boolean) =>
@@ -219,7 +229,7 @@ export function uploadFile(
     if (csrfToken) xhr.setRequestHeader("x-csrf-token", csrfToken);
     xhr.upload.onprogress = (e) => onProgress(e.loaded, e.lengthComputable ? e.total : file.size);
     xhr.onload = () => {
-      let body: { error?: string; message?: string; field?: string; path?: string; size?: number; sha256?: string } = {};
+      let body: ErrorBody & { path?: string; size?: number; sha256?: string } = {};
       try {
         body = JSON.parse(xhr.responseText) as typeof body;
       } catch {
@@ -229,7 +239,7 @@ export function uploadFile(
         resolve({ path: body.path ?? path, size: body.size ?? 0, sha256: body.sha256 ?? "" });
       } else {
         if (xhr.status === 401) for (const l of signedOutListeners) l();
-        reject(new ApiError(xhr.status, body.error ?? "error", body.message ?? `HTTP ${xhr.status}`, body.field));
+        reject(apiError(xhr.status, body, `HTTP ${xhr.status}`));
       }
     };
     xhr.onerror = () => reject(new ApiError(0, "network", "The connection to the archive was lost."));

@@ -28,6 +28,8 @@ export const ENDPOINTS = {
   disableUser: { method: "POST", url: "/api/users/:id/disable" },
   enableUser: { method: "POST", url: "/api/users/:id/enable" },
   resetUser: { method: "POST", url: "/api/users/:id/reset" },
+  peopleNames: { method: "POST", url: "/api/people/names" },
+  work: { method: "GET", url: "/api/work" },
 
   gallery: { method: "GET", url: "/api/gallery" },
   original: { method: "GET", url: "/api/originals/:sha256" },

@@ -8,6 +8,7 @@ import type * as access from "../../../src/access/contracts.ts";
 import type * as archive from "../../../src/archive/contracts.ts";
 import type * as http from "../../../src/http/contracts.ts";
 import type * as ledger from "../../../src/ledger/contracts.ts";
+import type * as work from "../../../src/work/contracts.ts";
 
 export type Role = core.Role;
 /** An action the policy knows (`can(action)` takes only these). */
@@ -31,6 +32,12 @@ export type UploadView = archive.UploadView;
 export type Job = core.JobView;
 export type LogStatus = archive.LogStatus;
 export type ProofAnswer = ledger.GetLogProofBySha256Answer;
+/** GET /api/work: what waits for the signed-in person (src/work). */
+export type WorkKind = work.WorkKind;
+export type WorkView = work.GetWorkAnswer;
+/** POST /api/people/names: who is behind an account id (src/access/people.ts). */
+export type PersonName = access.PersonName;
+export type PeopleNames = access.PostPeopleNamesAnswer;
 
 /** What an intake job leaves as its result (a job's `result` is not typed by the job list). */
 export interface IngestResult {

@@ -1,7 +1,7 @@
 import { useEffect, useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, matchPath, navigate, useLocation } from "./router.tsx";
-import { SCREENS, findScreen, type ScreenDef } from "./screens.ts";
+import { MENU_GROUPS, SCREENS, findScreen, type ScreenDef } from "./screens.ts";
 import { useSession } from "./session.tsx";
 import { usePrefs } from "./prefs.tsx";
 import { SignIn } from "../screens/SignIn.tsx";
@@ -22,10 +22,13 @@ export function App() {
   const signedIn = Boolean(session.info?.signedIn);
   const found = findScreen(path, matchPath);
   const menu = SCREENS.filter((s) => s.menu !== undefined && allowed(s, signedIn, session.can, session.perms?.role)).sort((a, b) => a.menu! - b.menu!);
+  // The menu by area of the work: a person sees the areas their role works in, each with its screens.
+  const groups = MENU_GROUPS.map((g) => ({ group: g, screens: menu.filter((s) => (s.group ?? "archive") === g) })).filter((g) => g.screens.length > 0);
 
   // "/" goes to the first screen this person can use; signed out, to sign-in.
   useEffect(() => {
     if (session.loading || path !== "/") return;
+    // Home (what waits for this person) when the role has one, else the first screen the person can use.
     navigate(signedIn ? (menu[0]?.path ?? "/account") : "/signin", { replace: true });
   }, [session.loading, path, signedIn, menu]);
 
@@ -68,12 +71,23 @@ export function App() {
           </span>
         </Link>
         <nav aria-label={t("app.menu")} className="menu">
-          <ul>
-            {menu.map((s) => (
-              <li key={s.id}>
-                <Link to={s.path} aria-current={found?.screen.id === s.id ? "page" : undefined}>
-                  {t(s.title)}
-                </Link>
+          <ul className="menu-groups">
+            {groups.map(({ group, screens }) => (
+              <li key={group} className="menu-group" data-group={group}>
+                {screens.length > 1 && (
+                  <span className="menu-group-label" id={`menu-${group}`}>
+                    {t(`app.menuGroups.${group}`)}
+                  </span>
+                )}
+                <ul aria-labelledby={screens.length > 1 ? `menu-${group}` : undefined}>
+                  {screens.map((s) => (
+                    <li key={s.id}>
+                      <Link to={s.path} aria-current={found?.screen.id === s.id ? "page" : undefined}>
+                        {t(s.title)}
+                      </Link>
+                    </li>
+                  ))}
+                </ul>
               </li>
             ))}
           </ul>
@@ -106,7 +120,7 @@ function Toolbar() {
       {user ? (
         <>
           <Link to="/account" className="who" title={t("app.account")}>
-            <span dir="ltr">{user.email ?? user.id}</span> · {t(`roles.${user.role}`)}
+            {user.email ? <span dir="ltr">{user.email}</span> : t("app.you")} · {t(`roles.${user.role}`)}
           </Link>
           <button type="button" className="link-button" onClick={() => void session.signOut().then(() => navigate("/signin"))}>
             {t("app.signOut")}

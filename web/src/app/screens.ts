@@ -14,6 +14,10 @@ import type { Action, Role } from "../api/types.ts";
  * web/src/i18n/areas/<area>.en.json and .ar.json. The shell
  * gives it a URL, a place in the menu, the document title, focus on arrival, and sign-in when needed.
  */
+/** The menu's groups, in order: a person sees only the groups holding a screen they may use. */
+export const MENU_GROUPS = ["home", "archive", "catalogue", "review", "families", "cases", "admin"] as const;
+export type MenuGroup = (typeof MENU_GROUPS)[number];
+
 export interface ScreenProps {
   params: Record<string, string>;
 }
@@ -26,6 +30,8 @@ export interface ScreenDef {
   title: string;
   /** Shown in the main menu, in this order. */
   menu?: number;
+  /** The menu's group this screen is listed under (an area of the work), in MENU_GROUPS order. */
+  group?: MenuGroup;
   /** Actions (GET /api/permissions) the screen needs; without them it is not offered and shows a refusal. */
   requires?: readonly Action[];
   /** Only for these roles (the family portal: caseworkers hold its actions too, but it answers only families). */
@@ -36,11 +42,11 @@ export interface ScreenDef {
 }
 
 export const SCREENS: ScreenDef[] = [
-  { id: "gallery", path: "/gallery", title: "gallery.title", menu: 10, requires: ["archive.read"], component: Gallery },
+  { id: "gallery", path: "/gallery", title: "gallery.title", group: "archive", menu: 10, requires: ["archive.read"], component: Gallery },
   { id: "viewer", path: "/photo/:sha256", title: "viewer.title", requires: ["archive.read"], component: Viewer },
-  { id: "intake", path: "/intake", title: "intake.title", menu: 20, requires: ["archive.ingest"], component: Intake },
-  { id: "log", path: "/log", title: "log.title", menu: 80, public: true, component: LogScreen },
-  { id: "admin", path: "/admin/users", title: "admin.title", menu: 90, requires: ["users.manage"], component: Admin },
+  { id: "intake", path: "/intake", title: "intake.title", group: "archive", menu: 20, requires: ["archive.ingest"], component: Intake },
+  { id: "log", path: "/log", title: "log.title", group: "archive", menu: 80, public: true, component: LogScreen },
+  { id: "admin", path: "/admin/users", title: "admin.title", group: "admin", menu: 90, requires: ["users.manage"], component: Admin },
   { id: "account", path: "/account", title: "account.title", requires: ["account.self"], component: Account },
   ...Object.values(import.meta.glob<readonly ScreenDef[]>("../screens/*/screen.ts", { eager: true, import: "screens" })).flat(),
 ];

@@ -5,14 +5,26 @@ import { Notice } from "./Notice.tsx";
 const KNOWN = new Set(["unauthenticated", "forbidden", "not_found", "invalid", "conflict", "too_large", "rate_limited", "network", "aborted", "internal", "integrity"]);
 
 /**
- * An error in the reader's language. The server's own sentence (in English: it is also what the CLI prints and
- * what support will recognise) follows it, marked as English so it is read and laid out as such.
+ * An error in the reader's language. When the server sent a message key (`server.<key>`), its sentence is
+ * worded here from the key and its parameters; otherwise the server's own sentence (in English: it is also what
+ * the CLI prints and what support will recognise) follows the title, marked as English so it is read and laid
+ * out as such.
  */
 export function ErrorNote({ error }: { error: unknown }) {
   const { t, i18n } = useTranslation();
   if (!error) return null;
   const code = error instanceof ApiError ? error.code : "internal";
   const title = t(`errors.${KNOWN.has(code) ? code : "internal"}`);
+  const worded = serverSentence(error, t, i18n.exists.bind(i18n));
+  if (worded) {
+    return (
+      <Notice kind="error" title={title}>
+        <p className="error-detail" data-key={(error as ApiError).key}>
+          {worded}
+        </p>
+      </Notice>
+    );
+  }
   const detail = error instanceof Error ? error.message : String(error);
   return (
     <Notice kind="error" title={title}>
@@ -26,4 +38,18 @@ export function ErrorNote({ error }: { error: unknown }) {
       )}
     </Notice>
   );
+}
+
+type T = (key: string, options?: Record<string, unknown>) => string;
+
+/** The server's message in the reader's language, or null when it sent no key this app can word. */
+export function serverSentence(error: unknown, t: T, exists: (key: string) => boolean): string | null {
+  if (!(error instanceof ApiError) || !error.key || !exists(`server.${error.key}`)) return null;
+  const params: Record<string, unknown> = { ...(error.params ?? {}) };
+  // Roles and field names have their own words; the rest (times, numbers, paths) go in as they are.
+  if (typeof params.role === "string") params.role = t(`roles.${params.role}`, { defaultValue: params.role });
+  if (typeof params.sensitivity === "string") params.sensitivity = t(`server.sensitivity.${params.sensitivity}`, { defaultValue: params.sensitivity });
+  if (typeof params.action === "string") params.action = t(`server.action.${params.action}`, { defaultValue: params.action });
+  if (typeof params.kind === "string") params.kind = t(`server.kind.${params.kind}`, { defaultValue: params.kind });
+  return t(`server.${error.key}`, params);
 }

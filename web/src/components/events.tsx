@@ -1,5 +1,42 @@
+import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { api } from "../api/client.ts";
 import { useFormat } from "../app/prefs.tsx";
+import { Person } from "./Person.tsx";
+
+/** Sources by label: the ids events carry mean nothing to a reader (one request per page, kept). */
+let sourceLabels: Promise<Map<string, string>> | null = null;
+function labelsOfSources(): Promise<Map<string, string>> {
+  sourceLabels ??= api.sources().then(
+    (rows) => new Map(rows.map((r) => [r.id, r.label])),
+    () => {
+      sourceLabels = null;
+      return new Map<string, string>();
+    },
+  );
+  return sourceLabels;
+}
+
+export function SourceLabel({ id }: { id: string }) {
+  const { t } = useTranslation();
+  const [label, setLabel] = useState<string | null>(null);
+  useEffect(() => {
+    let alive = true;
+    void labelsOfSources().then((m) => alive && setLabel(m.get(id) ?? ""));
+    return () => {
+      alive = false;
+    };
+  }, [id]);
+  if (label === null) return <span className="muted">…</span>;
+  return label ? <bdi>{label}</bdi> : <span className="muted">{t("events.aSource")}</span>;
+}
+
+/** A value that is a record's internal id is said as the record: a person by name, a source by label. */
+function Value({ v }: { v: string }) {
+  if (/^usr_[a-z2-7]{26}$/.test(v) || v.startsWith("operator:") || v.startsWith("system:")) return <Person id={v} />;
+  if (/^src_[a-z2-7]{26}$/.test(v)) return <SourceLabel id={v} />;
+  return <>{v}</>;
+}
 
 /** "revealed graphic image" → "events.types.revealed_graphic_image" */
 export function eventTypeKey(type: string): string {
@@ -33,7 +70,7 @@ export function EventDetail({ detail }: { detail: Record<string, unknown> }) {
       {keys.map((k) => {
         const v = detail[k];
         const text =
-          typeof v === "string" ? v : typeof v === "number" ? fmt.num(v) : k === "renditions" && Array.isArray(v) ? describeRenditions(v, t) : JSON.stringify(v);
+          typeof v === "string" ? <Value v={v} /> : typeof v === "number" ? fmt.num(v) : k === "renditions" && Array.isArray(v) ? describeRenditions(v, t) : JSON.stringify(v);
         return (
           <div key={k}>
             <dt>{t(`events.details.${k}`, { defaultValue: k })}</dt>

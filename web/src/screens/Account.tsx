@@ -23,7 +23,7 @@ export function Account(_props: ScreenProps) {
       {user && (
         <dl className="pairs">
           <Pair term={t("admin.email")}>
-            <span dir="ltr">{user.email ?? user.id}</span>
+            {user.email ? <span dir="ltr">{user.email}</span> : t("app.you")}
           </Pair>
           <Pair term={t("admin.role")}>{t(`roles.${user.role}`)}</Pair>
           <Pair term={t("admin.secondFactor")}>{user.secondFactor ? t("common.yes") : t("common.no")}</Pair>

@@ -459,10 +459,6 @@ function SourceRowView({
       <tr>
         <th scope="row" dir="auto">
           {s.label}
-          <br />
-          <code dir="ltr" className="small">
-            {s.id}
-          </code>
         </th>
         <td>{t(`intake.kinds.${s.kind}`, { defaultValue: s.kind })}</td>
         <td>{fmt.dateTime(s.started_at)}</td>

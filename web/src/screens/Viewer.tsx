@@ -8,12 +8,13 @@ import { Pair } from "../components/Pair.tsx";
 import { useSession } from "../app/session.tsx";
 import type { ScreenProps } from "../app/screens.ts";
 import { Dialog } from "../components/Dialog.tsx";
+import { Person } from "../components/Person.tsx";
 import { ErrorNote } from "../components/ErrorNote.tsx";
 import { Hash } from "../components/Hash.tsx";
 import { Notice } from "../components/Notice.tsx";
 import { useAsync } from "../components/useAsync.ts";
 import { ZoomPan } from "../components/ZoomPan.tsx";
-import { EventDetail, eventTypeKey } from "../components/events.tsx";
+import { EventDetail, SourceLabel, eventTypeKey } from "../components/events.tsx";
 import { ProofPanel } from "../components/ProofPanel.tsx";
 
 /**
@@ -185,7 +186,8 @@ function Details({ o }: { o: OriginalDetail }) {
             {o.sightings.map((s, i) => (
               <li key={i}>
                 {t(`outcomes.${s.outcome}`, { defaultValue: s.outcome })}
-                <code dir="ltr">{s.source}</code>
+                {" "}
+                <SourceLabel id={s.source} />{" "}
                 {s.path && <code dir="ltr">{s.path}</code>}
               </li>
             ))}
@@ -275,7 +277,7 @@ function History({ events, error }: { events: HistoryEvent[] | null; error: unkn
                   <td>{t(eventTypeKey(e.type), { defaultValue: e.type })}</td>
                   <td>{fmt.dateTime(e.at)}</td>
                   <td>
-                    {t(`roles.${e.actor.role}`, { defaultValue: e.actor.role })} <code dir="ltr">{e.actor.id}</code>
+                    <Person id={e.actor.id} />
                   </td>
                   <td>{t(`events.outcomes.${e.outcome}`, { defaultValue: e.outcome })}</td>
                   <td>

@@ -9,6 +9,7 @@ import { Link } from "../../app/router.tsx";
 import { useSession } from "../../app/session.tsx";
 import { catalogue } from "./api.ts";
 import { orNull, useAct, useTerms, valueText } from "./shared.tsx";
+import { Person } from "../../components/Person.tsx";
 
 /**
  * A body's fields, read and edited. The edit sends only what changed, with the version the editor saw: a
@@ -236,7 +237,7 @@ export function BodyFields({ body, canEdit, onSaved }: { body: BodyDetail; canEd
           </Pair>
           <Pair term={t("catalogue.fields.sensitivity")}>{t(`catalogue.sensitivity.${body.sensitivity}`)}</Pair>
           <Pair term={t("catalogue.body.created")}>
-            {fmt.dateTime(body.createdAt)} · <span dir="ltr">{body.createdBy}</span>
+            {fmt.dateTime(body.createdAt)} · <Person id={body.createdBy} />
           </Pair>
         </dl>
       )}
@@ -291,7 +292,9 @@ export function BodyHistory({ entries, error }: { entries: HistoryEntry[] | null
               {rows.map((h, i) => (
                 <tr key={`${h.eventSeq}-${h.recordId}-${h.field}-${i}`} data-field={h.field}>
                   <td>{fmt.dateTime(h.at)}</td>
-                  <td dir="ltr">{h.actor}</td>
+                  <td>
+                    <Person id={h.actor} />
+                  </td>
                   <td>
                     {h.recordType === "body" ? "" : `${t(`catalogue.history.records.${h.recordType}`, { defaultValue: h.recordType })}: `}
                     {t(`catalogue.fields.${h.field.split(":")[0]}`, { defaultValue: h.field })}
@@ -299,10 +302,10 @@ export function BodyHistory({ entries, error }: { entries: HistoryEntry[] | null
                   <td data-old={valueText(h.old)} data-new={valueText(h.new)}>
                     <span className="cat-change">
                       <span className="sr-only">{t("catalogue.history.old")}</span>
-                      <del dir="auto">{shown(h.field, h.old)}</del>
+                      <del dir="auto">{isPerson(h.old) ? <Person id={h.old} /> : shown(h.field, h.old)}</del>
                       <span aria-hidden="true">{lang === "ar" ? "←" : "→"}</span>
                       <span className="sr-only">{t("catalogue.history.new")}</span>
-                      <ins dir="auto">{shown(h.field, h.new)}</ins>
+                      <ins dir="auto">{isPerson(h.new) ? <Person id={h.new} /> : shown(h.field, h.new)}</ins>
                     </span>
                   </td>
                   <td dir="ltr">#{fmt.num(h.eventSeq)}</td>
@@ -314,4 +317,9 @@ export function BodyHistory({ entries, error }: { entries: HistoryEntry[] | null
       )}
     </section>
   );
+}
+
+/** A value that names who did something (a number's checker): said as the person, not their account id. */
+function isPerson(v: unknown): v is string {
+  return typeof v === "string" && /^(usr_[a-z2-7]{26}|operator:.+|system:.+)$/.test(v);
 }

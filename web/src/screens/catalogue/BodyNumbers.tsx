@@ -6,6 +6,7 @@ import { ErrorNote } from "../../components/ErrorNote.tsx";
 import { useAsync } from "../../components/useAsync.ts";
 import { catalogue } from "./api.ts";
 import { Thumb, useAct } from "./shared.tsx";
+import { Person } from "../../components/Person.tsx";
 
 /**
  * The numbers on a body's card (detainee, branch, examiner). Each was read by the card reader (OCR, with its
@@ -54,8 +55,8 @@ export function BodyNumbers({ body, canEdit, canCheck, onChange }: { body: BodyD
     ) : n.checkedBy ? (
       <span>
         <span className="badge badge-ok">{t("catalogue.numbers.checked")}</span>
-        <span className="cat-who muted small" dir="ltr" title={n.checkedBy}>
-          {n.checkedBy}
+        <span className="cat-who muted small">
+          <Person id={n.checkedBy} />
         </span>
       </span>
     ) : (
@@ -93,7 +94,11 @@ export function BodyNumbers({ body, canEdit, canCheck, onChange }: { body: BodyD
                   <td>
                     {n.method === "ocr"
                       ? t("catalogue.numbers.ocr", { confidence: n.confidence === null ? "?" : fmt.percent(n.confidence) })
-                      : t("catalogue.numbers.typed", { who: n.enteredBy })}
+                      : (
+                        <>
+                          {t("catalogue.numbers.typed")} <Person id={n.enteredBy} />
+                        </>
+                      )}
                     <div className="muted small">{fmt.dateTime(n.enteredAt)}</div>
                   </td>
                   <td>{n.sourceSha256 ? <Thumb sha256={n.sourceSha256} size={56} label={t("catalogue.photoN", { n: fmt.num(positionOf(n.sourceSha256)) })} /> : "—"}</td>

@@ -13,6 +13,7 @@ import { catalogue } from "./api.ts";
 import { EntityForm } from "./EntityForm.tsx";
 import { LinksSection } from "./Links.tsx";
 import { entityName, SensitivityBadge } from "./shared.tsx";
+import { Person } from "../../components/Person.tsx";
 
 /**
  * One facility, unit, hospital or person of interest: its fields, its chain of command (the units above it,
@@ -104,7 +105,7 @@ export function EntityPage({ params }: ScreenProps) {
                   <span dir="auto">{e.description ?? "—"}</span>
                 </Pair>
                 <Pair term={t("catalogue.body.created")}>
-                  {fmt.dateTime(e.createdAt)} · <span dir="ltr">{e.createdBy}</span>
+                  {fmt.dateTime(e.createdAt)} · <Person id={e.createdBy} />
                 </Pair>
               </dl>
             )}

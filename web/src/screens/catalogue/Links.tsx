@@ -7,6 +7,7 @@ import { ErrorNote } from "../../components/ErrorNote.tsx";
 import { useAsync } from "../../components/useAsync.ts";
 import { catalogue } from "./api.ts";
 import { endPath, entityName, useAct, useTerms } from "./shared.tsx";
+import { Person } from "../../components/Person.tsx";
 
 /**
  * The links of a body or an entity (held by, examined at, commands …), each with its evidence, the reasoning
@@ -68,7 +69,7 @@ export function LinksSection({ owner, ownerKind, canEdit, photos = [] }: { owner
                 ))}
               </p>
               <p className="muted small">
-                {fmt.dateTime(l.createdAt)} · <span dir="ltr">{l.createdBy}</span>
+                {fmt.dateTime(l.createdAt)} · <Person id={l.createdBy} />
                 {l.retracted && (
                   <>
                     {" · "}

@@ -13,6 +13,7 @@ import { useAsync } from "../../components/useAsync.ts";
 import { shortcut } from "../../components/shortcut.ts";
 import { catalogue } from "./api.ts";
 import { Thumb, useAct, useTerms } from "./shared.tsx";
+import { Person } from "../../components/Person.tsx";
 
 /**
  * The grouping proposals of one intake source: the card reader read each card photograph and the grouping
@@ -280,7 +281,7 @@ function ProposalCard({ p, canGroup, busy, forMerge, onKeyDown, onAccept, onReje
       )}
       {p.decidedBy && (
         <p className="muted small">
-          {t("catalogue.proposals.decided", { who: p.decidedBy, when: fmt.dateTime(p.decidedAt) })}
+          {t("catalogue.proposals.decided")} <Person id={p.decidedBy} />, {fmt.dateTime(p.decidedAt)}
         </p>
       )}
     </article>

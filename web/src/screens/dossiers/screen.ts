@@ -4,6 +4,6 @@ import { DossierPage } from "./DossierPage.tsx";
 
 /** Dossiers: named cases, their exhibits with reasoning, frozen versions and packages for recipients. */
 export const screens: ScreenDef[] = [
-  { id: "dossiers", path: "/dossiers", title: "dossiers.list.title", menu: 50, requires: ["dossier.read"], component: DossiersList },
+  { id: "dossiers", path: "/dossiers", title: "dossiers.list.title", group: "cases", menu: 50, requires: ["dossier.read"], component: DossiersList },
   { id: "dossier", path: "/dossiers/:id", title: "dossiers.page.title", requires: ["dossier.read"], component: DossierPage },
 ];

@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
+import { Person } from "../../components/Person.tsx";
 import { CONSENT_TIERS, type CaseView, type ConsentTier, type RequestView } from "../../api/types/families.ts";
 import { useFormat } from "../../app/prefs.tsx";
 import { ErrorNote } from "../../components/ErrorNote.tsx";
@@ -59,8 +60,8 @@ export function CaseMembers({ kase, onChange }: { kase: CaseView; onChange: () =
       ) : (
         <ul className="fam-plain" data-testid="members">
           {kase.members.map((m) => (
-            <li key={m} dir="ltr">
-              {m}
+            <li key={m}>
+              <Person id={m} />
             </li>
           ))}
         </ul>
@@ -68,7 +69,7 @@ export function CaseMembers({ kase, onChange }: { kase: CaseView; onChange: () =
       <form className="inline-form" onSubmit={submit}>
         <div className="field">
           <label htmlFor="member-id">{t("families.members.userId")}</label>
-          <input id="member-id" dir="ltr" required value={userId} onChange={(e) => setUserId(e.target.value)} />
+          <input id="member-id" type="email" dir="ltr" required value={userId} onChange={(e) => setUserId(e.target.value)} />
         </div>
         <div className="field">
           <label htmlFor="member-rel">{t("families.members.relationship")}</label>

@@ -16,12 +16,12 @@ import { PortalReportPage } from "./PortalReport.tsx";
 const CASEWORK = ["report.read", "disclosure.make"] as const;
 
 export const screens: ScreenDef[] = [
-  { id: "family-reports", path: "/families/reports", title: "families.reports.title", menu: 40, requires: CASEWORK, component: ReportsList },
+  { id: "family-reports", path: "/families/reports", title: "families.reports.title", group: "families", menu: 40, requires: CASEWORK, component: ReportsList },
   { id: "family-new-report", path: "/families/reports/new", title: "families.form.title", requires: [...CASEWORK, "report.file"], component: NewReport },
   { id: "family-import", path: "/families/import", title: "families.import.title", requires: [...CASEWORK, "report.import"], component: ImportReports },
   { id: "family-report", path: "/families/reports/:id", title: "families.report.title", requires: [...CASEWORK, "family.candidates"], component: ReportPage },
-  { id: "family-flags", path: "/families/flags", title: "families.flags.title", menu: 41, requires: CASEWORK, component: Flags },
-  { id: "family-duplicates", path: "/families/duplicates", title: "families.duplicates.title", menu: 42, requires: [...CASEWORK, "family.match", "report.edit"], component: Duplicates },
-  { id: "portal", path: "/portal", title: "families.portal.title", menu: 5, requires: ["disclosure.read"], roles: ["family_member"], component: PortalList },
+  { id: "family-flags", path: "/families/flags", title: "families.flags.title", group: "families", menu: 41, requires: CASEWORK, component: Flags },
+  { id: "family-duplicates", path: "/families/duplicates", title: "families.duplicates.title", group: "families", menu: 42, requires: [...CASEWORK, "family.match", "report.edit"], component: Duplicates },
+  { id: "portal", path: "/portal", title: "families.portal.title", group: "families", menu: 5, requires: ["disclosure.read"], roles: ["family_member"], component: PortalList },
   { id: "portal-report", path: "/portal/reports/:id", title: "families.portal.reportTitle", requires: ["disclosure.read"], roles: ["family_member"], component: PortalReportPage },
 ];

@@ -17,7 +17,7 @@ export function useReportName(): (r: Pick<ReportView, "ref" | "nameAr" | "nameLa
 
 export function BandBadge({ band }: { band: Band }) {
   const { t } = useTranslation();
-  const cls = band === "strong" ? "badge badge-ok" : band === "exclude" ? "badge fam-badge-exclude" : "badge badge-warn";
+  const cls = { strong: "badge badge-ok", likely: "badge badge-ok", review: "badge badge-warn", unlikely: "badge", exclude: "badge fam-badge-exclude" }[band];
   return (
     <span className={cls} data-band={band}>
       {t(`families.bands.${band}`)}

@@ -9,6 +9,7 @@ import { Notice } from "../../components/Notice.tsx";
 import { useAsync } from "../../components/useAsync.ts";
 import { reviewApi } from "./api.ts";
 import { termLabel } from "./draft.ts";
+import { Person } from "../../components/Person.tsx";
 
 /**
  * Double reviews that disagree: the two blind reviews side by side (they open to everyone entitled once both
@@ -82,7 +83,7 @@ function DisputeCard({ d, terms, onResolved }: { d: Dispute; terms: Term[] | nul
   const titleId = `dispute-${d.itemId}`;
   return (
     <article className="card dispute" aria-labelledby={titleId} data-testid="dispute">
-      <h2 id={titleId}>{t("review.disputeTitle", { body: pair[0]?.content.bodyRef ?? d.bodyId })}</h2>
+      <h2 id={titleId}>{t("review.disputeTitle", { body: d.bodyRef })}</h2>
       <p>
         {t("review.differOn")}{" "}
         {[...d.disagreement.codes.map((c) => termLabel(terms, c, lang)), ...d.disagreement.causes.map((c) => t(`review.causeCodes.${c}`, { defaultValue: c }))].join(t("review.sep"))}
@@ -93,7 +94,7 @@ function DisputeCard({ d, terms, onResolved }: { d: Dispute; terms: Term[] | nul
           <section key={r.id} className="card" aria-labelledby={`${titleId}-${i}`}>
             <h3 id={`${titleId}-${i}`}>{t("review.reviewerN", { n: fmt.num(i + 1) })}</h3>
             <p className="small muted">
-              <code dir="ltr">{r.content.reviewer}</code>{t("review.sep")}{fmt.dateTime(r.content.submittedAt)}{t("review.sep")}{t("review.versionN", { n: fmt.num(r.content.version) })}
+              <Person id={r.content.reviewer} />{t("review.sep")}{fmt.dateTime(r.content.submittedAt)}{t("review.sep")}{t("review.versionN", { n: fmt.num(r.content.version) })}
             </p>
             <ul className="plain">
               {r.content.findings.map((f) => (

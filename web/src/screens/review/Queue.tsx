@@ -56,7 +56,7 @@ export function Queue(_props: ScreenProps) {
                     </Link>
                   </td>
                   <td>
-                    <code dir="ltr">{a.sampleId}</code>
+                    <Link to={`/review/samples/${encodeURIComponent(a.sampleId)}`}>{t("review.openSample")}</Link>
                   </td>
                   <td>{a.double ? t("review.double") : t("review.single")}</td>
                   <td>{t(`review.itemStatus.${a.itemStatus}`, { defaultValue: a.itemStatus })}</td>

@@ -1,5 +1,7 @@
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
+import { Person } from "../../components/Person.tsx";
+import { Link } from "../../app/router.tsx";
 import type { SampleView } from "../../api/types/review.ts";
 import { navigate } from "../../app/router.tsx";
 import { useFormat } from "../../app/prefs.tsx";
@@ -92,7 +94,6 @@ export function SampleDetailScreen({ params }: ScreenProps) {
     <section aria-labelledby="sample-title">
       <div className="screen-head">
         <h1 id="sample-title">{t("review.sampleTitle")}</h1>
-        <Hash value={id} />
       </div>
       <ErrorNote error={sample.error} />
       {s && (
@@ -139,7 +140,9 @@ export function SampleDetailScreen({ params }: ScreenProps) {
                 {s.items.map((i) => (
                   <tr key={i.id}>
                     <td>
-                      <code dir="ltr">{i.bodyId}</code>
+                      <Link to={`/bodies/${i.bodyId}`} dir="ltr">
+                        {i.bodyRef}
+                      </Link>
                     </td>
                     <td dir="ltr">{i.stratum}</td>
                     <td>{i.double ? t("review.double") : t("review.single")}</td>
@@ -169,7 +172,7 @@ function SampleFacts({ s }: { s: SampleView }) {
       <Pair term={t("review.frameHash")}>
         <Hash value={s.populationSha256} short />
       </Pair>
-      <Pair term={t("review.drawn")}>{t("review.drawnValue", { at: fmt.dateTime(s.drawnAt), by: s.drawnBy })}</Pair>
+      <Pair term={t("review.drawn")}>{fmt.dateTime(s.drawnAt)} · <Person id={s.drawnBy} /></Pair>
     </dl>
   );
 }
@@ -211,7 +214,7 @@ function AssignForm({ id, unassigned, onDone }: { id: string; unassigned: number
           <ul className="plain">
             {Object.entries(done).map(([r, n]) => (
               <li key={r}>
-                <code dir="ltr">{r}</code> {t("review.assignedN", { n: fmt.num(n), count: n })}
+                <Person id={r} /> {t("review.assignedN", { n: fmt.num(n), count: n })}
               </li>
             ))}
           </ul>

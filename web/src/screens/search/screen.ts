@@ -2,4 +2,4 @@ import type { ScreenDef } from "../../app/screens.ts";
 import { Search } from "./Search.tsx";
 
 /** Search over the body records: one box, facets with counts, shareable URLs. */
-export const screens: ScreenDef[] = [{ id: "search", path: "/search", title: "search.title", menu: 28, requires: ["catalogue.read"], component: Search }];
+export const screens: ScreenDef[] = [{ id: "search", path: "/search", title: "search.title", group: "catalogue", menu: 28, requires: ["catalogue.read"], component: Search }];

@@ -3,5 +3,5 @@ import { Statistics } from "./Statistics.tsx";
 
 /** The figures a report quotes, as charts and tables, exportable as CSV, SVG and PNG. */
 export const screens: ScreenDef[] = [
-  { id: "statistics", path: "/statistics", title: "statistics.title", menu: 70, requires: ["catalogue.read"], component: Statistics },
+  { id: "statistics", path: "/statistics", title: "statistics.title", group: "catalogue", menu: 70, requires: ["catalogue.read"], component: Statistics },
 ];
