@@ -63,9 +63,11 @@ export async function analyseCard(inputs: PhotoInput[], params: AnalysisParamete
     const dcf = input.path ? dcfName(input.path) : { name: null, order: null, inCameraCopy: false };
     photos.push({ sha256: input.sha256, ...dcf, header });
     findings.push(...photoChecks(input.sha256, header, dcf.inCameraCopy));
-    if (params.content && header.structure.frame) {
-      findings.push(...(await thumbnailCheck(input.sha256, bytes, header)));
-      findings.push(...(await doubleCompressionCheck(input.sha256, bytes, header)));
+    if (params.content && header.structure.frame && header.structure.problems.length === 0) {
+      // A file the decoder refuses (too many pixels, broken data) keeps its header findings; the content
+      // checks say nothing rather than guess.
+      findings.push(...(await thumbnailCheck(input.sha256, bytes, header).catch(() => [])));
+      findings.push(...(await doubleCompressionCheck(input.sha256, bytes, header).catch(() => [])));
     }
     onProgress?.(++done, sorted.length);
   }

@@ -11,6 +11,7 @@ import { registerFamiliesCommands } from "./families.ts";
 import { registerReviewCommands } from "./review.ts";
 import { registerPackageCommands } from "./package.ts";
 import { registerDossierCommands } from "./dossier.ts";
+import { registerAuthenticityCommands } from "./authenticity.ts";
 import { reportError } from "./shell.ts";
 
 const program = new Command("dalil")
@@ -32,6 +33,7 @@ registerFamiliesCommands(program);
 registerReviewCommands(program);
 registerPackageCommands(program);
 registerDossierCommands(program);
+registerAuthenticityCommands(program);
 
 try {
   await program.parseAsync(process.argv);

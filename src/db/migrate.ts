@@ -9,6 +9,7 @@ import * as m0007 from "./migrations/0007-families-casework.ts";
 import * as m0008 from "./migrations/0008-log-openings.ts";
 import * as m0009 from "./migrations/0009-protect-records.ts";
 import * as m0011 from "./migrations/0011-reading-evidence.ts";
+import * as m0013 from "./migrations/0013-authenticity.ts";
 
 export type Dialect = "sqlite" | "postgres";
 
@@ -35,6 +36,7 @@ const MIGRATIONS: Record<string, MigrationModule> = {
   "0008-log-openings": m0008,
   "0009-protect-records": m0009,
   "0011-reading-evidence": m0011,
+  "0013-authenticity": m0013,
 };
 
 export function registerMigration(name: string, mod: MigrationModule): void {

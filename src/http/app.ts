@@ -15,6 +15,7 @@ import { registerReviewRoutes } from "../review/index.ts";
 import { registerFamiliesRoutes } from "../families/routes.ts";
 import { registerDossierRoutes } from "../dossiers/routes.ts";
 import { registerStatisticsRoutes } from "../catalogue/statistics-routes.ts";
+import { registerAuthenticityRoutes } from "../authenticity/index.ts";
 import { registerWebApp } from "./web.ts";
 import { openApiDocument } from "./openapi.ts";
 
@@ -151,6 +152,7 @@ export async function buildHttpApp(ctx: Ctx, opts: HttpOptions = {}): Promise<Ht
   registerFamiliesRoutes(register);
   registerDossierRoutes(register);
   registerStatisticsRoutes(register);
+  registerAuthenticityRoutes(register);
   registerWebApp(app, register);
 
   register({
