@@ -133,9 +133,9 @@ function Cameras({ cameras }: { cameras: CameraView[] }) {
                   <td dir="ltr">{s.parts.subsampling}</td>
                   <td>{t(`authenticity.photo.huffmanKinds.${s.parts.huffman}`, { defaultValue: s.parts.huffman })}</td>
                   <td>{s.ijgQuality ? t("authenticity.cameras.ijg", { quality: fmt.num(s.ijgQuality) }) : <code dir="ltr">{s.parts.tables}</code>}</td>
-                  <td dir="ltr">{s.parts.thumbnail}</td>
+                  <td dir="ltr">{s.parts.thumbnail === "none" ? t("authenticity.photo.huffmanKinds.none") : s.parts.thumbnail}</td>
                   <td dir="ltr">{s.parts.ifds}</td>
-                  <td dir="ltr">{s.parts.makerNote}</td>
+                  <td dir="ltr">{s.parts.makerNote === "none" ? t("authenticity.photo.huffmanKinds.none") : s.parts.makerNote}</td>
                 </tr>
               )),
             )}
