@@ -102,6 +102,11 @@ test("hostile lengths and truncation are named, never thrown", async () => {
   assert.equal(parseJpeg(Buffer.from("GIF89a....")).problems[0]?.code, "notJpeg");
   const badDqt = parseJpeg(Buffer.concat([base.subarray(0, 2), segment(0xdb, Buffer.from([0x30, 1, 2])), Buffer.from([0xff, 0xd9])]));
   assert.ok(badDqt.problems.some((p) => p.code === "badTable" && p.params.marker === "DQT"));
+  const stray = parseJpeg(Buffer.concat([base.subarray(0, 2), Buffer.from("garbage"), base.subarray(2)]));
+  assert.deepEqual(stray.problems.map((p) => [p.code, p.params.bytes]), [["strayBytes", 7]]);
+  assert.equal(stray.frame?.width, 64, "reading goes on after the stray bytes");
+  const loop = Buffer.concat([base.subarray(0, 2), ...Array.from({ length: 5000 }, () => Buffer.from([0xff, 0xfe, 0x00, 0x02]))]);
+  assert.equal(parseJpeg(loop).problems[0]?.code, "tooManySegments");
   // random bytes after SOI: no crash, some problem
   for (let seed = 1; seed < 50; seed++) {
     const junk = Buffer.alloc(200);
