@@ -49,7 +49,12 @@ export async function benchAuthenticity(bodies: number): Promise<void> {
     console.log(`  ${ok ? "flagged" : "MISSED "} ${a.anomaly.padEnd(18)} expected ${a.expect.padEnd(18)} found ${[...new Set(keys)].join(", ") || "nothing"}`);
   }
   const clean = report.photos.filter((p) => !planted.has(p.sha256));
-  const cleanFlagged = clean.filter((p) => p.worst === "look" || p.worst === "strong").length;
+  const cleanFlaggedPhotos = clean.filter((p) => p.worst === "look" || p.worst === "strong");
+  const cleanFlagged = cleanFlaggedPhotos.length;
+  for (const p of cleanFlaggedPhotos) {
+    const keys = report.findings.filter((f) => f.photo === p.sha256 && f.severity !== "information").map((f) => `${f.key} ${JSON.stringify(f.params)}`);
+    console.log(`  clean but flagged: ${p.name ?? p.sha256.slice(0, 12)}: ${keys.join("; ")}`);
+  }
   row("planted anomalies flagged", `${found} of ${planted.size}`);
   row("clean photos above information", `${cleanFlagged} of ${clean.length} (${((cleanFlagged / Math.max(1, clean.length)) * 100).toFixed(2)} %)`);
   const rate = (s: number) => `${(files.length / s).toFixed(0)} photos/s`;

@@ -12,6 +12,7 @@ import { registerArchiveJobs } from "../archive/jobs.ts";
 import { registerCatalogueJobs } from "../catalogue/index.ts";
 import { registerFamiliesJobs } from "../families/matching.ts";
 import { registerDossierJobs } from "../dossiers/dossier-package.ts";
+import { registerAuthenticityJobs } from "../authenticity/index.ts";
 import { registerPackageExpiry } from "../dossiers/package-download.ts";
 import { registerReviewBlinding } from "../review/reviews.ts";
 import { registerCaseworkJobs } from "../families/watch.ts";
@@ -72,6 +73,7 @@ export async function openArchive(config: Config, opts: { clock?: Clock; logger?
   registerCatalogueJobs(ctx);
   registerFamiliesJobs(ctx);
   registerDossierJobs(ctx);
+  registerAuthenticityJobs(ctx);
   registerPackageExpiry(ctx);
   registerReviewBlinding();
   registerCaseworkJobs(ctx);

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { RegisterRoute } from "../http/app.ts";
-import { errorLevel, listAuthenticityRuns, photoAuthenticity, runAuthenticity, showAuthenticity } from "./runs.ts";
+import { enqueueAuthenticity } from "./jobs.ts";
+import { errorLevel, listAuthenticityRuns, photoAuthenticity, showAuthenticity } from "./runs.ts";
 
 const Source = z.object({ source: z.string().min(1).max(200) });
 const Sha = z.object({ sha256: z.string().regex(/^[0-9a-f]{64}$/, "must be a SHA-256 in lowercase hex") });
@@ -18,10 +19,10 @@ export function registerAuthenticityRoutes(route: RegisterRoute): void {
     method: "POST",
     url: "/api/authenticity/sources/:source/runs",
     action: "authenticity.run",
-    summary: "analyse a card's photographs (headers, sequence; content checks when asked): a custody event",
+    summary: "queue an analysis of a card's photographs (headers, sequence; content checks unless content=false); the job's result names the run",
     handler: (req, ctx, actor) => {
       const b = z.object({ content: z.boolean().default(true) }).strict().parse(req.body ?? {});
-      return runAuthenticity(ctx, actor, { source: Source.parse(req.params).source, content: b.content });
+      return enqueueAuthenticity(ctx, actor, { source: Source.parse(req.params).source, content: b.content });
     },
   });
   route({

@@ -37,7 +37,7 @@ export interface RunAnalysis {
   content: boolean;
 }
 
-async function findSource(ctx: Ctx, ref: string): Promise<{ id: string; label: string }> {
+export async function findSource(ctx: Ctx, ref: string): Promise<{ id: string; label: string }> {
   const rows = await ctx.db.db.selectFrom("sources").select(["id", "label"]).where((eb) => eb.or([eb("id", "=", ref), eb("label", "=", ref)])).execute();
   const exact = rows.find((r) => r.id === ref);
   if (exact) return exact;

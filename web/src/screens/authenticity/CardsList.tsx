@@ -1,3 +1,4 @@
+import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, navigate } from "../../app/router.tsx";
 import { useFormat } from "../../app/prefs.tsx";
@@ -19,6 +20,7 @@ export function CardsList(_props: ScreenProps) {
     return sources.map((s) => ({ source: s, latest: runs.find((r) => r.source.id === s.id) ?? null }));
   }, []);
   const { busy, error, act } = useAct();
+  const [progress, setProgress] = useState<{ done: number; total: number } | null>(null);
 
   return (
     <section aria-labelledby="aut-title">
@@ -27,6 +29,11 @@ export function CardsList(_props: ScreenProps) {
       </div>
       <p className="muted small">{t("authenticity.list.intro")}</p>
       <ErrorNote error={data.error ?? error} />
+      {busy && progress && (
+        <p role="status" aria-live="polite">
+          <progress max={progress.total || 1} value={progress.done} aria-label={t("authenticity.list.running")} /> {fmt.num(progress.done)} / {fmt.num(progress.total)}
+        </p>
+      )}
       {data.loading && !data.data && <p className="muted">{t("app.loading")}</p>}
       {data.data && (
         <div className="table-wrap">
@@ -63,7 +70,7 @@ export function CardsList(_props: ScreenProps) {
                         disabled={busy}
                         onClick={() =>
                           void act(async () => {
-                            await authenticity.run(source.id);
+                            await authenticity.run(source.id, (done, total) => setProgress({ done, total }));
                             navigate(`/authenticity/${encodeURIComponent(source.id)}`);
                           })
                         }
