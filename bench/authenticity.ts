@@ -21,7 +21,11 @@ export async function benchAuthenticity(bodies: number): Promise<void> {
     await writeDemoCard(dir, { bodies, seed, withFaults: false, withAnomalies: true });
   }
   const truth = JSON.parse(readFileSync(join(dir, "truth.json"), "utf8")) as DemoCardTruth;
-  const files = [...new Map(truth.photos.map((p) => [p.sha256, p])).values()];
+  // One file per distinct photo, the first the card lists (the camera's folder before 900_COPY), as intake keeps
+  // the first sighting.
+  const firstOf = new Map<string, DemoCardTruth["photos"][number]>();
+  for (const p of truth.photos) if (!firstOf.has(p.sha256)) firstOf.set(p.sha256, p);
+  const files = [...firstOf.values()];
   const paths = files.map((p) => join(dir, ...p.path.split("/")));
   const inputs = (): PhotoInput[] => files.map((p, i) => ({ sha256: p.sha256, path: p.path, phash: null, bytes: () => readFile(paths[i]!) }));
   const bytes = paths.reduce((a, p) => a + readFileSync(p).length, 0);
