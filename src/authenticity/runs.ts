@@ -9,6 +9,7 @@ import { SOFTWARE } from "../core/version.ts";
 import { custody } from "../ledger/events.ts";
 import { analyseCard, reportDigest, type AnalysisParameters, type CardReport, type PhotoInput, type PhotoSummary } from "./analyse.ts";
 import { errorLevelMap } from "./content.ts";
+import { dcfName } from "./card-checks.ts";
 import type { Finding } from "./findings.ts";
 import { adb } from "./tables.ts";
 
@@ -62,9 +63,13 @@ async function cardPhotos(ctx: Ctx, sourceId: string): Promise<PhotoInput[]> {
     .where("originals.format", "=", "jpeg")
     .orderBy("sightings.entry_no")
     .execute();
+  // A photo seen twice on the card (a copy put back in another DCF folder) is placed where the camera wrote it:
+  // the sighting with the lowest DCF folder and number, then the first read.
+  const rank = (path: string) => dcfName(path).order ?? Number.MAX_SAFE_INTEGER;
   const seen = new Map<string, PhotoInput>();
   for (const r of rows) {
-    if (seen.has(r.sha256)) continue;
+    const had = seen.get(r.sha256);
+    if (had && rank(had.path!) <= rank(r.path)) continue;
     seen.set(r.sha256, { sha256: r.sha256, path: r.path, phash: r.phash, bytes: async () => readAll(await ctx.blobs.get(r.sha256)) });
   }
   return [...seen.values()];
