@@ -27,7 +27,7 @@ import {
   tiffStart,
   undef,
   withTiff,
-} from "../test/archive/media/exif-fixtures.ts";
+} from "../test/support/exif.ts";
 
 const args = process.argv.slice(2);
 const opt = (name: string, dflt: number) => {

@@ -22,7 +22,7 @@ export function setBlindProvider(p: Provider): void {
 
 /** What is hidden from this actor now; null when nothing is (not a forensic reviewer, or nothing blind). */
 export async function blindScope(ctx: Ctx, actor: Actor): Promise<BlindScope | null> {
-  if (actor.role !== "forensic_reviewer" || !provider) return null;
+  if (!ctx.policy.stands(actor, "review.blind") || !provider) return null;
   const scope = await provider(ctx, actor);
   return scope.hidden.size ? scope : null;
 }

@@ -15,6 +15,10 @@ export {
   type Resource,
   type Relation,
   type Sensitivity,
+  type Standing,
+  STANDINGS,
+  JOB_KINDS,
+  readableJobKinds,
   type ScopedActor,
   type Decision,
 } from "./policy.ts";
@@ -48,11 +52,13 @@ export {
 } from "./sessions.ts";
 export { listOwnSessions, revokeOwnSession } from "./account.ts";
 export { createApiToken, listApiTokens, revokeApiToken, actorForToken, TOKEN_PREFIX, type ApiTokenView, type CreateApiToken } from "./tokens.ts";
-export { sealIdentity, listSealed, isSealed, openSealedIdentity, MAX_IDENTITY_BYTES, type SealedView, type SealIdentity, type OpenSealed } from "./sealed.ts";
-export { revealOriginal, downloadOriginal, recordOriginalRead, recordPersonalDataRead, REVEAL_SECONDS, type RevealOriginal, type RevealGrant } from "./reads.ts";
+export { sealIdentity, listSealed, isSealed, openSealedIdentity, MAX_IDENTITY_BYTES, type SealedView, type SealIdentity, type OpenSealed, type SourceExists } from "./sealed.ts";
+export { recordOriginalRead, recordPersonalDataRead } from "./reads.ts";
 export { isSensitiveField, withoutSensitiveFields, metadataFor } from "./sensitive-metadata.ts";
 export { accessChangesFor, type AccessChange } from "./audit.ts";
 export { THROTTLE } from "./throttle.ts";
+export { blindScope, hiddenByBlind, setBlindProvider, type BlindScope } from "./blind.ts";
+export { constantTimeEqual, loadKeyFile } from "./secrets.ts";
 export { MAX_PASSWORD, MIN_PASSWORD } from "./passwords.ts";
 export { totpCode } from "./totp.ts";
-export { rotateMasterKey, rotateSealedKey, type MasterRotation, type SealedRotation } from "./keys.ts";
+export { rotateSealedKey, type SealedRotation } from "./keys.ts";

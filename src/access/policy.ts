@@ -190,6 +190,68 @@ export const PERMISSIONS: Record<Action, readonly Role[]> = Object.fromEntries(
 
 export const ACTIONS = Object.keys(RULES) as Action[];
 
+/**
+ * How a use case treats an actor because of their role, where the rule is not "may they do this action" but
+ * "how does the action go for them". Kept here, beside the permissions, so every role rule is in one file: no
+ * use case compares `actor.role` itself (test/access/role-rules.test.ts fails if one does).
+ */
+export type Standing =
+  // Double review is blind for forensic reviewers: the other reviewer's review of a body they both review, and
+  // everything the other did about it, stays hidden until both reviews are in. Organisers and readers are not
+  // reviewers of the body and see the reviews as they come.
+  | "review.blind"
+  // A disputed double review is settled by a third review: a forensic reviewer who did not review the body.
+  | "review.third"
+  // A consensus is recorded by one of the two reviewers of the body, or by an administrator for any pair.
+  | "review.consensus.any"
+  // The families' portal is the family members' own door; caseworkers use the families routes.
+  | "family.portal"
+  // A family member is the filer of the reports they file, and the archive gives those reports their reference.
+  | "family.filer"
+  // A caseworker who enters a report becomes its assigned caseworker.
+  | "family.caseworker"
+  // Flags (reopened cases) reach every caseworker's reports for an administrator; a caseworker sees the flags of
+  // their own reports and of unassigned ones.
+  | "family.flags.all"
+  // A record outside one's reach is "not found" rather than "forbidden": a family member learns nothing about
+  // other families' reports from the refusal.
+  | "family.not-found";
+
+export const STANDINGS: Record<Standing, readonly Role[]> = {
+  "review.blind": ["forensic_reviewer"],
+  "review.third": ["forensic_reviewer"],
+  "review.consensus.any": ["admin"],
+  "family.portal": ["family_member"],
+  "family.filer": ["family_member"],
+  "family.caseworker": ["family_caseworker"],
+  "family.flags.all": ["admin"],
+  "family.not-found": ["family_member"],
+};
+
+/**
+ * Which action lets one follow a job of each kind (besides `jobs.read`): a job's progress and result are part of
+ * the work it does, so a role sees the jobs of the work it may do. A caseworker sees matching runs, not card
+ * intakes; an investigator proposals, not packages. A job of a kind not listed here is seen by roles that run jobs.
+ */
+export const JOB_KINDS: Readonly<Record<string, Action>> = {
+  "archive.ingest": "archive.ingest",
+  "archive.renditions": "archive.ingest",
+  "archive.fixity-audit": "archive.verify",
+  "catalogue.propose": "catalogue.group",
+  "dossiers.package": "package.export",
+  "dossiers.package-expiry": "package.export",
+  "families.rerank": "family.match",
+  "families.watch-bodies": "family.match",
+  "authenticity.run": "authenticity.run",
+};
+
+/** The job kinds this actor may follow: "all" when that is every kind (unlisted ones included), else the list. */
+export function readableJobKinds(p: Policy, actor: Actor): "all" | string[] {
+  if (!p.allows(actor, "jobs.read")) return [];
+  const kinds = Object.keys(JOB_KINDS).filter((k) => p.allows(actor, JOB_KINDS[k]!));
+  return kinds.length === Object.keys(JOB_KINDS).length && p.allows(actor, "jobs.run") ? "all" : kinds;
+}
+
 /** The highest sensitivity each role may see by role alone. */
 export const CLEARANCE: Record<Role, Sensitivity> = {
   admin: "confidential",
@@ -232,6 +294,8 @@ export interface Policy {
   mayAttempt(actor: Actor, action: Action): boolean;
   /** Roles that can see originals, personal data, sealed records or accounts sign in with a second factor. */
   needsSecondFactor(role: Role): boolean;
+  /** Whether the actor's role has this standing (how a use case treats them; see STANDINGS). */
+  stands(actor: Actor, standing: Standing): boolean;
 }
 
 function rank(s: Sensitivity): number {
@@ -306,6 +370,9 @@ export const policy: Policy = {
       const rule = RULES[a];
       return rule.exposes !== undefined && (rule.roles.includes(role) || Boolean(rule.related?.[role]?.length));
     });
+  },
+  stands(actor, standing) {
+    return STANDINGS[standing].includes(actor.role);
   },
 };
 

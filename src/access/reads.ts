@@ -1,82 +1,13 @@
 import type { Ctx } from "../app/context.ts";
 import type { Actor } from "../core/actor.ts";
-import { Invalid, NotFound } from "../core/errors.ts";
 import type { Tx } from "../db/database.ts";
-import { custody, type EventObject } from "../ledger/events.ts";
-import { secret } from "../ledger/openings.ts";
+import { custody, type EventObject } from "../ledger/index.ts";
 
 /**
- * Reads that are acts on evidence. Every view is the blurred rendition unless the viewer chooses otherwise:
- * revealing a graphic original is allowed by the policy, needs a reason, and is a custody event naming the
- * viewer, the original and the reason. Reads of families' personal data and of originals' bytes are events
- * too; the helpers below append them inside the caller's transaction, with the read they record.
+ * Reads that are acts on evidence. Reads of families' personal data and of originals' bytes are custody events;
+ * the helpers below append them inside the caller's transaction, with the read they record. Revealing an
+ * original is the archive's (src/archive/reveals.ts): it reads the archive's table of originals.
  */
-export const REVEAL_SECONDS = 300;
-const MIN_REASON = 4;
-const MAX_REASON = 500;
-
-export interface RevealOriginal {
-  sha256: string;
-  reason: string;
-}
-
-/** Permission to stream one original's bytes (or its unblurred rendition) to this actor, for a short while. */
-export interface RevealGrant {
-  sha256: string;
-  event: string;
-  seq: number;
-  revealedAt: string;
-  expiresAt: string;
-}
-
-function checkReason(reason: string): string {
-  const r = reason.trim();
-  if (r.length < MIN_REASON) throw new Invalid("Say why you need to see the original; the reason is recorded with your name in the custody log.", "reason");
-  if (r.length > MAX_REASON) throw new Invalid(`Keep the reason under ${MAX_REASON} characters.`, "reason");
-  return r;
-}
-
-/**
- * The reveal: checks the policy and the original, records "revealed graphic image", and returns the grant. The
- * caller streams the bytes only after this returns: no event, no bytes.
- */
-export function revealOriginal(ctx: Ctx, actor: Actor, input: RevealOriginal): Promise<RevealGrant> {
-  return grantOriginal(ctx, actor, input, "revealed graphic image");
-}
-
-/**
- * The download: the same permission and reason as a reveal, but a different act (a file leaves the archive,
- * where a reveal shows a photograph in one view), so the log records it as "downloaded original".
- */
-export function downloadOriginal(ctx: Ctx, actor: Actor, input: RevealOriginal): Promise<RevealGrant> {
-  return grantOriginal(ctx, actor, input, "downloaded original");
-}
-
-async function grantOriginal(
-  ctx: Ctx,
-  actor: Actor,
-  input: RevealOriginal,
-  type: "revealed graphic image" | "downloaded original",
-): Promise<RevealGrant> {
-  ctx.policy.require(actor, "original.reveal");
-  const reason = checkReason(input.reason);
-  return ctx.db.transaction(async (tx) => {
-    const row = await tx.selectFrom("originals").select(["sha256", "status"]).where("sha256", "=", input.sha256).executeTakeFirst();
-    if (!row) throw new NotFound(`No original with SHA-256 ${input.sha256}.`);
-    const now = ctx.clock.now();
-    const { seq, event } = await ctx.log.append(
-      tx,
-      custody(type, actor, now, [{ sha256: row.sha256, role: "original" }], { reason: secret(reason) }),
-    );
-    return {
-      sha256: row.sha256,
-      event: event.id,
-      seq,
-      revealedAt: now.toISOString(),
-      expiresAt: new Date(now.getTime() + REVEAL_SECONDS * 1000).toISOString(),
-    };
-  });
-}
 
 /** Records that the actor read an original's bytes (a download for verification, an export), in the caller's transaction. */
 export async function recordOriginalRead(ctx: Ctx, tx: Tx, actor: Actor, sha256: string, detail: Record<string, string> = {}): Promise<string> {

@@ -2,7 +2,7 @@ import { z } from "zod";
 import type { RegisterRoute } from "../http/app.ts";
 import { addUser, disableUser, enableUser, listUsers, resetUser } from "./users.ts";
 import { createApiToken, listApiTokens, revokeApiToken } from "./tokens.ts";
-import { listSealed, sealIdentity, MAX_IDENTITY_BYTES } from "./sealed.ts";
+import { listSealed } from "./sealed.ts";
 
 /**
  * Accounts, API tokens and sealed identities over HTTP. Opening a sealed identity is deliberately not here:
@@ -11,12 +11,10 @@ import { listSealed, sealIdentity, MAX_IDENTITY_BYTES } from "./sealed.ts";
  */
 const UserId = z.object({ id: z.string().regex(/^usr_[a-z2-7]{26}$/, "must be an account id (usr_…)") });
 const TokenId = z.object({ id: z.string().regex(/^tok_[a-z2-7]{26}$/, "must be a token id (tok_…)") });
-const SourceId = z.object({ id: z.string().min(1).max(64) });
 
 const NewUser = z.object({ email: z.string().min(3).max(320), role: z.string().min(1).max(40) }).strict();
 const Reset = z.object({ secondFactor: z.boolean().optional() }).strict();
 const NewToken = z.object({ name: z.string().min(1).max(100), scopes: z.array(z.string().max(40)).min(1).max(40), days: z.number().int().optional() }).strict();
-const Seal = z.object({ identity: z.string().min(1).max(MAX_IDENTITY_BYTES), replace: z.boolean().optional() }).strict();
 
 export function registerAccessRoutes(route: RegisterRoute): void {
   route({ method: "GET", url: "/api/users", action: "users.manage", summary: "accounts and their roles", handler: (_r, ctx, actor) => listUsers(ctx, actor) });
@@ -66,14 +64,4 @@ export function registerAccessRoutes(route: RegisterRoute): void {
   });
 
   route({ method: "GET", url: "/api/sealed", action: "sealed.list", summary: "sources with a sealed identity (never the identity)", handler: (_r, ctx, actor) => listSealed(ctx, actor) });
-  route({
-    method: "POST",
-    url: "/api/sources/:id/seal",
-    action: "sealed.write",
-    summary: "seal the identity of whoever handed over this source",
-    handler: (req, ctx, actor) => {
-      const body = Seal.parse(req.body);
-      return sealIdentity(ctx, actor, { sourceId: SourceId.parse(req.params).id, identity: body.identity, replace: body.replace ?? false });
-    },
-  });
 }

@@ -1,8 +1,9 @@
 import type { Ctx } from "../app/context.ts";
 import type { Actor } from "../core/actor.ts";
+import type { Tx } from "../db/database.ts";
 import { Conflict, IntegrityError, Invalid, NotFound } from "../core/errors.ts";
-import { custody } from "../ledger/events.ts";
-import { secret } from "../ledger/openings.ts";
+import { custody } from "../ledger/index.ts";
+import { secret } from "../ledger/index.ts";
 import { sealedKey, sealedKeyring, SEALED_KEY } from "./keyring.ts";
 import { keyId, open, seal } from "./secrets.ts";
 import { adb } from "./tables.ts";
@@ -37,18 +38,22 @@ export interface SealIdentity {
   replace?: boolean;
 }
 
-export async function sealIdentity(ctx: Ctx, actor: Actor, input: SealIdentity): Promise<SealedView> {
+/**
+ * Whether a source exists, asked of the archive that owns the table of sources: the archive passes it in
+ * (src/archive/sealing.ts), so access reads no archive table and the two modules do not import each other.
+ */
+export type SourceExists = (db: Tx, sourceId: string) => Promise<boolean>;
+
+export async function sealIdentity(ctx: Ctx, actor: Actor, input: SealIdentity, sourceExists: SourceExists): Promise<SealedView> {
   ctx.policy.require(actor, "sealed.write");
   if (input.replace) ctx.policy.require(actor, "sealed.open");
   const plaintext = Buffer.from(input.identity.trim(), "utf8");
   if (plaintext.length === 0) throw new Invalid("The identity file is empty; write who handed over the medium and how to reach them.", "identity");
   if (plaintext.length > MAX_IDENTITY_BYTES) throw new Invalid(`An identity may hold at most ${MAX_IDENTITY_BYTES / 1024} KiB of text.`, "identity");
-  const known = await adb(ctx.db.db).selectFrom("sources").select("id").where("id", "=", input.sourceId).executeTakeFirst();
-  if (!known) throw new NotFound(`There is no source ${input.sourceId}; check the id in the list of sources.`);
+  if (!(await sourceExists(ctx.db.db, input.sourceId))) throw new NotFound(`There is no source ${input.sourceId}; check the id in the list of sources.`);
   const key = sealedKey(ctx.config, false) ?? (await firstSealedKey(ctx));
   return ctx.db.transaction(async (tx) => {
-    const source = await adb(tx).selectFrom("sources").select("id").where("id", "=", input.sourceId).executeTakeFirst();
-    if (!source) throw new NotFound(`There is no source ${input.sourceId}; check the id in the list of sources.`);
+    if (!(await sourceExists(tx, input.sourceId))) throw new NotFound(`There is no source ${input.sourceId}; check the id in the list of sources.`);
     const existing = await adb(tx).selectFrom("sealed_identities").select("source_id").where("source_id", "=", input.sourceId).executeTakeFirst();
     if (existing && !input.replace) throw new Conflict(`Source ${input.sourceId} has a sealed identity already; an administrator may replace it (--replace).`);
     const { nonce, ciphertext } = seal(key, plaintext, sealedAad(input.sourceId));

@@ -1,7 +1,8 @@
 import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
-import { chmodSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { IntegrityError } from "../core/errors.ts";
+import { base64KeyText, writeKeyFile } from "../core/key-file.ts";
 
 /**
  * Secrets at rest and in comparison. Credentials handed to people (session cookies, API tokens, recovery
@@ -82,14 +83,7 @@ export function loadKeyFile(keysDir: string, name: string, create: boolean): Buf
 
 /** Writes a key file only if none exists (0600, directory 0700); false when one was there already. */
 export function writeKeyFileExclusive(keysDir: string, name: string, key: Buffer): boolean {
-  mkdirSync(keysDir, { recursive: true, mode: 0o700 });
-  try {
-    writeFileSync(join(keysDir, name), `${key.toString("base64")}\n`, { flag: "wx", mode: 0o600 });
-    return true;
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
-    return false;
-  }
+  return writeKeyFile(keysDir, name, base64KeyText(key), "create");
 }
 
 function decodeKey(text: string, name: string): Buffer {

@@ -3,10 +3,10 @@ import type { Clock } from "../core/clock.ts";
 import type { Logger } from "../core/logger.ts";
 import type { DatabaseHandle } from "../db/database.ts";
 import type { JobQueue } from "../db/jobs.ts";
-import type { CustodyLog } from "../ledger/log.ts";
-import type { LogTree } from "../ledger/tree.ts";
-import type { Policy } from "../access/policy.ts";
-import type { BlobStore } from "../archive/blobs/index.ts";
+import type { CustodyLog } from "../ledger/index.ts";
+import type { LogTree } from "../ledger/index.ts";
+import type { Policy } from "../access/index.ts";
+import type { BlobStore } from "../archive/index.ts";
 
 // Types only: every use case imports this, so it must import no module's code (the archive is built in open-archive.ts).
 

@@ -4,21 +4,20 @@ import { systemClock, type Clock } from "../core/clock.ts";
 import { createLogger, type Logger } from "../core/logger.ts";
 import { openDatabase } from "../db/database.ts";
 import { JobQueue } from "../db/jobs.ts";
-import { CustodyLog } from "../ledger/log.ts";
-import { policy } from "../access/policy.ts";
-import { openBlobStore } from "../archive/blobs/index.ts";
-import { loadOrCreateBlobKeys } from "../archive/blobs/keys.ts";
-import { registerArchiveJobs } from "../archive/jobs.ts";
+import { CustodyLog } from "../ledger/index.ts";
+import { policy } from "../access/index.ts";
+import { openBlobStore } from "../archive/index.ts";
+import { loadOrCreateBlobKeys } from "../archive/index.ts";
+import { registerArchiveJobs } from "../archive/index.ts";
 import { registerCatalogueJobs } from "../catalogue/index.ts";
-import { registerFamiliesJobs } from "../families/matching.ts";
-import { registerDossierJobs } from "../dossiers/dossier-package.ts";
+import { registerFamiliesJobs } from "../families/index.ts";
+import { registerDossierJobs } from "../dossiers/index.ts";
+import { registerPackageExpiry } from "../dossiers/index.ts";
+import { registerReviewBlinding } from "../review/index.ts";
+import { LogTree, loadOrCreateLogKey, newOrigin } from "../ledger/index.ts";
 import { registerAuthenticityJobs } from "../authenticity/index.ts";
-import { registerPackageExpiry } from "../dossiers/package-download.ts";
-import { registerReviewBlinding } from "../review/reviews.ts";
-import { registerCaseworkJobs } from "../families/watch.ts";
-import { LogTree, loadOrCreateLogKey, newOrigin } from "../ledger/tree.ts";
 import { getSetting, setSetting } from "../db/settings.ts";
-import { loadKeyFile } from "../access/secrets.ts";
+import { loadKeyFile } from "../access/index.ts";
 import type { Archive } from "./context.ts";
 
 /** The composition root: builds the archive from every module. Only shells (CLI, server, tests, benches) import it. */
@@ -76,6 +75,5 @@ export async function openArchive(config: Config, opts: { clock?: Clock; logger?
   registerAuthenticityJobs(ctx);
   registerPackageExpiry(ctx);
   registerReviewBlinding();
-  registerCaseworkJobs(ctx);
   return ctx;
 }

@@ -1,12 +1,13 @@
 import type { Ctx } from "./context.ts";
 import type { Actor } from "../core/actor.ts";
-import { auditFixity, type Finding } from "../archive/fixity.ts";
-import { verifyLedger } from "../ledger/verify.ts";
+import { auditFixity, coverageFindings } from "../archive/index.ts";
+import { verifyLedger, type Finding } from "../ledger/index.ts";
 
 /**
  * `dalil verify`: the whole archive checked against itself. The log is recomputed from the stored events and
- * checked against every signed checkpoint; every stored object is decrypted and hashed; every original must be
- * covered by an event. Any difference is a finding naming the item.
+ * checked against every signed checkpoint; every original, rendition and source must be covered by an event (the
+ * ledger says what its events cover, the archive checks its records against that); every stored object is
+ * decrypted and hashed. Any difference is a finding naming the item.
  */
 export interface VerifyReport {
   checked: number;
@@ -23,12 +24,13 @@ export async function verifyArchive(
 ): Promise<VerifyReport> {
   ctx.policy.require(actor, "archive.verify");
   const ledger = await verifyLedger(ctx);
-  const fixity = await auditFixity(ctx, actor, { onProgress, record: ledger.findings.length === 0 });
+  const logFindings = [...ledger.findings, ...(await coverageFindings(ctx, ledger.covered))];
+  const fixity = await auditFixity(ctx, actor, { onProgress, record: logFindings.length === 0 });
   return {
     checked: fixity.checked,
     bytes: fixity.bytes,
     events: ledger.events,
     checkpoints: ledger.checkpoints,
-    findings: [...ledger.findings, ...fixity.findings],
+    findings: [...logFindings, ...fixity.findings],
   };
 }

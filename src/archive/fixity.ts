@@ -1,16 +1,12 @@
 import type { Ctx } from "../app/context.ts";
 import type { Actor } from "../core/actor.ts";
-import { custody } from "../ledger/events.ts";
+import { custody, type Finding } from "../ledger/index.ts";
 
 /**
  * Fixity: every stored object is read back, decrypted and hashed again. A finding names the item and what
  * differs; the audit itself is one custody event listing the items that failed.
  */
-export interface Finding {
-  item: string;
-  what: "original" | "rendition" | "event" | "checkpoint" | "log" | "key" | "coverage" | "opening";
-  problem: string;
-}
+export type { Finding };
 
 export interface FixityReport {
   checked: number;

@@ -1,12 +1,13 @@
 import { createHash } from "node:crypto";
+import { createReadStream } from "node:fs";
 import { extname } from "node:path";
 import type { Readable } from "node:stream";
 import type { Ctx } from "../app/context.ts";
 import type { Actor } from "../core/actor.ts";
 import { newId } from "../core/ids.ts";
 import { Invalid } from "../core/errors.ts";
-import { custody, type CustodyEvent } from "../ledger/events.ts";
-import { secret } from "../ledger/openings.ts";
+import { custody, type CustodyEvent } from "../ledger/index.ts";
+import { secret } from "../ledger/index.ts";
 import { openCard, type CardEntry, type CardMedium } from "./media/sources.ts";
 import { sniffFormat } from "./media/sniff.ts";
 import { extractMetadata, type PhotoMetadata } from "./media/metadata.ts";
@@ -109,7 +110,6 @@ async function startOrResumeSource(
   // anything outside the files (slack, deleted entries) stay available to an examiner.
   let containerStored = false;
   if (medium.sha256) {
-    const { createReadStream } = await import("node:fs");
     const put = await ctx.blobs.putStream(createReadStream(medium.path), { expectedSha256: medium.sha256 });
     containerStored = put.created;
   }

@@ -1,7 +1,7 @@
 import type { Ctx } from "../app/context.ts";
 import { systemActor, type Actor } from "../core/actor.ts";
 import { containedPath } from "../core/contained.ts";
-import { actorNow } from "../access/users.ts";
+import { actorNow } from "../access/index.ts";
 import { ingestCard } from "./intake.ts";
 import { removeIngestedUpload, uploadsRoot } from "./uploads.ts";
 import { auditFixity } from "./fixity.ts";
@@ -20,6 +20,12 @@ export interface IngestJobPayload {
   path: string;
   label?: string;
   actor: Actor;
+}
+
+/** Queues a fixity audit of every stored object (once: a second request while one waits answers the same job). */
+export async function queueFixityAudit(ctx: Ctx, actor: Actor): Promise<{ id: string }> {
+  ctx.policy.require(actor, "archive.verify");
+  return { id: await ctx.jobs.enqueue(null, JOB_FIXITY_AUDIT, {}, { dedupeKey: JOB_FIXITY_AUDIT }) };
 }
 
 export function registerArchiveJobs(ctx: Ctx): void {

@@ -1,6 +1,6 @@
 import type { Ctx } from "../app/context.ts";
 import type { Actor } from "../core/actor.ts";
-import { custody } from "../ledger/events.ts";
+import { custody } from "../ledger/index.ts";
 import { makeRenditions, MediaRejected } from "./media/renditions.ts";
 
 const RENDERABLE = ["jpeg", "png", "webp", "gif", "tiff"];

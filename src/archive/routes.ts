@@ -1,9 +1,12 @@
 import { z } from "zod";
-import { jobView } from "../db/jobs.ts";
 import type { FastifyReply } from "fastify";
-import type { RevealGrant } from "../access/index.ts";
+import { MAX_IDENTITY_BYTES } from "../access/index.ts";
 import type { RegisterRoute } from "../http/app.ts";
 import { getOriginal, listOriginals } from "./originals.ts";
+import { getJob, listJobs } from "./job-views.ts";
+import { listSources } from "./sources.ts";
+import type { RevealGrant } from "./reveals.ts";
+import { sealIdentity } from "./sealing.ts";
 import { createUpload, getUpload, receiveUploadFile, startUploadIngest, UPLOAD_LIMITS } from "./uploads.ts";
 import { blurredRendition, downloadOriginalFile, galleryPage, logStatus, originalHistory, originalMetadata, revealRendition, sourceSightings, type RenditionStream } from "./viewing.ts";
 
@@ -36,26 +39,21 @@ export function registerArchiveRoutes(route: RegisterRoute): void {
     url: "/api/sources",
     action: "archive.read",
     summary: "source media taken in, with their tallies",
-    handler: async (_req, ctx) =>
-      ctx.db.db
-        .selectFrom("sources")
-        .select(["id", "label", "kind", "medium_sha256", "status", "started_at", "finished_at", "files", "ingested", "duplicates", "quarantined", "bytes"])
-        .orderBy("started_at", "desc")
-        .execute(),
+    handler: (_req, ctx, actor) => listSources(ctx, actor),
   });
   route({
     method: "GET",
     url: "/api/jobs",
     action: "jobs.read",
     summary: "recent jobs with their progress",
-    handler: async (_req, ctx) => (await ctx.jobs.list({ limit: 100 })).map(jobView),
+    handler: (_req, ctx, actor) => listJobs(ctx, actor),
   });
   route({
     method: "GET",
     url: "/api/jobs/:id",
     action: "jobs.read",
     summary: "one job and its progress",
-    handler: async (req, ctx) => jobView(await ctx.jobs.get(z.object({ id: z.string().max(64) }).parse(req.params).id)),
+    handler: (req, ctx, actor) => getJob(ctx, actor, z.object({ id: z.string().max(64) }).parse(req.params).id),
   });
   registerWebAppRoutes(route);
 }
@@ -75,6 +73,7 @@ const SightingsQuery = z.object({
   limit: z.coerce.number().int().min(1).max(500).default(100),
 });
 const SourceParams = z.object({ id: z.string().min(1).max(64) });
+const Seal = z.object({ identity: z.string().min(1).max(MAX_IDENTITY_BYTES), replace: z.boolean().optional() }).strict();
 const UploadParams = z.object({ id: z.string().max(64) });
 const NewUpload = z.object({ kind: z.enum(["folder", "container"]), label: z.string().max(1000).optional() }).strict();
 const FileQuery = z.object({
@@ -159,6 +158,16 @@ function registerWebAppRoutes(route: RegisterRoute): void {
     query: SightingsQuery,
     summary: "what one intake saw, file by file (e.g. ?outcome=quarantined with reasons)",
     handler: (req, ctx, actor, q) => sourceSightings(ctx, actor, { source: SourceParams.parse(req.params).id, ...q }),
+  });
+  route({
+    method: "POST",
+    url: "/api/sources/:id/seal",
+    action: "sealed.write",
+    summary: "seal the identity of whoever handed over this source",
+    handler: (req, ctx, actor) => {
+      const body = Seal.parse(req.body);
+      return sealIdentity(ctx, actor, { sourceId: SourceParams.parse(req.params).id, identity: body.identity, replace: body.replace ?? false });
+    },
   });
   route({
     method: "GET",

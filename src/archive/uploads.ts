@@ -9,7 +9,7 @@ import type { Actor } from "../core/actor.ts";
 import { Conflict, Invalid, NotFound, TooLarge } from "../core/errors.ts";
 import { newId } from "../core/ids.ts";
 import { containedPath } from "../core/contained.ts";
-import { custody } from "../ledger/events.ts";
+import { custody } from "../ledger/index.ts";
 import { JOB_INGEST, type IngestJobPayload } from "./jobs.ts";
 
 /**

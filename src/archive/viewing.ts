@@ -1,16 +1,16 @@
-import { openEvent, openingsOf } from "../ledger/openings.ts";
+import { openEvent, openingsOf } from "../ledger/index.ts";
 import type { Readable } from "node:stream";
 import type { Ctx } from "../app/context.ts";
 import type { Actor } from "../core/actor.ts";
 import { Forbidden, NotFound } from "../core/errors.ts";
-import { downloadOriginal, metadataFor, revealOriginal, withoutSensitiveFields, type RevealGrant } from "../access/index.ts";
-import { blindScope, hiddenByBlind } from "../access/blind.ts";
+import { blindScope, hiddenByBlind, metadataFor, withoutSensitiveFields } from "../access/index.ts";
+import { downloadOriginal, revealOriginal, type RevealGrant } from "./reveals.ts";
 
 /**
  * What the web app shows of the archive, as each viewer may see it: a gallery page, one original's blurred
  * rendition, its metadata with sensitive fields hidden by policy, its custody history, a source's sightings,
- * and the reveal of an unblurred rendition or the original bytes — which goes through the access module's
- * reveal (a reason, a custody event) before a single byte is read.
+ * and the reveal of an unblurred rendition or the original bytes — which goes through the
+ * reveal (a reason, a custody event; src/archive/reveals.ts) before a single byte is read.
  */
 export const BLURRED = "blurred";
 export type RevealKind = "thumbnail" | "preview";
@@ -332,8 +332,8 @@ export async function logStatus(ctx: Ctx, actor: Actor): Promise<LogStatus> {
   ctx.policy.require(actor, "log.read");
   const [events, cp, verify] = await Promise.all([
     ctx.log.size(),
-    ctx.db.db.selectFrom("checkpoints").select(["size", "root", "note", "created_at", "timestamp_authority"]).select((eb) => eb("timestamp_token", "is not", null).as("has_token")).orderBy("size", "desc").limit(1).executeTakeFirst(),
-    ctx.db.db.selectFrom("custody_events").select(["seq", "at", "outcome", "leaf"]).where("type", "=", "fixity check").orderBy("seq", "desc").limit(1).executeTakeFirst(),
+    ctx.tree.latestCheckpointStatus(),
+    ctx.log.lastOfType("fixity check"),
   ]);
   let lastVerify: LogStatus["lastVerify"] = null;
   if (verify) {
@@ -348,10 +348,10 @@ export async function logStatus(ctx: Ctx, actor: Actor): Promise<LogStatus> {
       ? {
           size: cp.size,
           rootHash: cp.root.toString("base64"),
-          createdAt: cp.created_at,
+          createdAt: cp.createdAt,
           note: cp.note,
-          timestamped: Boolean(cp.has_token),
-          authority: cp.timestamp_authority,
+          timestamped: cp.timestamped,
+          authority: cp.authority,
         }
       : null,
     lastVerify,

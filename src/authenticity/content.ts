@@ -9,7 +9,7 @@
  * - near-duplicates by the perceptual hashes intake stored.
  */
 import sharp from "sharp";
-import { hammingDistance, perceptualHash } from "../archive/media/phash.ts";
+import { hammingDistance, perceptualHash } from "../archive/index.ts";
 import { finding, type Finding } from "./findings.ts";
 import type { PhotoHeader } from "./header.ts";
 

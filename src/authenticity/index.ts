@@ -8,6 +8,7 @@ export { parseJpeg, type JpegStructure } from "./jpeg.ts";
 export { readHeader, type PhotoHeader } from "./header.ts";
 export { errorLevelMap } from "./content.ts";
 export { SEVERITIES, type Finding, type Severity } from "./findings.ts";
+export { reportText } from "./report-text.ts";
 export { MESSAGES, wordFinding, type MessageKey, type Lang } from "./messages.ts";
 export { runAuthenticity, showAuthenticity, listAuthenticityRuns, photoAuthenticity, errorLevel, inputDigest, type RunView, type PhotoAuthenticity } from "./runs.ts";
 export { registerAuthenticityRoutes } from "./routes.ts";

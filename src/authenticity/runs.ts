@@ -6,7 +6,8 @@ import { canonicalJson } from "../core/canonical-json.ts";
 import { Conflict, NotFound } from "../core/errors.ts";
 import { newId } from "../core/ids.ts";
 import { SOFTWARE } from "../core/version.ts";
-import { custody } from "../ledger/events.ts";
+import { custody } from "../ledger/index.ts";
+import { originalFact, sightedOriginals, sourceLabels, sourcesNamed, sourcesOfOriginal } from "../archive/index.ts";
 import { analyseCard, reportDigest, type AnalysisParameters, type CardReport, type PhotoInput, type PhotoSummary } from "./analyse.ts";
 import { errorLevelMap } from "./content.ts";
 import { dcfName } from "./card-checks.ts";
@@ -39,7 +40,7 @@ export interface RunAnalysis {
 }
 
 export async function findSource(ctx: Ctx, ref: string): Promise<{ id: string; label: string }> {
-  const rows = await ctx.db.db.selectFrom("sources").select(["id", "label"]).where((eb) => eb.or([eb("id", "=", ref), eb("label", "=", ref)])).execute();
+  const rows = await sourcesNamed(ctx.db.db, ref);
   const exact = rows.find((r) => r.id === ref);
   if (exact) return exact;
   if (rows.length > 1) throw new Conflict(`${rows.length} sources are labelled “${ref}”; name one by its id (dalil archive sources lists them).`);
@@ -55,14 +56,7 @@ async function readAll(stream: Readable): Promise<Buffer> {
 
 /** The JPEG originals sighted on a source, each with the path of its first sighting there. */
 async function cardPhotos(ctx: Ctx, sourceId: string): Promise<PhotoInput[]> {
-  const rows = await ctx.db.db
-    .selectFrom("sightings")
-    .innerJoin("originals", "originals.sha256", "sightings.original_sha256")
-    .select(["originals.sha256", "originals.phash", "sightings.path", "sightings.entry_no"])
-    .where("sightings.source_id", "=", sourceId)
-    .where("originals.format", "=", "jpeg")
-    .orderBy("sightings.entry_no")
-    .execute();
+  const rows = await sightedOriginals(ctx.db.db, sourceId, "jpeg");
   // A photo seen twice on the card (a copy put back in another DCF folder) is placed where the camera wrote it:
   // the sighting with the lowest DCF folder and number, then the first read.
   const rank = (path: string) => dcfName(path).order ?? Number.MAX_SAFE_INTEGER;
@@ -191,14 +185,9 @@ export async function showAuthenticity(ctx: Ctx, actor: Actor, input: { source: 
 /** Runs of every source, newest first (without their reports). */
 export async function listAuthenticityRuns(ctx: Ctx, actor: Actor): Promise<{ run: string; source: { id: string; label: string }; photos: number; flagged: number; runAt: string; softwareVersion: string }[]> {
   ctx.policy.require(actor, "authenticity.read");
-  const rows = await adb(ctx.db.db)
-    .selectFrom("authenticity_runs")
-    .innerJoin("sources", "sources.id", "authenticity_runs.source_id")
-    .select(["authenticity_runs.id", "sources.id as source_id", "sources.label", "photos", "flagged", "run_at", "software_version"])
-    .orderBy("run_at", "desc")
-    .limit(200)
-    .execute();
-  return rows.map((r) => ({ run: r.id, source: { id: r.source_id, label: r.label }, photos: r.photos, flagged: r.flagged, runAt: r.run_at, softwareVersion: r.software_version }));
+  const rows = await adb(ctx.db.db).selectFrom("authenticity_runs").select(["id", "source_id", "photos", "flagged", "run_at", "software_version"]).orderBy("run_at", "desc").limit(200).execute();
+  const labels = await sourceLabels(ctx.db.db, rows.map((r) => r.source_id));
+  return rows.map((r) => ({ run: r.id, source: { id: r.source_id, label: labels.get(r.source_id) ?? r.source_id }, photos: r.photos, flagged: r.flagged, runAt: r.run_at, softwareVersion: r.software_version }));
 }
 
 export interface PhotoAuthenticity {
@@ -213,24 +202,25 @@ export interface PhotoAuthenticity {
 /** What the latest analysis covering this photo found about it (and about its card). */
 export async function photoAuthenticity(ctx: Ctx, actor: Actor, sha256: string): Promise<PhotoAuthenticity> {
   ctx.policy.require(actor, "authenticity.read");
-  const exists = await ctx.db.db.selectFrom("originals").select("sha256").where("sha256", "=", sha256).executeTakeFirst();
-  if (!exists) throw new NotFound(`No original with SHA-256 ${sha256}.`);
-  const sources = ctx.db.db.selectFrom("sightings").select("source_id").where("original_sha256", "=", sha256);
-  const row = await adb(ctx.db.db)
-    .selectFrom("authenticity_runs")
-    .innerJoin("sources", "sources.id", "authenticity_runs.source_id")
-    .select(["authenticity_runs.id", "authenticity_runs.report", "authenticity_runs.run_at", "sources.id as source_id", "sources.label"])
-    .where("authenticity_runs.source_id", "in", sources)
-    .orderBy("authenticity_runs.run_at", "desc")
-    .orderBy("authenticity_runs.event_seq", "desc")
-    .limit(1)
-    .executeTakeFirst();
+  if (!(await originalFact(ctx.db.db, sha256))) throw new NotFound(`No original with SHA-256 ${sha256}.`);
+  const sources = await sourcesOfOriginal(ctx.db.db, sha256);
+  const row = sources.length
+    ? await adb(ctx.db.db)
+        .selectFrom("authenticity_runs")
+        .select(["id", "report", "run_at", "source_id"])
+        .where("source_id", "in", sources)
+        .orderBy("run_at", "desc")
+        .orderBy("event_seq", "desc")
+        .limit(1)
+        .executeTakeFirst()
+    : undefined;
   if (!row) return { sha256, run: null, source: null, runAt: null, summary: null, findings: [] };
+  const label = (await sourceLabels(ctx.db.db, [row.source_id])).get(row.source_id) ?? row.source_id;
   const report = JSON.parse(row.report) as CardReport;
   return {
     sha256,
     run: row.id,
-    source: { id: row.source_id, label: row.label },
+    source: { id: row.source_id, label },
     runAt: row.run_at,
     summary: report.photos.find((p) => p.sha256 === sha256) ?? null,
     findings: report.findings.filter((f) => f.photo === sha256),
@@ -243,7 +233,7 @@ export async function photoAuthenticity(ctx: Ctx, actor: Actor, sha256: string):
  */
 export async function errorLevel(ctx: Ctx, actor: Actor, input: { sha256: string; quality: number }): Promise<{ png: Buffer; sha256: string; quality: number }> {
   ctx.policy.require(actor, "authenticity.ela");
-  const o = await ctx.db.db.selectFrom("originals").select(["sha256", "format"]).where("sha256", "=", input.sha256).executeTakeFirst();
+  const o = await originalFact(ctx.db.db, input.sha256);
   if (!o) throw new NotFound(`No original with SHA-256 ${input.sha256}.`);
   if (o.format !== "jpeg") throw new Conflict(`An error-level map is made of JPEG photographs; this original is ${o.format}.`);
   const png = await errorLevelMap(await readAll(await ctx.blobs.get(o.sha256)), input.quality);

@@ -4,7 +4,7 @@ import type { Actor } from "../core/actor.ts";
 import { hasArabic, normaliseArabic, toLatinDigits } from "../core/arabic.ts";
 import { Invalid } from "../core/errors.ts";
 import { newId } from "../core/ids.ts";
-import { custody } from "../ledger/events.ts";
+import { custody } from "../ledger/index.ts";
 import { cdb, type BodiesTable } from "./tables.ts";
 import { parseCsv, protectCell, unprotectCell, writeCsv } from "./csv.ts";
 import { Vocabularies } from "./vocabularies.ts";

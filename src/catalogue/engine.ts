@@ -65,6 +65,7 @@ export interface CatalogueEngine {
  * and its language data are heavy and most processes (a server answering searches) never need them.
  */
 export async function loadDefaultEngine(): Promise<CatalogueEngine> {
+  // Lazy: Tesseract and its language data load only when an engine is first asked for (see above).
   const { defaultEngine } = await import("./engine-default.ts");
   return defaultEngine();
 }

@@ -173,7 +173,11 @@ export class FacetIndex {
 
 const CACHE = new WeakMap<object, Promise<FacetIndex>>();
 
-async function stampOf(db: Tx): Promise<number> {
+/**
+ * The catalogue's "facets" stamp: it moves in the writing transaction of every change to a body (triggers on
+ * bodies). Families' watcher compares it with the stamp it last re-ranked at.
+ */
+export async function bodiesStamp(db: Tx): Promise<number> {
   const r = await cdb(db).selectFrom("ref_counters").select("next").where("name", "=", "facets").executeTakeFirst();
   return Number(r?.next ?? 0);
 }
@@ -210,7 +214,7 @@ async function catchUp(db: Tx, idx: FacetIndex, stamp: number): Promise<FacetInd
 
 /** The current index for this database handle: one stamp read, and only the changed rows after a change. */
 export async function facetIndex(db: Tx): Promise<FacetIndex> {
-  const stamp = await stampOf(db);
+  const stamp = await bodiesStamp(db);
   const cached = CACHE.get(db);
   const idx = cached ? await cached.catch(() => null) : null;
   if (idx && idx.stamp >= stamp) return idx;

@@ -11,7 +11,7 @@
  * nearly the same perceptual hash) joins its original's group wherever it sits. Groups that end up with the
  * same detainee number are merged: one body, photographed twice. Every proposal says why, in words.
  */
-import { hammingDistance } from "../archive/media/phash.ts";
+import { hammingDistance } from "../archive/index.ts";
 import { wallClockMs } from "../core/wall-clock.ts";
 import type { CardNumbers, NumberRole } from "./card-numbers.ts";
 

@@ -5,9 +5,9 @@ import { canonicalJson } from "../core/canonical-json.ts";
 import { newId } from "../core/ids.ts";
 import { NotFound } from "../core/errors.ts";
 import type { Tx } from "../db/database.ts";
-import { custody, type EventObject, type EventType } from "../ledger/events.ts";
+import { custody, type EventObject, type EventType } from "../ledger/index.ts";
 import { cdb } from "./tables.ts";
-import { blindScope, hiddenByBlind } from "../access/blind.ts";
+import { blindScope, hiddenByBlind } from "../access/index.ts";
 
 /**
  * Every change to a catalogue record keeps its old and new value per field (field_history) and is a custody
@@ -180,9 +180,9 @@ export async function verifyHistory(ctx: Ctx, recordId: string): Promise<{ check
   const mismatched: number[] = [];
   for (const seq of seqs) {
     const rows = await db.selectFrom("field_history").selectAll().where("event_seq", "=", seq).execute();
-    const ev = await ctx.db.db.selectFrom("custody_events").select("leaf").where("seq", "=", seq).executeTakeFirst();
-    if (!ev) throw new NotFound(`History refers to custody event ${seq}, which is not in the log.`);
-    const detail = (JSON.parse(ev.leaf.toString("utf8")) as { detail?: { history?: string } }).detail;
+    const leaf = await ctx.log.leafAt(seq);
+    if (!leaf) throw new NotFound(`History refers to custody event ${seq}, which is not in the log.`);
+    const detail = (JSON.parse(leaf.toString("utf8")) as { detail?: { history?: string } }).detail;
     const salt = rows[0]?.salt ?? "";
     const got = historyCommitment(
       salt,

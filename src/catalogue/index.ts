@@ -22,6 +22,7 @@ export {
   bodiesHiddenFrom,
   photosHiddenFrom,
   photosOfBodies,
+  bodiesOfPhoto,
   EDITABLE_FIELDS,
   type BodyView,
   type BodyDetail,
@@ -93,6 +94,7 @@ export {
   ENTITY_KINDS,
   LINK_CONFIDENCES,
   EVIDENCE_KINDS,
+  resourceOf,
   type Sex,
   type IdentificationStatus,
   type ReviewStatus,
@@ -100,4 +102,4 @@ export {
   type LinkConfidence,
   type EvidenceKind,
 } from "./records.ts";
-export { registerCatalogueRoutes } from "./routes.ts";
+export { bodiesStamp } from "./facet-index.ts";

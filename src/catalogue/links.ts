@@ -3,11 +3,12 @@ import type { Actor } from "../core/actor.ts";
 import { Conflict, Invalid, NotFound } from "../core/errors.ts";
 import { newId } from "../core/ids.ts";
 import type { Tx } from "../db/database.ts";
-import type { EventObject } from "../ledger/events.ts";
+import type { EventObject } from "../ledger/index.ts";
 import { cdb, type LinksTable } from "./tables.ts";
 import { recordChanges, type Change } from "./history.ts";
 import { Vocabularies } from "./vocabularies.ts";
 import { EVIDENCE_KINDS, LINK_CONFIDENCES, oneOf, resourceOf, type EvidenceKind, type LinkConfidence } from "./records.ts";
+import { originalFact } from "../archive/index.ts";
 
 /**
  * Typed links between bodies and entities ("body B-000123 held by branch 215", "person X commands branch 215"),
@@ -88,8 +89,7 @@ async function checkEvidence(tx: Tx, list: Evidence[]): Promise<Evidence[]> {
     if (!ref || ref.length > 500) throw new Invalid("Each piece of evidence names what it is (ref, at most 500 characters).", "evidence");
     if (kind === "photo") {
       if (!/^[0-9a-f]{64}$/.test(ref)) throw new Invalid("Photo evidence is named by the original's SHA-256 (64 lowercase hex digits).", "evidence");
-      const o = await tx.selectFrom("originals").select("sha256").where("sha256", "=", ref).executeTakeFirst();
-      if (!o) throw new Invalid(`No original with SHA-256 ${ref.slice(0, 12)}… in this archive.`, "evidence");
+      if (!(await originalFact(tx, ref))) throw new Invalid(`No original with SHA-256 ${ref.slice(0, 12)}… in this archive.`, "evidence");
     }
     if (kind === "number") {
       const n = await cdb(tx).selectFrom("body_numbers").select("id").where("id", "=", ref).executeTakeFirst();

@@ -3,14 +3,15 @@ import type { Actor } from "../core/actor.ts";
 import { Conflict, Invalid, NotFound } from "../core/errors.ts";
 import { newId } from "../core/ids.ts";
 import type { Tx } from "../db/database.ts";
-import { actorNow } from "../access/users.ts";
-import { secret } from "../ledger/openings.ts";
+import { actorNow } from "../access/index.ts";
+import { secret } from "../ledger/index.ts";
 import { cdb, type GroupingProposalsTable } from "./tables.ts";
 import { recordChanges, recordManyChanges, type RecordChanges } from "./history.ts";
 import { Vocabularies } from "./vocabularies.ts";
 import { allocateRefs, bodiesHiddenFrom, detailOf, insertBody, photosHiddenFrom, type BodyDetail } from "./bodies.ts";
 import { checkNumberValue, isNumberRole, normaliseNumber, type NewNumber, type NumberRole } from "./numbers.ts";
 import { loadDefaultEngine, type CardReading, type CatalogueEngine, type PhotoForGrouping, type ProposedGroup, type ReadingEvidence } from "./engine.ts";
+import { originalFacts, sourceExists } from "../archive/index.ts";
 
 /**
  * Bodies from photos. Proposing runs the card reader over a source's photos not yet in a body, stores what it
@@ -63,8 +64,7 @@ function toView(r: GroupingProposalsTable): ProposalView {
 /** Queues proposing for a source as a job (`catalogue.propose`) and returns its id; progress is on the job. */
 export async function proposeGroupings(ctx: Ctx, actor: Actor, input: { sourceId: string }): Promise<{ jobId: string }> {
   ctx.policy.require(actor, "catalogue.group");
-  const src = await ctx.db.db.selectFrom("sources").select(["id", "status"]).where("id", "=", input.sourceId).executeTakeFirst();
-  if (!src) throw new NotFound(`No source with id ${input.sourceId}.`);
+  if (!(await sourceExists(ctx.db.db, input.sourceId))) throw new NotFound(`No source with id ${input.sourceId}.`);
   const jobId = await ctx.jobs.enqueue(null, JOB_PROPOSE, { sourceId: input.sourceId, actor }, { dedupeKey: `${JOB_PROPOSE}:${input.sourceId}`, maxAttempts: 2 });
   return { jobId };
 }
@@ -125,8 +125,7 @@ async function unassignedPhotos(tx: Tx, sourceId: string): Promise<SourcePhoto[]
  */
 export async function runProposals(ctx: Ctx, actor: Actor, input: RunProposals): Promise<ProposalRun> {
   ctx.policy.require(actor, "catalogue.group");
-  const src = await ctx.db.db.selectFrom("sources").select("id").where("id", "=", input.sourceId).executeTakeFirst();
-  if (!src) throw new NotFound(`No source with id ${input.sourceId}.`);
+  if (!(await sourceExists(ctx.db.db, input.sourceId))) throw new NotFound(`No source with id ${input.sourceId}.`);
   const runId = input.runId ?? newId("run");
   const photos = await unassignedPhotos(ctx.db.db, input.sourceId);
   const engine = input.engine ?? (await loadDefaultEngine());
@@ -319,7 +318,8 @@ async function acceptOne(
   if (taken.length) {
     throw new Conflict(`Photo ${taken[0]!.original_sha256.slice(0, 12)}… of proposal ${p.id} is already in body ${taken[0]!.ref}; split or reject this proposal.`);
   }
-  const first = await db.selectFrom("originals").select(["capture_time"]).where("sha256", "in", view.photos).where("capture_time", "is not", null).orderBy("capture_time").executeTakeFirst();
+  const captured = [...(await originalFacts(tx, view.photos)).values()].map((o) => o.captureTime).filter((t): t is string => t !== null).sort();
+  const first = captured.length ? { capture_time: captured[0]! } : undefined;
   const readerId = `system:ocr:${p.run_id}`;
   const numbers: NewNumber[] = view.numbers.map((n) => ({
     role: n.role,
@@ -476,7 +476,7 @@ export async function mergeProposals(ctx: Ctx, actor: Actor, input: { proposalId
     const views = rows.map(toView);
     const photos = views.flatMap((v) => v.photos);
     const times = new Map(
-      (await cdb(tx).selectFrom("originals").select(["sha256", "capture_time"]).where("sha256", "in", photos).execute()).map((o) => [o.sha256, o.capture_time ?? ""]),
+      [...(await originalFacts(tx, photos)).values()].map((o) => [o.sha256, o.captureTime ?? ""]),
     );
     const ordered = [...photos].sort((a, b) => {
       const ta = times.get(a) ?? "";

@@ -1,4 +1,4 @@
-import { SENSITIVITIES, type Resource, type Sensitivity } from "../access/policy.ts";
+import { SENSITIVITIES, type Resource, type Sensitivity } from "../access/index.ts";
 import { Invalid } from "../core/errors.ts";
 
 /** Closed sets of the catalogue's records (workflow states, not vocabularies: code depends on them). */

@@ -10,7 +10,7 @@ import { recordHistory } from "./history.ts";
 import { searchBodies, SORTS } from "./search.ts";
 import { exportBodiesCsv, importBodiesCsv } from "./csv-import.ts";
 import { ENTITY_KINDS, EVIDENCE_KINDS, IDENTIFICATION_STATUSES, LINK_CONFIDENCES, SEXES } from "./records.ts";
-import type { Sensitivity } from "../access/policy.ts";
+import type { Sensitivity } from "../access/index.ts";
 
 /**
  * The catalogue over HTTP: thin shells over the use cases, which ask the policy themselves. Reads of bodies

@@ -82,6 +82,8 @@ export async function refreshSearchText(tx: Tx, bodyId: string, vocab?: Vocabula
   const [numbers, findings, photos] = await Promise.all([
     db.selectFrom("body_numbers").select("value").where("body_id", "=", bodyId).where("retired_at", "is", null).orderBy("seq").execute(),
     db.selectFrom("body_findings").select("code").distinct().where("body_id", "=", bodyId).orderBy("code").execute(),
+    // Joined with archive's originals on purpose (allowed in scripts/check-modules.mjs): the search text is
+    // recomputed on every body write, and the join is the faster read (`npm run bench -- bounds`).
     db
       .selectFrom("body_photos")
       .innerJoin("originals", "originals.sha256", "body_photos.original_sha256")

@@ -6,6 +6,7 @@ import { Invalid } from "../core/errors.ts";
 import { cdb } from "./tables.ts";
 import { visibleSensitivities } from "./bodies.ts";
 import { Vocabularies, type VocabularyName } from "./vocabularies.ts";
+import { countPreserved } from "../archive/index.ts";
 
 /**
  * The figures a report quotes: how many bodies, photographs and facilities the archive holds, and bodies by
@@ -138,14 +139,14 @@ async function gather(db: Tx, visible: string[]) {
       .groupBy("body_findings.code")
       .execute(),
     c.selectFrom("entities").where("kind", "=", "facility").where("sensitivity", "in", visible).select(count).executeTakeFirstOrThrow(),
-    c.selectFrom("originals").where("status", "=", "preserved").select(count).executeTakeFirstOrThrow(),
+    countPreserved(db),
   ]);
   return {
     bodies: Number(total.n),
     reviewed: Number(reviewed.n),
     photos: Number(photos.n),
     facilities: Number(facilities.n),
-    originals: Number(originals.n),
+    originals,
     branch: merge(branch),
     hospital: merge(hospital),
     photo: merge(photo),

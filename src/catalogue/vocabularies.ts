@@ -4,7 +4,7 @@ import { normaliseArabic } from "../core/arabic.ts";
 import { Conflict, Invalid, NotFound } from "../core/errors.ts";
 import type { Tx } from "../db/database.ts";
 import { cdb, type VocabulariesTable } from "./tables.ts";
-import { VOCABULARY_NAMES, type VocabularyName } from "./vocabulary-seed.ts";
+import { VOCABULARY_NAMES, type VocabularyName } from "../db/migrations/0003-vocabulary-seed.ts";
 import { recordChanges, type Change } from "./history.ts";
 import { reindexBodiesWithTerm } from "./search-index.ts";
 

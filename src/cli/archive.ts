@@ -1,7 +1,7 @@
 import type { Command } from "commander";
 import { operatorActor } from "../core/actor.ts";
-import { ingestCard } from "../archive/intake.ts";
-import { writeDemoCard } from "../archive/demo-card/index.ts";
+import { ingestCard } from "../archive/index.ts";
+import { writeDemoCard } from "../archive/index.ts";
 import { verifyArchive } from "../app/verify.ts";
 import { globalOptions, positiveIntOption, print, progressBar, withArchive } from "./shell.ts";
 

@@ -5,8 +5,7 @@ import { join, relative } from "node:path";
 import { existsSync } from "node:fs";
 import { operatorActor } from "../core/actor.ts";
 import { Invalid } from "../core/errors.ts";
-import { analyseCard, errorLevel, runAuthenticity, showAuthenticity, type PhotoInput, type RunView } from "../authenticity/index.ts";
-import { reportText } from "../authenticity/report-text.ts";
+import { analyseCard, errorLevel, reportText, runAuthenticity, showAuthenticity, type PhotoInput, type RunView } from "../authenticity/index.ts";
 import { globalOptions, print, progressBar, withArchive } from "./shell.ts";
 
 /** `dalil authenticity …`: analyse a card in the archive (a custody event), read an analysis, or analyse files outside it. */

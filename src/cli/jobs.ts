@@ -1,16 +1,17 @@
-import type { Command } from "commander";
-import { JOB_FIXITY_AUDIT } from "../archive/jobs.ts";
+import { Option, type Command } from "commander";
+import { operatorActor } from "../core/actor.ts";
+import { getJob, listJobs, queueFixityAudit } from "../archive/index.ts";
 import { globalOptions, print, withArchive } from "./shell.ts";
 
 export function registerJobCommands(program: Command): void {
   const jobs = program.command("jobs").description("background work: list, show, schedule a fixity audit");
   jobs
     .command("list")
-    .option("--status <status>", "queued | running | done | failed")
-    .action(async (o: { status?: string }, cmd: Command) => {
+    .addOption(new Option("--status <status>", "queued | running | done | failed").choices(["queued", "running", "done", "failed"]))
+    .action(async (o: { status?: "queued" | "running" | "done" | "failed" }, cmd: Command) => {
       const opts = globalOptions(cmd);
       await withArchive(opts, async (a) => {
-        const list = await a.jobs.list({ status: o.status });
+        const list = await listJobs(a, operatorActor(), { status: o.status, limit: 50 });
         print(
           opts,
           list,
@@ -22,7 +23,7 @@ export function registerJobCommands(program: Command): void {
     .command("show <id>")
     .action(async (id: string, _o, cmd: Command) => {
       const opts = globalOptions(cmd);
-      await withArchive(opts, async (a) => print(opts, await a.jobs.get(id)));
+      await withArchive(opts, async (a) => print(opts, await getJob(a, operatorActor(), id)));
     });
   jobs
     .command("fixity")
@@ -30,7 +31,7 @@ export function registerJobCommands(program: Command): void {
     .action(async (_o, cmd: Command) => {
       const opts = globalOptions(cmd);
       await withArchive(opts, async (a) => {
-        const id = await a.jobs.enqueue(null, JOB_FIXITY_AUDIT, {}, { dedupeKey: JOB_FIXITY_AUDIT });
+        const { id } = await queueFixityAudit(a, operatorActor());
         print(opts, { id }, `queued fixity audit ${id}`);
       });
     });

@@ -3,9 +3,7 @@ import { dirname, join } from "node:path";
 import type { Command } from "commander";
 import { operatorActor } from "../core/actor.ts";
 import { Invalid } from "../core/errors.ts";
-import { proveOriginal } from "../ledger/proofs.ts";
-import { checkProofBundle } from "../ledger/proof-check.ts";
-import { tilesForSize, tilePath } from "../ledger/tiles.ts";
+import { checkProofBundle, consistencyProof, latestCheckpoint, logTiles, proveOriginal, timestampLatestCheckpoint, verifierKey } from "../ledger/index.ts";
 import { globalOptions, positiveIntOption, print, withArchive } from "./shell.ts";
 
 export function registerLogCommands(program: Command): void {
@@ -17,7 +15,7 @@ export function registerLogCommands(program: Command): void {
     .action(async (_o, cmd: Command) => {
       const opts = globalOptions(cmd);
       await withArchive(opts, async (a) => {
-        const cp = await a.tree.checkpoint();
+        const cp = await latestCheckpoint(a, operatorActor(), { sign: true });
         print(opts, { size: cp.size, root: cp.root.toString("base64"), note: cp.note }, cp.note.replace(/\n$/, ""));
       });
     });
@@ -28,9 +26,7 @@ export function registerLogCommands(program: Command): void {
     .action(async (_o, cmd: Command) => {
       const opts = globalOptions(cmd);
       await withArchive(opts, async (a) => {
-        const latest = await a.tree.checkpoint();
-        const cp = latest.timestampToken ? latest : await a.tree.timestamp(latest);
-        if (!cp.timestampToken) throw new Invalid("The authority did not timestamp the checkpoint; see the warning above and DALIL_TSA_URL.");
+        const cp = await timestampLatestCheckpoint(a, operatorActor());
         print(opts, { size: cp.size, token: cp.timestampToken.toString("base64") }, `checkpoint ${cp.size} timestamped (${cp.timestampToken.length} byte token)`);
       });
     });
@@ -40,7 +36,10 @@ export function registerLogCommands(program: Command): void {
     .description("the verifier key (vkey) of this archive's log")
     .action(async (_o, cmd: Command) => {
       const opts = globalOptions(cmd);
-      await withArchive(opts, async (a) => print(opts, { origin: a.tree.origin, vkey: a.tree.verifierKey }, a.tree.verifierKey));
+      await withArchive(opts, async (a) => {
+        const key = verifierKey(a, operatorActor());
+        print(opts, key, key.vkey);
+      });
     });
 
   log
@@ -56,7 +55,7 @@ export function registerLogCommands(program: Command): void {
           mkdirSync(o.out, { recursive: true });
           writeFileSync(join(o.out, "proof.tlog-proof"), p.proof);
           writeFileSync(join(o.out, "event.json"), p.leaf);
-          writeFileSync(join(o.out, "log.vkey"), `${a.tree.verifierKey}\n`);
+          writeFileSync(join(o.out, "log.vkey"), `${verifierKey(a, operatorActor()).vkey}\n`);
         }
         print(opts, { index: p.seq, proof: p.proof, leaf: p.leaf.toString("utf8") }, p.proof.replace(/\n$/, ""));
       });
@@ -70,7 +69,7 @@ export function registerLogCommands(program: Command): void {
     .action(async (o: { from: number; to?: number }, cmd: Command) => {
       const opts = globalOptions(cmd);
       await withArchive(opts, async (a) => {
-        const p = await a.tree.proveConsistency(o.from, o.to);
+        const p = await consistencyProof(a, operatorActor(), o);
         print(opts, { from: p.from.size, to: p.to.size, proof: p.text, fromNote: p.from.note, toNote: p.to.note }, p.text.replace(/\n$/, ""));
       });
     });
@@ -82,14 +81,11 @@ export function registerLogCommands(program: Command): void {
     .action(async (dir: string, o: { entries?: boolean }, cmd: Command) => {
       const opts = globalOptions(cmd);
       await withArchive(opts, async (a) => {
-        const cp = await a.tree.checkpoint();
-        let n = 0;
         // Hash tiles let anyone check the log only grows; entry bundles say what it holds, so they are opt-in.
-        for (const t of tilesForSize(cp.size)) {
-          if (t.kind === "entries" && !o.entries) continue;
-          const path = tilePath(t);
-          const file = await a.tree.tile(path, t.kind);
-          const target = join(dir, ...path.split("/"));
+        const { checkpoint: cp, tiles } = await logTiles(a, operatorActor(), { entries: o.entries });
+        let n = 0;
+        for await (const file of tiles) {
+          const target = join(dir, ...file.path.split("/"));
           mkdirSync(dirname(target), { recursive: true });
           writeFileSync(target, file.bytes);
           n++;

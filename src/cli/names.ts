@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import { compareNames, formatComparison } from "../families/names.ts";
+import { compareNames, formatComparison } from "../families/index.ts";
 import { globalOptions, print } from "./shell.ts";
 
 export function registerNameCommands(program: Command): void {

@@ -1,9 +1,9 @@
 import { readFileSync } from "node:fs";
 import type { Command } from "commander";
 import { operatorActor } from "../core/actor.ts";
-import { buildPackage } from "../dossiers/package.ts";
-import { verifyPackage } from "../dossiers/package-verify.ts";
-import { removeExpiredPackages } from "../dossiers/package-download.ts";
+import { buildPackage } from "../dossiers/index.ts";
+import { verifyPackage } from "../dossiers/index.ts";
+import { removeExpiredPackages } from "../dossiers/index.ts";
 import { parseDuration } from "../core/config.ts";
 import { globalOptions, print, withArchive } from "./shell.ts";
 

@@ -3,10 +3,10 @@ import { join } from "node:path";
 import type { Command } from "commander";
 import { operatorActor } from "../core/actor.ts";
 import { buildHttpApp } from "../http/app.ts";
-import { writeDemoCard } from "../archive/demo-card/index.ts";
-import { ingestCard } from "../archive/intake.ts";
+import { writeDemoCard } from "../archive/index.ts";
+import { ingestCard } from "../archive/index.ts";
 import type { Archive } from "../app/context.ts";
-import { addUser, listUsers } from "../access/users.ts";
+import { addUser, listUsers } from "../access/index.ts";
 import { Invalid } from "../core/errors.ts";
 import { globalOptions, print, progressBar, withArchive, positiveIntOption } from "./shell.ts";
 

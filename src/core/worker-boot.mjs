@@ -4,7 +4,9 @@
 import { workerData } from "node:worker_threads";
 
 if (workerData.entry.endsWith(".ts")) {
+  // Only a TypeScript entry needs the loader; a compiled one must not require tsx to be installed.
   const { register } = await import("tsx/esm/api");
   register();
 }
+// Dynamic by nature: the entry is named by the pool at run time, and must load after the loader above.
 await import(workerData.entry);

@@ -141,10 +141,12 @@ export class JobQueue {
     return toJob(row);
   }
 
-  async list(filter: { status?: string; kind?: string; limit?: number } = {}): Promise<Job[]> {
+  async list(filter: { status?: string; kind?: string; kinds?: readonly string[]; limit?: number } = {}): Promise<Job[]> {
+    if (filter.kinds?.length === 0) return [];
     let q = this.dbh.db.selectFrom("jobs").selectAll().orderBy("created_at", "desc").limit(filter.limit ?? 50);
     if (filter.status) q = q.where("status", "=", filter.status);
     if (filter.kind) q = q.where("kind", "=", filter.kind);
+    if (filter.kinds) q = q.where("kind", "in", filter.kinds);
     return (await q.execute()).map(toJob);
   }
 

@@ -11,7 +11,7 @@ import type { Actor } from "../core/actor.ts";
 import { Invalid, NotFound } from "../core/errors.ts";
 import { newId } from "../core/ids.ts";
 import { containedPath } from "../core/contained.ts";
-import { actorNow } from "../access/users.ts";
+import { actorNow } from "../access/index.ts";
 import { frozenVersion, type ExhibitView } from "./dossiers.ts";
 import { checkRecipient, writePackage, type BuildPackageResult, type Clearance, type PackageExtras, type PackageItem } from "./package.ts";
 import { ddb } from "./tables.ts";
@@ -58,6 +58,7 @@ type BuildReport = (ctx: Ctx, actor: Actor, input: ReportInput) => Promise<{ htm
 /** The report builder, when src/dossiers/report is present (it is built separately and may be absent). */
 export async function reportBuilder(): Promise<BuildReport | null> {
   try {
+    // Dynamic: the report is built separately and may be absent; it also loads the PDF printer, used only here.
     const mod = (await import("./report/index.ts")) as { buildReport?: BuildReport };
     return typeof mod.buildReport === "function" ? mod.buildReport : null;
   } catch {

@@ -15,7 +15,7 @@ import { canonicalJson } from "../core/canonical-json.ts";
 import { Conflict, Invalid, NotFound } from "../core/errors.ts";
 import { newId } from "../core/ids.ts";
 import type { Tx } from "../db/database.ts";
-import { custody, type EventObject } from "../ledger/events.ts";
+import { custody, type EventObject } from "../ledger/index.ts";
 import { getBody } from "../catalogue/index.ts";
 import { ddb, type DossierExhibitsTable, type DossiersTable } from "./tables.ts";
 

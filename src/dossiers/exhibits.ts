@@ -7,12 +7,13 @@ import type { Ctx } from "../app/context.ts";
 import type { Actor } from "../core/actor.ts";
 import { Conflict, Invalid, NotFound } from "../core/errors.ts";
 import { newId } from "../core/ids.ts";
-import type { EventObject } from "../ledger/events.ts";
+import type { EventObject } from "../ledger/index.ts";
 import { findBodyRow, getEntity } from "../catalogue/index.ts";
-import { resourceOf } from "../catalogue/records.ts";
+import { resourceOf } from "../catalogue/index.ts";
 import { getReview } from "../review/index.ts";
 import { EVIDENCE_KINDS, EXHIBIT_KINDS, exhibitNumber, loadDossier, logDossierChange, toExhibitView, type EvidenceRef, type ExhibitKind, type ExhibitView } from "./dossiers.ts";
 import { ddb } from "./tables.ts";
+import { originalFact } from "../archive/index.ts";
 
 const SHA = /^[0-9a-f]{64}$/;
 
@@ -37,7 +38,7 @@ async function resolveTarget(ctx: Ctx, actor: Actor, kind: ExhibitKind, ref: str
     case "photo": {
       const sha = ref.toLowerCase();
       if (!SHA.test(sha)) throw new Invalid("A photo is selected by its original's SHA-256 (64 hex digits).", "ref");
-      const o = await ctx.db.db.selectFrom("originals").select(["sha256", "status"]).where("sha256", "=", sha).executeTakeFirst();
+      const o = await originalFact(ctx.db.db, sha);
       if (!o) throw new NotFound(`No original with SHA-256 ${sha}.`);
       if (o.status !== "preserved") throw new Invalid(`The original ${sha.slice(0, 12)}… is ${o.status}, not preserved; it cannot be an exhibit.`, "ref");
       return sha;
@@ -68,8 +69,7 @@ async function checkEvidence(ctx: Ctx, list: EvidenceRef[] | undefined): Promise
     if (!ref || ref.length > 500) throw new Invalid("Each piece of evidence names what it is (ref, at most 500 characters).", "evidence");
     if (e.kind === "photo") {
       if (!SHA.test(ref)) throw new Invalid("Photo evidence is named by the original's SHA-256.", "evidence");
-      const o = await ctx.db.db.selectFrom("originals").select("sha256").where("sha256", "=", ref).executeTakeFirst();
-      if (!o) throw new Invalid(`No original with SHA-256 ${ref.slice(0, 12)}… in this archive.`, "evidence");
+      if (!(await originalFact(ctx.db.db, ref))) throw new Invalid(`No original with SHA-256 ${ref.slice(0, 12)}… in this archive.`, "evidence");
     }
     const note = e.note?.trim();
     if (note && note.length > 2000) throw new Invalid("An evidence note is at most 2000 characters.", "evidence");

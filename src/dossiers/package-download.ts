@@ -13,7 +13,7 @@ import { Invalid, NotFound } from "../core/errors.ts";
 import { containedPath } from "../core/contained.ts";
 import { listTree, tarStream, zipStream } from "./archive-stream.ts";
 import { JOB_DOSSIER_PACKAGE, JOB_PACKAGE_EXPIRY, requirePackager } from "./dossier-package.ts";
-import { custody } from "../ledger/events.ts";
+import { custody } from "../ledger/index.ts";
 
 export const PACKAGE_FORMATS = ["tar", "zip"] as const;
 export type PackageFormat = (typeof PACKAGE_FORMATS)[number];

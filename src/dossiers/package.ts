@@ -15,12 +15,12 @@ import { canonicalJson } from "../core/canonical-json.ts";
 import { Conflict, Invalid, IntegrityError, NotFound } from "../core/errors.ts";
 import { newId } from "../core/ids.ts";
 import { SOFTWARE } from "../core/version.ts";
-import { getOriginals, type OriginalView } from "../archive/originals.ts";
-import { custody, type CustodyEvent } from "../ledger/events.ts";
-import { openingsOf, secret } from "../ledger/openings.ts";
-import type { AppendedEvent } from "../ledger/log.ts";
-import { inclusionProofs } from "../ledger/merkle.ts";
-import { formatTlogProof } from "../ledger/tlog-proof.ts";
+import { getOriginals, type OriginalView } from "../archive/index.ts";
+import { custody, type CustodyEvent } from "../ledger/index.ts";
+import { openingsOf, secret } from "../ledger/index.ts";
+import type { AppendedEvent } from "../ledger/index.ts";
+import { inclusionProofs } from "../ledger/index.ts";
+import { formatTlogProof } from "../ledger/index.ts";
 import { BagWriter } from "./bagit.ts";
 import { blurredImage, redactedImage, REDACTION_METHOD, type Region } from "./redaction.ts";
 

@@ -12,8 +12,9 @@ import type { Ctx } from "../app/context.ts";
 import type { Actor } from "../core/actor.ts";
 import { Invalid, NotFound } from "../core/errors.ts";
 import { newId } from "../core/ids.ts";
-import { custody } from "../ledger/events.ts";
+import { custody } from "../ledger/index.ts";
 import { ddb, type RedactionRegionsTable } from "./tables.ts";
+import { originalFact } from "../archive/index.ts";
 
 export interface Region {
   x: number;
@@ -81,7 +82,7 @@ export async function markRegion(ctx: Ctx, actor: Actor, input: MarkRegion): Pro
     if (!Number.isInteger(input[k]) || input[k] < 0) throw new Invalid(`The region's ${k} must be a whole number of pixels, 0 or more.`, k);
   }
   if (input.w < 1 || input.h < 1) throw new Invalid("A region is at least one pixel wide and high.", "w");
-  const orig = await ctx.db.db.selectFrom("originals").select(["sha256", "width", "height", "media_kind"]).where("sha256", "=", input.sha256).executeTakeFirst();
+  const orig = await originalFact(ctx.db.db, input.sha256);
   if (!orig) throw new NotFound(`No original with SHA-256 ${input.sha256}.`);
   const size = await uprightSize(ctx, input.sha256);
   if (input.x >= size.width || input.y >= size.height) {
@@ -126,7 +127,7 @@ export async function withdrawRegion(ctx: Ctx, actor: Actor, id: string): Promis
 }
 
 async function originalBytes(ctx: Ctx, sha256: string): Promise<Buffer> {
-  const row = await ctx.db.db.selectFrom("originals").select(["sha256", "status"]).where("sha256", "=", sha256).executeTakeFirst();
+  const row = await originalFact(ctx.db.db, sha256);
   if (!row) throw new NotFound(`No original with SHA-256 ${sha256}.`);
   const stream: Readable = await ctx.blobs.get(sha256);
   const chunks: Buffer[] = [];

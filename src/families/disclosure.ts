@@ -5,8 +5,8 @@ import { canonicalJson } from "../core/canonical-json.ts";
 import { Conflict, Invalid, NotFound } from "../core/errors.ts";
 import { newId } from "../core/ids.ts";
 import type { Tx } from "../db/database.ts";
-import { custody, type EventObject } from "../ledger/events.ts";
-import { recordPersonalDataRead } from "../access/reads.ts";
+import { custody, type EventObject } from "../ledger/index.ts";
+import { recordPersonalDataRead } from "../access/index.ts";
 import { getBody } from "../catalogue/index.ts";
 import { CONSENT_TIERS, toReportView, type Consent, type ConsentTier, type ReportView } from "./reports.ts";
 import { cwdb, type CaseDisclosuresTable, type CaseReportsTable, type DecisionsTable, type FlagsTable, type ViewRequestsTable } from "./casework-tables.ts";
@@ -428,7 +428,7 @@ export async function listFlags(ctx: Ctx, actor: Actor, input: { all?: boolean }
     .selectAll("family_flags")
     .select("family_reports.ref as ref")
     .$if(!input.all, (q) => q.where("family_flags.cleared_at", "is", null))
-    .$if(actor.role !== "admin", (q) => q.where((eb) => eb.or([eb("family_flags.caseworker_id", "=", actor.id), eb("family_flags.caseworker_id", "is", null)])))
+    .$if(!ctx.policy.stands(actor, "family.flags.all"), (q) => q.where((eb) => eb.or([eb("family_flags.caseworker_id", "=", actor.id), eb("family_flags.caseworker_id", "is", null)])))
     .orderBy("family_flags.created_at", "desc")
     .limit(500)
     .execute();

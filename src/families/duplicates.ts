@@ -5,13 +5,14 @@ import { Conflict, Invalid, NotFound } from "../core/errors.ts";
 import { newId } from "../core/ids.ts";
 import type { Tx } from "../db/database.ts";
 import { getSetting, setSetting } from "../db/settings.ts";
-import { custody } from "../ledger/events.ts";
-import { recordPersonalDataRead } from "../access/reads.ts";
+import { custody } from "../ledger/index.ts";
+import { recordPersonalDataRead } from "../access/index.ts";
 import { Vocabularies, type Mark } from "../catalogue/index.ts";
 import { nameScore, type PreparedName } from "./names.ts";
 import { keysOf } from "./scoring.ts";
 import { reportNames } from "./matching.ts";
-import { enqueueRerank, reportColumns, toReportView, type ReportInput, type ReportView } from "./reports.ts";
+import { enqueueRerank } from "./rerank-requests.ts";
+import { reportColumns, toReportView, type ReportInput, type ReportView } from "./reports.ts";
 import { cwdb, type CaseReportsTable, type DuplicatesTable } from "./casework-tables.ts";
 
 /**

@@ -1,6 +1,6 @@
 /**
  * The families module: missing-person reports, candidates ranked by a transparent score, disclosures. Other
- * modules and the shells use only what is exported here (names.ts is used directly by `dalil names`).
+ * modules and the shells use only what is exported here.
  */
 export {
   createReport,
@@ -20,7 +20,7 @@ export {
   type BranchCertainty,
   type ReportImportReport,
 } from "./reports.ts";
-export { rerank, matchAll, listCandidates, registerFamiliesJobs, bodyFeatures, reportFeatures, JOB_RERANK, type CandidateView, type MatchLine, type RerankResult } from "./matching.ts";
+export { rerank, matchAll, listCandidates, bodyFeatures, reportFeatures, type CandidateView, type MatchLine, type RerankResult } from "./matching.ts";
 export { scoreBody, rankBodies, BANDS, type Band, type Evidence, type Scored, type BodyFeatures, type ReportFeatures } from "./scoring.ts";
 export { proposeDuplicates, listDuplicates, acceptDuplicate, rejectDuplicate, DUPLICATE_THRESHOLD, type DuplicateView } from "./duplicates.ts";
 export {
@@ -45,4 +45,7 @@ export {
 } from "./disclosure.ts";
 export { linkMember, endMember } from "./members.ts";
 export { portalReports, portalReport, portalConsent, requestMore, portalImage, type PortalReport, type PortalMatch } from "./portal.ts";
-export { rerankIfBodiesChanged, registerCaseworkJobs, JOB_WATCH_BODIES, type WatchResult } from "./watch.ts";
+export { rerankIfBodiesChanged, type WatchResult } from "./watch.ts";
+export { registerFamiliesJobs } from "./jobs.ts";
+export { JOB_RERANK, JOB_WATCH_BODIES, enqueueRerank } from "./rerank-requests.ts";
+export { compareNames, formatComparison } from "./names.ts";

@@ -1,12 +1,12 @@
 import type { Ctx } from "../app/context.ts";
-import { systemActor, type Actor } from "../core/actor.ts";
+import type { Actor } from "../core/actor.ts";
 import type { Tx } from "../db/database.ts";
 import { bodiesHiddenFrom, parseFuzzyDate, readBodies, type BodyView } from "../catalogue/index.ts";
 import { blockingKeys, parseNameChain, prepareName, type PreparedName } from "./names.ts";
 import { keysOf, rankBodies, type Band, type BodyFeatures, type Evidence, type ReportFeatures, type Scored } from "./scoring.ts";
-import { recordPersonalDataRead } from "../access/reads.ts";
+import { recordPersonalDataRead } from "../access/index.ts";
 import { rankAll } from "./rank-pool.ts";
-import { readReportInTx, setRerankHook, toReportView, type ReportView } from "./reports.ts";
+import { readReportInTx, toReportView, type ReportView } from "./reports.ts";
 import { fdb, type FamilyReportsTable } from "./tables.ts";
 
 /**
@@ -14,7 +14,7 @@ import { fdb, type FamilyReportsTable } from "./tables.ts";
  * with its evidence in words. Ranking is a job (`families.rerank`) enqueued whenever a report changes; a
  * catalogue change can enqueue the same job for all reports.
  */
-export const JOB_RERANK = "families.rerank";
+
 export const STORED_CANDIDATES = 50;
 
 export function bodyFeatures(b: BodyView): BodyFeatures {
@@ -127,16 +127,6 @@ export async function rerank(ctx: Ctx, actor: Actor, input: { reportId?: string;
     },
   });
   return { reports: reports.length, bodies: bodies.length, ms: Math.round(performance.now() - t0) };
-}
-
-export function registerFamiliesJobs(ctx: Ctx): void {
-  ctx.jobs.register(JOB_RERANK, async (jc) => {
-    const p = jc.job.payload as { reportId?: string };
-    return rerank(ctx, systemActor, { ...(p.reportId ? { reportId: p.reportId } : {}), onProgress: (d, t) => jc.progress(d, t) });
-  });
-  setRerankHook(async (c, p) => {
-    await c.jobs.enqueue(null, JOB_RERANK, p.reportId ? { reportId: p.reportId } : {}, { dedupeKey: `${JOB_RERANK}:${p.reportId ?? "all"}` });
-  });
 }
 
 export interface CandidateView {

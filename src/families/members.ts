@@ -2,8 +2,8 @@ import type { Ctx } from "../app/context.ts";
 import type { Actor } from "../core/actor.ts";
 import { Conflict, NotFound } from "../core/errors.ts";
 import type { Tx } from "../db/database.ts";
-import { custody } from "../ledger/events.ts";
-import { findAccountOfRole } from "../access/users.ts";
+import { custody } from "../ledger/index.ts";
+import { findAccountOfRole } from "../access/index.ts";
 import { cwdb, type CaseReportsTable } from "./casework-tables.ts";
 
 /**

@@ -4,8 +4,8 @@ import type { Actor } from "../core/actor.ts";
 import { Conflict, Forbidden, Invalid, NotFound } from "../core/errors.ts";
 import { newId } from "../core/ids.ts";
 import type { Tx } from "../db/database.ts";
-import { custody } from "../ledger/events.ts";
-import { recordPersonalDataRead } from "../access/reads.ts";
+import { custody } from "../ledger/index.ts";
+import { recordPersonalDataRead } from "../access/index.ts";
 import { CONSENT_TIERS, toReportView, type Consent, type ConsentTier, type ReportView } from "./reports.ts";
 import { cwdb, type CaseDisclosuresTable, type CaseReportsTable } from "./casework-tables.ts";
 import { homeReport, loadCaseReport, reportsOfUser, tiedUsers } from "./members.ts";
@@ -39,8 +39,8 @@ export interface PortalReport {
   matches: PortalMatch[];
 }
 
-function familyOnly(actor: Actor): void {
-  if (actor.role !== "family_member") throw new Forbidden("This is the family members' portal; caseworkers use /api/families.");
+function familyOnly(ctx: Ctx, actor: Actor): void {
+  if (!ctx.policy.stands(actor, "family.portal")) throw new Forbidden("This is the family members' portal; caseworkers use /api/families.");
 }
 
 const STAGE_ORDER: Record<string, number> = { text: 1, blurred_face: 2, more: 3 };
@@ -106,7 +106,7 @@ async function matchesFor(tx: Tx, actor: Actor, r: CaseReportsTable, home: CaseR
 
 /** The family member's own reports (a recorded read of their own data). */
 export async function portalReports(ctx: Ctx, actor: Actor): Promise<{ id: string; ref: string; nameAr: string | null; nameLat: string | null; status: string; mergedInto: string | null; matches: number }[]> {
-  familyOnly(actor);
+  familyOnly(ctx, actor);
   return ctx.db.transaction(async (tx) => {
     const ids = await reportsOfUser(tx, actor.id);
     if (ids.length === 0) return [];
@@ -119,7 +119,7 @@ export async function portalReports(ctx: Ctx, actor: Actor): Promise<{ id: strin
 
 /** One of the family member's reports with what was disclosed to them about it. */
 export async function portalReport(ctx: Ctx, actor: Actor, idOrRef: string): Promise<PortalReport> {
-  familyOnly(actor);
+  familyOnly(ctx, actor);
   return ctx.db.transaction(async (tx) => {
     const { r, home } = await ownReport(tx, actor, idOrRef);
     await recordPersonalDataRead(ctx, tx, actor, [{ id: r.id, role: "report" }], { read: "portal report" });
@@ -129,7 +129,7 @@ export async function portalReport(ctx: Ctx, actor: Actor, idOrRef: string): Pro
 
 /** The family gives or withdraws one tier of consent: on their own report, whichever merged case they look at. */
 export async function portalConsent(ctx: Ctx, actor: Actor, input: { report: string; tier: ConsentTier; given: boolean }): Promise<PortalReport["report"]> {
-  familyOnly(actor);
+  familyOnly(ctx, actor);
   if (!(CONSENT_TIERS as readonly string[]).includes(input.tier)) throw new Invalid(`Consent tiers are ${CONSENT_TIERS.join(", ")}.`, "tier");
   return ctx.db.transaction(async (tx) => {
     const { r, home } = await ownReport(tx, actor, input.report);
@@ -143,7 +143,7 @@ export async function portalConsent(ctx: Ctx, actor: Actor, input: { report: str
  * request waits for a caseworker (a flag on their list); nothing is shown until they approve it.
  */
 export async function requestMore(ctx: Ctx, actor: Actor, input: { report: string; matchId: string; unblurred: boolean; note?: string }): Promise<PortalMatch["requests"][number]> {
-  familyOnly(actor);
+  familyOnly(ctx, actor);
   const note = (input.note ?? "").trim();
   if (note.length > 2000) throw new Invalid("Keep the note under 2000 characters.", "note");
   return ctx.db.transaction(async (tx) => {
@@ -171,7 +171,7 @@ export async function requestMore(ctx: Ctx, actor: Actor, input: { report: strin
  * their consent to view photos stands. Each viewing is a custody event.
  */
 export async function portalImage(ctx: Ctx, actor: Actor, id: string): Promise<{ stream: Readable; size: number; mime: string; blurred: boolean }> {
-  familyOnly(actor);
+  familyOnly(ctx, actor);
   const d = await ctx.db.transaction(async (tx) => {
     const d = await cwdb(tx).selectFrom("family_disclosures").selectAll().where("id", "=", id).where("recipient_id", "=", actor.id).where("withdrawn_at", "is", null).executeTakeFirst();
     if (!d || !d.image_sha256) throw new NotFound(`No image ${id}.`);

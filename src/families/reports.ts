@@ -6,13 +6,14 @@ import { toLatinDigits } from "../core/arabic.ts";
 import { Conflict, Invalid, NotFound } from "../core/errors.ts";
 import { newId } from "../core/ids.ts";
 import type { Tx } from "../db/database.ts";
-import { custody } from "../ledger/events.ts";
-import { recordPersonalDataRead } from "../access/reads.ts";
-import type { Resource } from "../access/policy.ts";
+import { custody } from "../ledger/index.ts";
+import { recordPersonalDataRead } from "../access/index.ts";
+import type { Resource } from "../access/index.ts";
 import { parseFuzzyDate, Vocabularies, type Mark } from "../catalogue/index.ts";
-import { parseMarks } from "../catalogue/marks.ts";
-import { parseCsv } from "../catalogue/csv.ts";
+import { parseMarks } from "../catalogue/index.ts";
+import { parseCsv } from "../catalogue/index.ts";
 import { parseNameChain, type NameSlots } from "./names.ts";
+import { enqueueRerank } from "./rerank-requests.ts";
 import { fdb, type FamilyReportsTable } from "./tables.ts";
 
 /**
@@ -262,7 +263,7 @@ export async function insertReport(ctx: Ctx, tx: Tx, actor: Actor, input: Report
   const now = ctx.clock.now().toISOString();
   // a family member's ref is the archive's to give: a chosen one could take a partner's reference, or probe
   // whether a reference exists by the refusal
-  if (actor.role === "family_member" && text(input.ref, "ref", 60)) throw new Invalid("The archive gives each report its reference; leave ref out.", "ref");
+  if (ctx.policy.stands(actor, "family.filer") && text(input.ref, "ref", 60)) throw new Invalid("The archive gives each report its reference; leave ref out.", "ref");
   const ref = text(input.ref, "ref", 60) ?? (await nextRef(tx));
   const exists = await fdb(tx).selectFrom("family_reports").select("id").where("ref", "=", ref).executeTakeFirst();
   if (exists) throw new Conflict(`A report with ref ${ref} already exists; give another ref or edit that report.`);
@@ -271,8 +272,8 @@ export async function insertReport(ctx: Ctx, tx: Tx, actor: Actor, input: Report
     id: newId("rep"),
     ref,
     consent: canonicalJson(consentOf(input.consent, actor, now)),
-    filed_by: actor.role === "family_member" ? actor.id : null,
-    caseworker_id: actor.role === "family_caseworker" ? actor.id : null,
+    filed_by: ctx.policy.stands(actor, "family.filer") ? actor.id : null,
+    caseworker_id: ctx.policy.stands(actor, "family.caseworker") ? actor.id : null,
     status: "open",
     version: 1,
     created_at: now,
@@ -304,7 +305,7 @@ export async function readReportInTx(ctx: Ctx, tx: Tx, actor: Actor, idOrRef: st
   const row = await loadReport(tx, idOrRef);
   // a report the actor may not see is "not found" for a family member: they learn nothing about others' reports
   if (!ctx.policy.allows(actor, "report.read", reportResource(row))) {
-    if (actor.role === "family_member") throw new NotFound(`No missing-person report ${idOrRef}.`);
+    if (ctx.policy.stands(actor, "family.not-found")) throw new NotFound(`No missing-person report ${idOrRef}.`);
     ctx.policy.require(actor, "report.read", reportResource(row));
   }
   await recordPersonalDataRead(ctx, tx, actor, [{ id: row.id, role: "report" }], { read: what });
@@ -335,7 +336,7 @@ export async function updateReport(ctx: Ctx, actor: Actor, idOrRef: string, patc
   const view = await ctx.db.transaction(async (tx) => {
     const row = await loadReport(tx, idOrRef);
     if (!ctx.policy.allows(actor, "report.edit", reportResource(row))) {
-      if (actor.role === "family_member") throw new NotFound(`No missing-person report ${idOrRef}.`);
+      if (ctx.policy.stands(actor, "family.not-found")) throw new NotFound(`No missing-person report ${idOrRef}.`);
       ctx.policy.require(actor, "report.edit", reportResource(row));
     }
     if (patch.expectedVersion !== undefined && patch.expectedVersion !== row.version) {
@@ -376,22 +377,6 @@ export async function setConsent(ctx: Ctx, actor: Actor, idOrRef: string, tier: 
 /** The route-level check: may this actor attempt the action on some report (a relationship is decided on the record). */
 function gate(ctx: Ctx, actor: Actor, action: "report.read" | "report.edit"): void {
   if (!ctx.policy.mayAttempt(actor, action)) ctx.policy.require(actor, action);
-}
-
-// --- re-ranking hook (set by matching.ts so reports.ts does not import the ranking) ---------------------------
-let rerankHook: ((ctx: Ctx, p: { reportId?: string }) => Promise<void>) | null = null;
-export function setRerankHook(h: typeof rerankHook): void {
-  rerankHook = h;
-}
-/** Asks for a re-rank of one report (or all): the job is registered by matching.ts. */
-export async function enqueueRerank(ctx: Ctx, p: { reportId?: string }): Promise<void> {
-  if (rerankHook) await rerankHook(ctx, p);
-  if (afterRerankRequest) await afterRerankRequest(ctx);
-}
-/** Set by watch.ts: the first re-rank request starts the watcher that re-ranks when bodies change. */
-let afterRerankRequest: ((ctx: Ctx) => Promise<void>) | null = null;
-export function setAfterRerankRequest(h: typeof afterRerankRequest): void {
-  afterRerankRequest = h;
 }
 
 // --- CSV import -------------------------------------------------------------------------------------------------

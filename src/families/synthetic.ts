@@ -1,4 +1,4 @@
-import { parseFuzzyDate } from "../catalogue/dates.ts";
+import { parseFuzzyDate } from "../catalogue/index.ts";
 import { blockingKeys, parseNameChain, prepareName } from "./names.ts";
 import { parseBirthDate, type ReportInput } from "./reports.ts";
 import { keysOf, type BodyFeatures, type ReportFeatures } from "./scoring.ts";

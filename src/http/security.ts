@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { Forbidden } from "../core/errors.ts";
-import { constantTimeEqual } from "../access/secrets.ts";
+import { constantTimeEqual } from "../access/index.ts";
 
 /**
  * What every response and every state-changing request goes through, apart from who the actor is (auth.ts).

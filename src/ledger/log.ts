@@ -1,7 +1,7 @@
 import { sql } from "kysely";
 import { canonicalJson } from "../core/canonical-json.ts";
 import type { DatabaseHandle, Tx } from "../db/database.ts";
-import { leafBytes, type CustodyEvent } from "./events.ts";
+import { leafBytes, type CustodyEvent, type EventType } from "./events.ts";
 import { insertOpenings, sealEvent, type StoredOpening } from "./openings.ts";
 
 /**
@@ -84,6 +84,18 @@ export class CustodyLog {
   async size(tx: Tx = this.dbh.db): Promise<number> {
     const { size } = await tx.selectFrom("log_state").select("size").where("id", "=", 1).executeTakeFirstOrThrow();
     return size;
+  }
+
+  /** The latest event of this type (its indexed columns and leaf), or null when the log holds none. */
+  async lastOfType(type: EventType, tx: Tx = this.dbh.db): Promise<{ seq: number; at: string; outcome: string; leaf: Buffer } | null> {
+    const row = await tx.selectFrom("custody_events").select(["seq", "at", "outcome", "leaf"]).where("type", "=", type).orderBy("seq", "desc").limit(1).executeTakeFirst();
+    return row ?? null;
+  }
+
+  /** The leaf bytes of the event at this position, or null when the log holds no such event. */
+  async leafAt(seq: number, tx: Tx = this.dbh.db): Promise<Buffer | null> {
+    const row = await tx.selectFrom("custody_events").select("leaf").where("seq", "=", seq).executeTakeFirst();
+    return row?.leaf ?? null;
   }
 
   /** Events that concern an object (an original's SHA-256 or a record id), oldest first. */

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { RegisterRoute } from "../http/app.ts";
 import { proveOriginal } from "./proofs.ts";
+import { consistencyProof, latestCheckpoint, logTile, verifierKey } from "./reads.ts";
 
 const Consistency = z.object({ from: z.coerce.number().int().min(1), to: z.coerce.number().int().min(1).optional() });
 const Sha = z.object({ sha256: z.string().regex(/^[0-9a-f]{64}$/, "must be a SHA-256 in lowercase hex") });
@@ -20,14 +21,14 @@ export function registerLogRoutes(route: RegisterRoute): void {
     url: "/log/checkpoint",
     action: "log.read",
     summary: "the latest signed checkpoint (C2SP tlog-checkpoint, text)",
-    handler: async (_req, ctx) => (await ctx.tree.latestCheckpoint())?.note ?? (await ctx.tree.checkpoint()).note,
+    handler: async (_req, ctx, actor) => (await latestCheckpoint(ctx, actor)).note,
   });
   route({
     method: "GET",
     url: "/log/key",
     action: "log.read",
     summary: "the log's verifier key (vkey)",
-    handler: async (_req, ctx) => `${ctx.tree.verifierKey}\n`,
+    handler: async (_req, ctx, actor) => `${verifierKey(ctx, actor).vkey}\n`,
   });
   route({
     method: "GET",
@@ -45,20 +46,20 @@ export function registerLogRoutes(route: RegisterRoute): void {
     action: "log.read",
     query: Consistency,
     summary: "consistency proof between two signed checkpoints",
-    handler: async (_req, ctx, _actor, q) => (await ctx.tree.proveConsistency(q.from, q.to)).text,
+    handler: async (_req, ctx, actor, q) => (await consistencyProof(ctx, actor, q)).text,
   });
   route({
     method: "GET",
     url: "/log/tile/*",
     action: "log.read",
     summary: "C2SP tlog-tiles hash tiles (tile/<L>/<N>): hashes only, for monitors and witnesses",
-    handler: async (req, ctx) => (await ctx.tree.tile(`tile/${(req.params as { "*": string })["*"]}`, "hash")).bytes,
+    handler: async (req, ctx, actor) => (await logTile(ctx, actor, { path: `tile/${(req.params as { "*": string })["*"]}`, kind: "hash" })).bytes,
   });
   route({
     method: "GET",
     url: "/log/tile/entries/*",
     action: "log.entries",
     summary: "C2SP tlog-tiles entry bundles (the events themselves; signed-in custodians)",
-    handler: async (req, ctx) => (await ctx.tree.tile(`tile/entries/${(req.params as { "*": string })["*"]}`, "entries")).bytes,
+    handler: async (req, ctx, actor) => (await logTile(ctx, actor, { path: `tile/entries/${(req.params as { "*": string })["*"]}`, kind: "entries" })).bytes,
   });
 }

@@ -1,4 +1,4 @@
-import { chmodSync, existsSync, linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { randomBytes } from "node:crypto";
 import type { DatabaseHandle, Tx } from "../db/database.ts";
@@ -14,6 +14,7 @@ import { requestTimestamp } from "./timestamp.ts";
 
 const READ_SLICE = 5000;
 import type { Logger } from "../core/logger.ts";
+import { writeKeyFile } from "../core/key-file.ts";
 
 /**
  * The Merkle tree over the custody log, kept in the database: every complete subtree's hash is a row of
@@ -33,21 +34,9 @@ export function loadOrCreateLogKey(keysDir: string, origin: string, env: NodeJS.
   let signerKey = env.DALIL_LOG_KEY;
   if (!signerKey) {
     const file = join(keysDir, LOG_KEY_FILE);
-    if (!existsSync(file)) {
-      mkdirSync(keysDir, { recursive: true, mode: 0o700 });
-      // Written aside and linked into place: a second process starting at the same moment either wins the
-      // link or reads the complete key of the one that did, never half a file.
-      const tmp = `${file}.${process.pid}.${randomBytes(4).toString("hex")}`;
-      writeFileSync(tmp, `${generateSigner(origin).signerKey}\n`, { mode: 0o600, flag: "wx" });
-      chmodSync(tmp, 0o600);
-      try {
-        linkSync(tmp, file);
-      } catch (err) {
-        if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
-      } finally {
-        unlinkSync(tmp);
-      }
-    }
+    // a second process starting at the same moment either wins the link or reads the complete key of the one
+    // that did, never half a file
+    if (!existsSync(file)) writeKeyFile(keysDir, LOG_KEY_FILE, `${generateSigner(origin).signerKey}\n`, "create");
     signerKey = readFileSync(file, "utf8");
   }
   const signer = newSigner(signerKey);
@@ -130,6 +119,18 @@ export class LogTree {
   async latestCheckpoint(tx: Tx = this.dbh.db): Promise<StoredCheckpoint | null> {
     const row = await tx.selectFrom("checkpoints").selectAll().orderBy("size", "desc").limit(1).executeTakeFirst();
     return row ? toStored(row) : null;
+  }
+
+  /** The latest signed checkpoint as the log's status shows it (no token bytes read), or null before the first. */
+  async latestCheckpointStatus(): Promise<{ size: number; root: Buffer; note: string; createdAt: string; timestamped: boolean; authority: string | null } | null> {
+    const cp = await this.dbh.db
+      .selectFrom("checkpoints")
+      .select(["size", "root", "note", "created_at", "timestamp_authority"])
+      .select((eb) => eb("timestamp_token", "is not", null).as("has_token"))
+      .orderBy("size", "desc")
+      .limit(1)
+      .executeTakeFirst();
+    return cp ? { size: cp.size, root: cp.root, note: cp.note, createdAt: cp.created_at, timestamped: Boolean(cp.has_token), authority: cp.timestamp_authority } : null;
   }
 
   async checkpoints(): Promise<StoredCheckpoint[]> {

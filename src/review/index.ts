@@ -33,4 +33,4 @@ export {
 export { agreementStats, type AgreementStats, type CodeAgreement } from "./stats.ts";
 export { cohensKappa, presenceKappa, type Kappa, type Presence } from "./kappa.ts";
 export { drawSample, allocate, SeededStream, type Draw, type Stratum, type Member } from "./sampling.ts";
-export { registerReviewRoutes } from "./routes.ts";
+export { registerReviewBlinding } from "./reviews.ts";

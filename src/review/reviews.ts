@@ -5,9 +5,9 @@ import { canonicalJson } from "../core/canonical-json.ts";
 import { Conflict, Forbidden, Invalid, NotFound } from "../core/errors.ts";
 import { newId } from "../core/ids.ts";
 import type { Tx } from "../db/database.ts";
-import { custody, type EventObject } from "../ledger/events.ts";
+import { custody, type EventObject } from "../ledger/index.ts";
 import { bodiesHiddenFrom, getBody, photosOfBodies, updateBodyInTx, Vocabularies, type ReviewStatus } from "../catalogue/index.ts";
-import { setBlindProvider, type BlindScope } from "../access/blind.ts";
+import { setBlindProvider, type BlindScope } from "../access/index.ts";
 import { rdb, type ReviewItemsTable, type ReviewsTable } from "./tables.ts";
 
 /**
@@ -315,8 +315,8 @@ async function settleItem(ctx: Ctx, tx: Tx, actor: Actor, item: ReviewItemsTable
 }
 
 /** May this actor see this review now? (Blind double review: not another reviewer's, until both are in.) */
-function mayRead(actor: Actor, review: Pick<ReviewsTable, "reviewer_id">, item: Pick<ReviewItemsTable, "double_review" | "status">): boolean {
-  if (actor.role !== "forensic_reviewer" || review.reviewer_id === actor.id || item.double_review === 0) return true;
+function mayRead(ctx: Ctx, actor: Actor, review: Pick<ReviewsTable, "reviewer_id">, item: Pick<ReviewItemsTable, "double_review" | "status">): boolean {
+  if (!ctx.policy.stands(actor, "review.blind") || review.reviewer_id === actor.id || item.double_review === 0) return true;
   return UNBLINDED.includes(item.status);
 }
 
@@ -330,7 +330,7 @@ export async function getReview(ctx: Ctx, actor: Actor, id: string): Promise<Rev
   const item = await db.selectFrom("review_items").selectAll().where("id", "=", r.item_id).executeTakeFirstOrThrow();
   // a review of a body above the reader's clearance follows the body: it does not exist for them
   if ((await bodiesHiddenFrom(ctx, actor, [r.body_id])).size) throw new NotFound(`No review ${id}.`);
-  if (!mayRead(actor, r, item)) throw new Forbidden(BLIND);
+  if (!mayRead(ctx, actor, r, item)) throw new Forbidden(BLIND);
   return { id: r.id, sha256: r.sha256, eventSeq: r.event_seq, content: contentOf(r) };
 }
 
@@ -342,7 +342,7 @@ export async function reviewsOfBody(ctx: Ctx, actor: Actor, bodyId: string): Pro
   const items = await db.selectFrom("review_items").selectAll().where("body_id", "=", bodyId).execute();
   const byId = new Map(items.map((i) => [i.id, i]));
   const rows = await db.selectFrom("reviews").selectAll().where("body_id", "=", bodyId).orderBy("submitted_at").orderBy("version").execute();
-  const visible = rows.filter((r) => mayRead(actor, r, byId.get(r.item_id)!));
+  const visible = rows.filter((r) => mayRead(ctx, actor, r, byId.get(r.item_id)!));
   return { reviews: visible.map((r) => ({ id: r.id, sha256: r.sha256, eventSeq: r.event_seq, content: contentOf(r) })), hidden: rows.length - visible.length };
 }
 
@@ -437,9 +437,9 @@ export async function resolveDisagreement(ctx: Ctx, actor: Actor, input: Resolve
     const asg = await db.selectFrom("review_assignments").select(["reviewer_id", "slot"]).where("item_id", "=", item.id).where("slot", "<=", 2).execute();
     const pair = asg.map((a) => a.reviewer_id);
     if (input.method === "third_reviewer") {
-      if (actor.role !== "forensic_reviewer") throw new Forbidden("A third review is made by a forensic reviewer.");
+      if (!ctx.policy.stands(actor, "review.third")) throw new Forbidden("A third review is made by a forensic reviewer.");
       if (pair.includes(actor.id)) throw new Forbidden("You reviewed this body; the third reviewer must be someone else (or record a consensus).");
-    } else if (actor.role !== "admin" && !pair.includes(actor.id)) {
+    } else if (!ctx.policy.stands(actor, "review.consensus.any") && !pair.includes(actor.id)) {
       throw new Forbidden("A consensus is recorded by one of the two reviewers of this body.");
     }
     const vocab = await Vocabularies.load(tx);

@@ -7,7 +7,7 @@ import { openArchive } from "../../src/app/open-archive.ts";
 import { findSession, signIn } from "../../src/access/index.ts";
 import { backends } from "../support/backends.ts";
 import { dalil } from "../support/cli.ts";
-import { seedOriginal } from "./fixtures.ts";
+import { seedOriginal } from "../support/accounts.ts";
 
 for (const { backend, skip } of await backends()) {
   test(`dalil users add prints a one-time password that must be changed; sources seal/unseal work at the console, on ${backend.name}`, { skip }, async () => {

@@ -4,9 +4,9 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { operatorActor } from "../../src/core/actor.ts";
 import { Forbidden } from "../../src/core/errors.ts";
-import { rotateMasterKey } from "../../src/access/index.ts";
+import { rotateMasterKey } from "../../src/archive/index.ts";
 import { backends } from "../support/backends.ts";
-import { freshAccessArchive, readyUser } from "./fixtures.ts";
+import { freshAccessArchive, readyUser } from "../support/accounts.ts";
 
 for (const { backend, skip } of await backends()) {
   test(`rotating the master key rewraps data keys, keeps every blob readable, and is a custody event, on ${backend.name}`, { skip }, async () => {

@@ -87,3 +87,21 @@ test("a second factor is required for every role that can see originals, persona
   };
   for (const role of ROLES) assert.equal(policy.needsSecondFactor(role), expected[role], role);
 });
+
+test("standings say how a use case treats a role: review is blind only for forensic reviewers, the portal only for family members", async () => {
+  const { STANDINGS } = await import("../../src/access/policy.ts");
+  assert.equal(policy.stands(as("forensic_reviewer"), "review.blind"), true);
+  assert.equal(policy.stands(as("investigator"), "review.blind"), false, "organisers see reviews as they come");
+  assert.equal(policy.stands(as("admin"), "review.third"), false, "a third review is a forensic reviewer's");
+  assert.equal(policy.stands(as("admin"), "review.consensus.any"), true);
+  assert.equal(policy.stands(as("forensic_reviewer"), "review.consensus.any"), false, "a reviewer records a consensus only for their own pair");
+  assert.equal(policy.stands(as("family_member"), "family.portal"), true);
+  assert.equal(policy.stands(as("family_caseworker"), "family.portal"), false);
+  assert.equal(policy.stands(as("family_caseworker"), "family.caseworker"), true);
+  assert.equal(policy.stands(as("family_caseworker"), "family.flags.all"), false, "a caseworker sees their own reports' flags");
+  assert.equal(policy.stands(anonymousActor, "family.portal"), false);
+  // every standing names roles that exist
+  for (const [standing, roles] of Object.entries(STANDINGS)) {
+    for (const r of roles) assert.ok(ROLES.includes(r), `${standing}: ${r} is a role`);
+  }
+});

@@ -2,11 +2,12 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { ROLES, type Role } from "../../src/core/actor.ts";
 import { Forbidden, Invalid, NotFound, Unauthenticated } from "../../src/core/errors.ts";
-import { anonymousActor, metadataFor, policy, recordPersonalDataRead, revealOriginal, withoutSensitiveFields, isSensitiveField } from "../../src/access/index.ts";
+import { anonymousActor, metadataFor, policy, recordPersonalDataRead, withoutSensitiveFields, isSensitiveField } from "../../src/access/index.ts";
+import { revealOriginal } from "../../src/archive/index.ts";
 import { isCommitment, openEvent, openingsOf } from "../../src/ledger/openings.ts";
 import { backends } from "../support/backends.ts";
 import { buildHttpApp } from "../../src/http/app.ts";
-import { freshAccessArchive, fullSession, readyUser, seedOriginal } from "./fixtures.ts";
+import { freshAccessArchive, fullSession, readyUser, seedOriginal } from "../support/accounts.ts";
 
 const MAY_REVEAL: Role[] = ["admin", "archivist", "investigator", "forensic_reviewer", "prosecutor"];
 

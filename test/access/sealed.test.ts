@@ -4,12 +4,13 @@ import { readdirSync, readFileSync, renameSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { operatorActor } from "../../src/core/actor.ts";
 import { Conflict, DalilError, Forbidden, IntegrityError, Invalid, NotFound } from "../../src/core/errors.ts";
-import { listSealed, openSealedIdentity, rotateSealedKey, sealIdentity } from "../../src/access/index.ts";
+import { listSealed, openSealedIdentity, rotateSealedKey } from "../../src/access/index.ts";
+import { sealIdentity } from "../../src/archive/index.ts";
 import { adb } from "../../src/access/tables.ts";
 import { buildHttpApp } from "../../src/http/app.ts";
 import { isCommitment, openEvent, openingsOf } from "../../src/ledger/openings.ts";
 import { backends } from "../support/backends.ts";
-import { freshAccessArchive, fullSession, readyUser, seedOriginal } from "./fixtures.ts";
+import { freshAccessArchive, fullSession, readyUser, seedOriginal } from "../support/accounts.ts";
 
 // A made-up identity with distinctive parts, so any leak of any part is found by a plain search.
 const IDENTITY = "Abu Qasim al-Tahhan — ابو قاسم الطحان — Signal +963 944 000 111 — met at the bakery on Baghdad St";

@@ -23,7 +23,7 @@ import { adb } from "../../src/access/tables.ts";
 import { matchTotp, totpCode } from "../../src/access/totp.ts";
 import { Secret } from "otpauth";
 import { backends } from "../support/backends.ts";
-import { codeAt, freshAccessArchive, readyUser, type TestArchive } from "./fixtures.ts";
+import { codeAt, freshAccessArchive, readyUser, type TestArchive } from "../support/accounts.ts";
 
 async function live(t: TestArchive, token: string): Promise<LiveSession> {
   const s = await findSession(t.ctx.db.db, t.clock, token);

@@ -5,7 +5,7 @@ import { accountKey, THROTTLE, totpKey } from "../../src/access/throttle.ts";
 import { adb } from "../../src/access/tables.ts";
 import { buildHttpApp, type HttpApp } from "../../src/http/app.ts";
 import { backends } from "../support/backends.ts";
-import { codeAt, freshAccessArchive, readyUser, type TestArchive, type TestUser } from "./fixtures.ts";
+import { codeAt, freshAccessArchive, readyUser, type TestArchive, type TestUser } from "../support/accounts.ts";
 
 /**
  * Guesses sent all at once. Each takes its place in the count before it is checked, so fifty parallel guesses

@@ -4,7 +4,7 @@
  * Huffman), with a hand-written EXIF block: IFD0, Exif IFD with serial and maker note, IFD1 with a thumbnail.
  */
 import sharp from "sharp";
-import { photo } from "../archive/media/exif-fixtures.ts";
+import { photo } from "../support/exif.ts";
 
 export function segment(marker: number, payload: Buffer): Buffer {
   const head = Buffer.from([0xff, marker, 0, 0]);

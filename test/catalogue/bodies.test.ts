@@ -25,7 +25,7 @@ import { cdb } from "../../src/catalogue/tables.ts";
 import { Conflict, Forbidden, Invalid, Unauthenticated } from "../../src/core/errors.ts";
 import { anonymousActor } from "../../src/access/policy.ts";
 import type { Archive } from "../../src/app/context.ts";
-import { admin, as, investigator, investigatorB, seedBodies, typed } from "./fixtures.ts";
+import { admin, as, investigator, investigatorB, seedBodies, typed } from "../support/catalogue.ts";
 
 async function eventsFor(a: Archive, id: string) {
   return (await a.log.eventsFor(id)).map((e) => e.event);

@@ -8,7 +8,7 @@ import { freshArchive } from "../support/archive.ts";
 import { exportBodiesCsv, getBody, importBodiesCsv, readBodies, recordHistory, searchBodies } from "../../src/catalogue/index.ts";
 import { parseCsv, writeCsv } from "../../src/catalogue/csv.ts";
 import { Forbidden, Invalid } from "../../src/core/errors.ts";
-import { as, investigator } from "./fixtures.ts";
+import { as, investigator } from "../support/catalogue.ts";
 
 test("the CSV reader: BOM, CRLF and LF, quoted delimiters, quotes and line breaks, ';' files, blank lines", () => {
   const t = parseCsv('\ufeffref,name,notes\r\n,"Doe, John","said ""hello""\r\nthen left"\r\n\r\n,أحمد,\n');

@@ -4,7 +4,7 @@ import { parseFuzzyDate, monthOf } from "../../src/catalogue/dates.ts";
 import { normaliseNumber } from "../../src/catalogue/numbers.ts";
 import { formatMarks, inferMark, parseMarks } from "../../src/catalogue/marks.ts";
 import { Vocabularies, type Term } from "../../src/catalogue/vocabularies.ts";
-import { SEED, VOCABULARY_NAMES } from "../../src/catalogue/vocabulary-seed.ts";
+import { SEED, VOCABULARY_NAMES } from "../../src/db/migrations/0003-vocabulary-seed.ts";
 import { bodySearchText } from "../../src/catalogue/search-index.ts";
 import { Invalid } from "../../src/core/errors.ts";
 

@@ -11,7 +11,8 @@ import { Invalid } from "../../src/core/errors.ts";
 import { NO_CARD_KINDS, noCardPhoto } from "../../src/archive/demo-card/no-card.ts";
 import type { CardNumbers } from "../../src/catalogue/card-numbers.ts";
 import { proposeBodies } from "../../src/catalogue/grouping.ts";
-import { createCardReader, defaultLangPaths, locateCard } from "../../src/catalogue/ocr.ts";
+import { createCardReader, defaultLangPaths } from "../../src/catalogue/ocr.ts";
+import { locateCard } from "../../src/catalogue/ocr/geometry.ts";
 import type { CardReader } from "../../src/catalogue/ocr.ts";
 
 // Three bodies, one of them written in Arabic-Indic digits, every examiner number with a letter suffix

@@ -24,7 +24,7 @@ import {
   type CardReading,
 } from "../../src/catalogue/index.ts";
 import { Conflict, Forbidden, Invalid, NotFound } from "../../src/core/errors.ts";
-import { admin, as, investigator, investigatorB } from "./fixtures.ts";
+import { admin, as, investigator, investigatorB } from "../support/catalogue.ts";
 
 /**
  * Proposals stored and decided, driven by a scripted engine that "reads" each photo's card from truth.json and

@@ -9,7 +9,7 @@ import { buildHttpApp } from "../../src/http/app.ts";
 import { Forbidden, Invalid } from "../../src/core/errors.ts";
 import type { Archive } from "../../src/app/context.ts";
 import { cdb } from "../../src/catalogue/tables.ts";
-import { as, investigator, seedBodies, typed } from "./fixtures.ts";
+import { as, investigator, seedBodies, typed } from "../support/catalogue.ts";
 
 /**
  * Search with Arabic prose and name variants written for these tests: hamza forms (أحمد/احمد), taa marbuta

@@ -7,7 +7,7 @@ import { readStatistics, suppress, type StatBucket, type Statistics } from "../.
 import type { Archive } from "../../src/app/context.ts";
 import { Forbidden, Unauthenticated } from "../../src/core/errors.ts";
 import { anonymousActor } from "../../src/access/policy.ts";
-import { admin, as, investigator, seedBodies, typed } from "./fixtures.ts";
+import { admin, as, investigator, seedBodies, typed } from "../support/catalogue.ts";
 
 /**
  * The figures a report quotes, on a catalogue whose every count is known by construction: ten bodies (one

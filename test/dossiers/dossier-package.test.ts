@@ -13,7 +13,7 @@ import { isCommitment, openEvent, openingsOf } from "../../src/ledger/openings.t
 import { parseLeaf } from "../../src/ledger/events.ts";
 import { backends, tempDir } from "../support/backends.ts";
 import { demoCard, ensureAccounts, freshArchive } from "../support/archive.ts";
-import { seedBodies, investigator } from "../catalogue/fixtures.ts";
+import { seedBodies, investigator } from "../support/catalogue.ts";
 import { createEntity } from "../../src/catalogue/index.ts";
 
 const operator = operatorActor();

@@ -6,8 +6,8 @@ import { createEntity } from "../../src/catalogue/index.ts";
 import { addExhibit, createDossier, freezeDossier, listVersions, reviseReasoning, showDossier, withdrawExhibit } from "../../src/dossiers/index.ts";
 import { canonicalJson } from "../../src/core/canonical-json.ts";
 import { backends } from "../support/backends.ts";
-import { freshAccessArchive, seedOriginal } from "../access/fixtures.ts";
-import { seedBodies, typed, investigator } from "../catalogue/fixtures.ts";
+import { freshAccessArchive, seedOriginal } from "../support/accounts.ts";
+import { seedBodies, typed, investigator } from "../support/catalogue.ts";
 
 const prosecutor: Actor = { kind: "user", id: "usr_pros", role: "prosecutor" };
 const curator: Actor = { kind: "user", id: "usr_cur", role: "curator" };

@@ -5,8 +5,8 @@ import { createEntity } from "../../src/catalogue/index.ts";
 import { addExhibit, createDossier, showDossier } from "../../src/dossiers/index.ts";
 import { exhibitLabels } from "../../src/dossiers/labels.ts";
 import { backends } from "../support/backends.ts";
-import { freshAccessArchive, seedOriginal } from "../access/fixtures.ts";
-import { admin, investigator, seedBodies, typed } from "../catalogue/fixtures.ts";
+import { freshAccessArchive, seedOriginal } from "../support/accounts.ts";
+import { admin, investigator, seedBodies, typed } from "../support/catalogue.ts";
 
 const prosecutor: Actor = { kind: "user", id: "usr_pros", role: "prosecutor" };
 

@@ -12,8 +12,8 @@ import type { ScopedActor } from "../../src/access/policy.ts";
 import { Forbidden } from "../../src/core/errors.ts";
 import { backends, tempDir } from "../support/backends.ts";
 import { ensureAccounts, freshArchive } from "../support/archive.ts";
-import { frozenPhotoDossier } from "./package-fixtures.ts";
-import { investigator } from "../catalogue/fixtures.ts";
+import { frozenPhotoDossier } from "../support/packages.ts";
+import { investigator } from "../support/catalogue.ts";
 
 const BIN = fileURLToPath(new URL("../../bin/dalil.js", import.meta.url));
 const archivist: Actor = { kind: "user", id: "usr_arch", role: "archivist" };

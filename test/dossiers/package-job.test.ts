@@ -13,7 +13,7 @@ import type { PackageIndex } from "../../src/dossiers/package.ts";
 import { custody } from "../../src/ledger/events.ts";
 import { backends } from "../support/backends.ts";
 import { ensureAccounts, freshArchive } from "../support/archive.ts";
-import { frozenPhotoDossier } from "./package-fixtures.ts";
+import { frozenPhotoDossier } from "../support/packages.ts";
 
 const archivist: Actor = { kind: "user", id: "usr_arch", role: "archivist" };
 

@@ -7,7 +7,7 @@ import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import sharp from "sharp";
 import { chromiumEnv, launchChromium, printPdf, REPORT_CSP } from "../../src/dossiers/report/pdf.ts";
-import { pdfText, reportRoot, skipBrowser } from "./report-pdf.ts";
+import { pdfText, reportRoot, skipBrowser } from "../support/report-pdf.ts";
 
 /**
  * A dossier report carries what people typed. If some of it ever reached the page as markup, printing it must

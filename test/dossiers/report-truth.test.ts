@@ -10,8 +10,8 @@ import { buildReport } from "../../src/dossiers/report/index.ts";
 import { catalogueDemoCard } from "../../src/dossiers/report/demo.ts";
 import { backends } from "../support/backends.ts";
 import { demoCard, freshArchive } from "../support/archive.ts";
-import { norm, pdfText, reportRoot, skipBrowser } from "./report-pdf.ts";
-import { readyUser } from "../access/fixtures.ts";
+import { norm, pdfText, reportRoot, skipBrowser } from "../support/report-pdf.ts";
+import { readyUser } from "../support/accounts.ts";
 
 /**
  * The report states only what the records show: a number is "checked by a second person" only when someone

@@ -10,8 +10,8 @@ import { catalogueDemoCard } from "../../src/dossiers/report/demo.ts";
 import { Forbidden, Invalid } from "../../src/core/errors.ts";
 import { backends } from "../support/backends.ts";
 import { demoCard, freshArchive } from "../support/archive.ts";
-import { norm, pdfText, render, reportRoot, skipBrowser } from "./report-pdf.ts";
-import { readyUser } from "../access/fixtures.ts";
+import { norm, pdfText, render, reportRoot, skipBrowser } from "../support/report-pdf.ts";
+import { readyUser } from "../support/accounts.ts";
 import { runAuthenticity } from "../../src/authenticity/index.ts";
 import { assignSample, drawReviewSample, myAssignments, submitReview } from "../../src/review/index.ts";
 

@@ -12,7 +12,7 @@ import { ingestCard } from "../../src/archive/intake.ts";
 import { writeDemoCard } from "../../src/archive/demo-card/index.ts";
 import { ensureWebBuilt } from "../../web/ensure-built.mjs";
 import { DOSSIERS_ENDPOINTS } from "../../web/src/api/endpoints/dossiers.ts";
-import { seedBodies } from "../catalogue/fixtures.ts";
+import { seedBodies } from "../support/catalogue.ts";
 import { createEntity } from "../../src/catalogue/index.ts";
 import { expectNoAxeViolations, missingEndpoints, browserSkip, openBrowser, shot, startDalil, type DalilServer } from "../support/browser.ts";
 

@@ -11,7 +11,7 @@ import { writeDemoCard, type DemoCardTruth } from "../../src/archive/demo-card/i
 import { acceptProposals, listProposals, runProposals, type CatalogueEngine, type CardReading } from "../../src/catalogue/index.ts";
 import { assignSample, drawReviewSample, myAssignments, submitReview } from "../../src/review/index.ts";
 import { ensureWebBuilt } from "../../web/ensure-built.mjs";
-import { codeAt, fullSession, readyUser, type TestUser } from "../access/fixtures.ts";
+import { codeAt, fullSession, readyUser, type TestUser } from "../support/accounts.ts";
 import { expectNoAxeViolations, browserSkip, openBrowser, shot, startDalil, waitForExpression, type DalilServer } from "../support/browser.ts";
 
 /**

@@ -13,7 +13,7 @@ import { addUser, issueSession } from "../../src/access/index.ts";
 import { generateBenchData } from "../../bench/search.ts";
 import { ensureWebBuilt } from "../../web/ensure-built.mjs";
 import { ARTIFACTS, browserSkip, openBrowser, shot, startDalil, waitForExpression, type DalilServer } from "../support/browser.ts";
-import { typeQuery } from "./search-support.ts";
+import { typeQuery } from "../support/search.ts";
 
 /**
  * The search screen at the size of the case: 11,000 bodies and 55,000 photographs (rows made by the search

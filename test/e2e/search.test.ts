@@ -13,7 +13,7 @@ import { writeDemoCard, type DemoCardTruth } from "../../src/archive/demo-card/i
 import { createBodyInTx, type NewBody } from "../../src/catalogue/index.ts";
 import { cdb } from "../../src/catalogue/tables.ts";
 import { ensureWebBuilt } from "../../web/ensure-built.mjs";
-import { typeQuery } from "./search-support.ts";
+import { typeQuery } from "../support/search.ts";
 import { expectNoAxeViolations, browserSkip, openBrowser, shot, startDalil, totp, waitForExpression, type DalilServer } from "../support/browser.ts";
 
 /**

@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import sharp from "sharp";
 import { backends } from "../support/backends.ts";
 import { freshArchive } from "../support/archive.ts";
-import { admin, seedBodies, investigator } from "../catalogue/fixtures.ts";
+import { admin, seedBodies, investigator } from "../support/catalogue.ts";
 import { createReport, listCandidates, rerank } from "../../src/families/index.ts";
 import { approveRequest, caseOf, clearFlag, decide, disclose, disclosureImage, listFlags, recordConsent } from "../../src/families/disclosure.ts";
 import { linkMember } from "../../src/families/members.ts";
@@ -11,7 +11,7 @@ import { portalReport, requestMore } from "../../src/families/portal.ts";
 import { Conflict, Forbidden, Invalid, NotFound } from "../../src/core/errors.ts";
 import { addNumber, editBody } from "../../src/catalogue/index.ts";
 import { rerankIfBodiesChanged } from "../../src/families/watch.ts";
-import { caseworker, familyMember, REPORT, seedMatchingBody } from "./casework-fixtures.ts";
+import { caseworker, familyMember, REPORT, seedMatchingBody } from "../support/casework.ts";
 
 async function bytesOf(s: NodeJS.ReadableStream): Promise<Buffer> {
   const chunks: Buffer[] = [];

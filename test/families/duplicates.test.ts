@@ -10,7 +10,7 @@ import { decide, disclose } from "../../src/families/disclosure.ts";
 import { rerank } from "../../src/families/index.ts";
 import { Conflict, Forbidden } from "../../src/core/errors.ts";
 import { cwdb } from "../../src/families/casework-tables.ts";
-import { caseworker, familyMember, REPORT, seedMatchingBody } from "./casework-fixtures.ts";
+import { caseworker, familyMember, REPORT, seedMatchingBody } from "../support/casework.ts";
 
 for (const { backend, skip } of await backends()) {
   test(`a family member reading a merged report sees no other family's contact, and each family's own consent governs what it is shown (${backend.name})`, { skip }, async () => {

@@ -8,7 +8,7 @@ import { approveRequest, decide, disclose, recordConsent } from "../../src/famil
 import { endMember, linkMember } from "../../src/families/members.ts";
 import { portalConsent, portalImage, portalReport, portalReports, requestMore } from "../../src/families/portal.ts";
 import { Conflict, Forbidden, NotFound } from "../../src/core/errors.ts";
-import { caseworker, familyMember, REPORT, seedMatchingBody } from "./casework-fixtures.ts";
+import { caseworker, familyMember, REPORT, seedMatchingBody } from "../support/casework.ts";
 
 async function bytesOf(s: NodeJS.ReadableStream): Promise<Buffer> {
   const chunks: Buffer[] = [];

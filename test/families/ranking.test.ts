@@ -2,7 +2,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { backends } from "../support/backends.ts";
 import { freshArchive } from "../support/archive.ts";
-import { seedBodies, investigator } from "../catalogue/fixtures.ts";
+import { seedBodies, investigator } from "../support/catalogue.ts";
 import { createReport, listCandidates } from "../../src/families/index.ts";
 import { rerank } from "../../src/families/matching.ts";
 import { rankBodies, rankBodiesNaive, type Scored } from "../../src/families/scoring.ts";

@@ -2,7 +2,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { backends } from "../support/backends.ts";
 import { freshArchive } from "../support/archive.ts";
-import { seedBodies, investigator } from "../catalogue/fixtures.ts";
+import { seedBodies, investigator } from "../support/catalogue.ts";
 import { createReport, getReport, importReportsCsv, listCandidates, listReports, matchAll, setConsent } from "../../src/families/index.ts";
 import { scoreBody } from "../../src/families/scoring.ts";
 import { generateSynthetic, syntheticBodyFeatures, syntheticReportFeatures } from "../../src/families/synthetic.ts";

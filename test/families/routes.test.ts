@@ -11,7 +11,7 @@ import type { CandidateView } from "../../src/families/matching.ts";
 import type { DisclosureView, FlagView } from "../../src/families/disclosure.ts";
 import type { PortalReport } from "../../src/families/portal.ts";
 import type { DuplicateView } from "../../src/families/duplicates.ts";
-import { caseworker, familyMember, REPORT, seedMatchingBody } from "./casework-fixtures.ts";
+import { caseworker, familyMember, REPORT, seedMatchingBody } from "../support/casework.ts";
 
 for (const { backend, skip } of await backends()) {
   test(`families over HTTP: a report filed by a family, ranked by the job, decided, disclosed and seen in the portal (${backend.name})`, { skip }, async () => {

@@ -7,7 +7,7 @@ import { addUser, disableUser, THROTTLE } from "../../src/access/index.ts";
 import { totpCode } from "../../src/access/totp.ts";
 import { buildHttpApp, type HttpApp } from "../../src/http/app.ts";
 import { backends } from "../support/backends.ts";
-import { codeAt, freshAccessArchive, fullSession, readyUser, seedOriginal, type TestArchive, type TestUser } from "../access/fixtures.ts";
+import { codeAt, freshAccessArchive, fullSession, readyUser, seedOriginal, type TestArchive, type TestUser } from "../support/accounts.ts";
 
 const ORIGIN = "http://localhost";
 const COOKIE = "dalil_session";

@@ -4,7 +4,7 @@ import { request, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
 import { buildHttpApp, type HttpApp } from "../../src/http/app.ts";
 import { backends } from "../support/backends.ts";
-import { freshAccessArchive, fullSession, readyUser } from "../access/fixtures.ts";
+import { freshAccessArchive, fullSession, readyUser } from "../support/accounts.ts";
 
 /**
  * A caller who may not make a request is answered from its request line and headers: the body is never read,

@@ -4,7 +4,7 @@ import Fastify from "fastify";
 import { ROLES, type Role } from "../../src/core/actor.ts";
 import { buildHttpApp, requireDeclaredAction, type RouteSpec } from "../../src/http/app.ts";
 import { backends } from "../support/backends.ts";
-import { codeAt, freshAccessArchive, fullSession, readyUser, seedOriginal, type TestArchive, type TestUser } from "../access/fixtures.ts";
+import { codeAt, freshAccessArchive, fullSession, readyUser, seedOriginal, type TestArchive, type TestUser } from "../support/accounts.ts";
 import { CATALOGUE_MATRIX } from "../catalogue/matrix-rows.ts";
 import { REVIEW_MATRIX } from "../review/matrix-rows.ts";
 import { WEB_MATRIX } from "../web/matrix-rows.ts";

@@ -5,7 +5,7 @@ import { buildHttpApp } from "../../src/http/app.ts";
 import { jsonSchemaOf, openApiPath, type OpenApiDocument } from "../../src/http/openapi.ts";
 import { ENDPOINTS } from "../../web/src/api/endpoints.ts";
 import { backends } from "../support/backends.ts";
-import { freshAccessArchive } from "../access/fixtures.ts";
+import { freshAccessArchive } from "../support/accounts.ts";
 
 /**
  * The OpenAPI document is built from the route table the server uses: every route is in it with its action,

@@ -4,7 +4,7 @@ import { THROTTLE } from "../../src/access/index.ts";
 import { trustProxySetting } from "../../src/cli/serve.ts";
 import { buildHttpApp, type HttpApp } from "../../src/http/app.ts";
 import { backends } from "../support/backends.ts";
-import { freshAccessArchive, readyUser } from "../access/fixtures.ts";
+import { freshAccessArchive, readyUser } from "../support/accounts.ts";
 
 /**
  * Behind a TLS proxy (on this machine: requests reach the server from 127.0.0.1). With `--trust-proxy` the

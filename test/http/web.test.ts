@@ -10,7 +10,7 @@ import { ENDPOINTS } from "../../web/src/api/endpoints.ts";
 import { ensureWebBuilt } from "../../web/ensure-built.mjs";
 import { backends, tempDir } from "../support/backends.ts";
 import { demoCard } from "../support/archive.ts";
-import { freshAccessArchive, fullSession, readyUser } from "../access/fixtures.ts";
+import { freshAccessArchive, fullSession, readyUser } from "../support/accounts.ts";
 
 /**
  * The web app from the same origin as the API: the built files with the right caching, the app's own routes

@@ -5,8 +5,9 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { operatorActor, type Actor } from "../../src/core/actor.ts";
 import { ingestCard } from "../../src/archive/intake.ts";
-import { downloadOriginal, recordOriginalRead, recordPersonalDataRead, revealOriginal } from "../../src/access/reads.ts";
-import { openSealedIdentity, sealIdentity } from "../../src/access/sealed.ts";
+import { recordOriginalRead, recordPersonalDataRead } from "../../src/access/reads.ts";
+import { openSealedIdentity } from "../../src/access/sealed.ts";
+import { downloadOriginal, revealOriginal, sealIdentity } from "../../src/archive/index.ts";
 import { rotateSealedKey } from "../../src/access/keys.ts";
 import { addUser } from "../../src/access/users.ts";
 import { verifyArchive } from "../../src/app/verify.ts";
@@ -27,8 +28,8 @@ import { parseLeaf, type CustodyEvent } from "../../src/ledger/events.ts";
 import { isCommitment } from "../../src/ledger/openings.ts";
 import { backends, tempDir } from "../support/backends.ts";
 import { demoCard, freshArchive } from "../support/archive.ts";
-import { investigator, seedBodies } from "../catalogue/fixtures.ts";
-import { caseworker, REPORT, seedPhoto } from "../families/casework-fixtures.ts";
+import { investigator, seedBodies } from "../support/catalogue.ts";
+import { caseworker, REPORT, seedPhoto } from "../support/casework.ts";
 
 /**
  * The attack: read the public log (every entry bundle, as a mirror or a leaked copy would hold it) for what people

@@ -4,7 +4,7 @@ import { execFile } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { operatorActor, type Actor } from "../../src/core/actor.ts";
 import { ingestCard } from "../../src/archive/intake.ts";
-import { revealOriginal } from "../../src/access/reads.ts";
+import { revealOriginal } from "../../src/archive/reveals.ts";
 import { verifyArchive } from "../../src/app/verify.ts";
 import { custody } from "../../src/ledger/events.ts";
 import { secret } from "../../src/ledger/openings.ts";

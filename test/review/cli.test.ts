@@ -5,8 +5,8 @@ import { fileURLToPath } from "node:url";
 import { loadConfig } from "../../src/core/config.ts";
 import { openArchive } from "../../src/app/open-archive.ts";
 import { backends } from "../support/backends.ts";
-import { readyUser } from "../access/fixtures.ts";
-import { seedBodies, typed, investigator } from "../catalogue/fixtures.ts";
+import { readyUser } from "../support/accounts.ts";
+import { seedBodies, typed, investigator } from "../support/catalogue.ts";
 
 const BIN = fileURLToPath(new URL("../../bin/dalil.js", import.meta.url));
 

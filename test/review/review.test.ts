@@ -3,11 +3,11 @@ import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { isCommitment, openEvent, openingsOf } from "../../src/ledger/openings.ts";
 import { backends } from "../support/backends.ts";
-import { freshAccessArchive, readyUser, seedOriginal, type TestArchive } from "../access/fixtures.ts";
-import { seedBodies, typed, investigator } from "../catalogue/fixtures.ts";
+import { freshAccessArchive, readyUser, seedOriginal, type TestArchive } from "../support/accounts.ts";
+import { seedBodies, typed, investigator } from "../support/catalogue.ts";
 import { editBody, getBody, recordHistory, type NewBody } from "../../src/catalogue/index.ts";
 import { originalHistory } from "../../src/archive/viewing.ts";
-import { revealOriginal } from "../../src/access/reads.ts";
+import { revealOriginal } from "../../src/archive/reveals.ts";
 import {
   agreementStats,
   assignSample,

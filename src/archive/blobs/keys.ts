@@ -7,9 +7,10 @@
  * DALIL_MASTER_KEY, DALIL_NAMING_KEY and, during a rotation, DALIL_MASTER_KEY_PREVIOUS (comma-separated).
  */
 import { randomBytes } from "node:crypto";
-import { link, mkdir, open, readdir, readFile, rename, stat, unlink } from "node:fs/promises";
+import { mkdir, readdir, readFile, stat, unlink } from "node:fs/promises";
 import { join } from "node:path";
 import { IntegrityError, Invalid } from "../../core/errors.ts";
+import { base64KeyText, syncDir, writeKeyFile as writeKey } from "../../core/key-file.ts";
 import { KEY_LENGTH, keyIdOf } from "./format.ts";
 import type { BlobStore, RewrapReport } from "./store.ts";
 
@@ -72,42 +73,10 @@ async function readKeyFile(path: string): Promise<Buffer | null> {
   return parseKey(await readFile(path, "utf8"), path);
 }
 
-async function fsyncDir(dir: string): Promise<void> {
-  const h = await open(dir, "r");
-  try {
-    await h.sync();
-  } finally {
-    await h.close();
-  }
+async function writeKeyFile(dir: string, name: string, key: Buffer, mode: "create" | "replace"): Promise<boolean> {
+  return writeKey(dir, name, base64KeyText(key), mode);
 }
 
-/** Atomic write of a key file: whole or absent after a crash. "create" never replaces; returns whether written. */
-async function writeKeyFile(dir: string, name: string, key: Buffer, mode: "create" | "replace"): Promise<boolean> {
-  const tmp = join(dir, `.${name}.${randomBytes(6).toString("hex")}.tmp`);
-  const h = await open(tmp, "wx", 0o600);
-  try {
-    await h.writeFile(`${key.toString("base64")}\n`);
-    await h.sync();
-  } finally {
-    await h.close();
-  }
-  try {
-    if (mode === "create") {
-      try {
-        await link(tmp, join(dir, name));
-      } catch (err) {
-        if (code(err) === "EEXIST") return false;
-        throw err;
-      }
-    } else {
-      await rename(tmp, join(dir, name));
-    }
-    await fsyncDir(dir);
-    return true;
-  } finally {
-    await unlink(tmp).catch(() => {});
-  }
-}
 
 function previousFromEnv(env: NodeJS.ProcessEnv): MasterKey[] {
   const raw = env.DALIL_MASTER_KEY_PREVIOUS;
@@ -222,7 +191,7 @@ export async function rotateMasterKey(store: BlobStore, oldKeys: BlobKeys, newKe
   }
   if (dir) {
     for (const k of retiring) await unlink(join(dir, `master.previous.${k.id}.key`)).catch(() => {});
-    await fsyncDir(dir);
+    syncDir(dir);
   }
   return { keys: { master: target, previous: [], naming: oldKeys.naming, keysDir: dir }, report };
 }

@@ -15,7 +15,7 @@ import { open as openFile } from "node:fs/promises";
 import type { FileHandle } from "node:fs/promises";
 import { Readable } from "node:stream";
 import { IntegrityError, Invalid, TooLarge } from "../../core/errors.ts";
-import { comparePaths, dosWallClock, limitsFrom } from "./sources.ts";
+import { comparePaths, dosWallClock, limitsFrom } from "./card-reading.ts";
 import type { CardEntry, CardMedium, CardOptions, DeletedCardEntry } from "./sources.ts";
 
 type FsType = "FAT12" | "FAT16" | "FAT32";

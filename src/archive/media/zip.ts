@@ -24,9 +24,10 @@ import type { Readable, TransformCallback } from "node:stream";
 import type { EventEmitter } from "node:events";
 import yauzl from "yauzl";
 import { DalilError, IntegrityError, Invalid, TooLarge } from "../../core/errors.ts";
-import { comparePaths, dosWallClock, limitsFrom } from "./sources.ts";
+import { comparePaths, dosWallClock, limitsFrom } from "./card-reading.ts";
 import { FileSlices } from "./fat.ts";
-import type { CardEntry, CardLimits, CardMedium, CardOptions } from "./sources.ts";
+import type { CardLimits } from "./card-reading.ts";
+import type { CardEntry, CardMedium, CardOptions } from "./sources.ts";
 
 /** The parts of yauzl 3 used here (the published typings describe yauzl 2). */
 interface ZipEntry {

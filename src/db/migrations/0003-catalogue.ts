@@ -1,6 +1,6 @@
 import { sql, type Kysely } from "kysely";
 import type { MigrationContext } from "../migrate.ts";
-import { SEED, VOCABULARY_NAMES } from "../../catalogue/vocabulary-seed.ts";
+import { SEED, VOCABULARY_NAMES } from "./0003-vocabulary-seed.ts";
 
 /**
  * Catalogue: bodies grouped from photos, their numbers, grouping proposals, OCR readings, controlled

@@ -1,7 +1,8 @@
 import type { Ctx } from "../../app/context.ts";
 import type { Actor } from "../../core/actor.ts";
-import type { DemoCardTruth } from "../../archive/demo-card/index.ts";
+import type { DemoCardTruth } from "../../archive/index.ts";
 import { createBodyInTx, Vocabularies } from "../../catalogue/index.ts";
+import { preservedOriginals } from "../../archive/index.ts";
 
 /**
  * Body records for an ingested demo card, straight from its truth.json (numbers typed, hospital, date, sex, age,
@@ -11,9 +12,7 @@ import { createBodyInTx, Vocabularies } from "../../catalogue/index.ts";
 const DEMO_FINDINGS = ["blunt_force", "emaciation", "burn_cigarette", "restraint_marks", "untreated_wound", "no_visible_injury"];
 
 export async function catalogueDemoCard(ctx: Ctx, actor: Actor, truth: DemoCardTruth): Promise<{ bodyId: string; photos: string[] }[]> {
-  const preserved = new Set(
-    (await ctx.db.db.selectFrom("originals").select("sha256").where("status", "=", "preserved").execute()).map((r) => r.sha256),
-  );
+  const preserved = new Set(await preservedOriginals(ctx.db.db));
   const shaOf = new Map(truth.photos.filter((p) => p.kind === "original").map((p) => [p.path, p.sha256]));
   const vocab = await Vocabularies.load(ctx.db.db);
   const out: { bodyId: string; photos: string[] }[] = [];

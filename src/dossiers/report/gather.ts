@@ -1,8 +1,7 @@
 import type { Ctx } from "../../app/context.ts";
 import type { Actor } from "../../core/actor.ts";
 import { Forbidden, Invalid, NotFound } from "../../core/errors.ts";
-import { getBody, getEntity, linksOf, Vocabularies, type BodyDetail, type EntityDetail, type LinkView } from "../../catalogue/index.ts";
-import { cdb } from "../../catalogue/tables.ts";
+import { bodiesOfPhoto, getBody, getEntity, linksOf, Vocabularies, type BodyDetail, type EntityDetail, type LinkView } from "../../catalogue/index.ts";
 import { getReview, reviewsOfBody, type ReviewView } from "../../review/index.ts";
 import type { NumberMethod, NumberRole } from "../../catalogue/index.ts";
 import { words } from "./i18n.ts";
@@ -238,9 +237,9 @@ export class Gatherer {
 
   private async photoExhibit(input: PhotoExhibitInput): Promise<PhotoExhibitFacts> {
     const { ctx, actor } = this;
-    // The catalogue has no use case for "the body of this photo": its table is read for the id, and the body
-    // itself through getBody, so a body above the preparer's clearance is left out, not leaked.
-    const rows = await cdb(ctx.db.db).selectFrom("body_photos").select(["body_id"]).where("original_sha256", "=", input.sha256).execute();
+    // The catalogue names the bodies of this photo; each is read through getBody, so a body above the
+    // preparer's clearance is left out, not leaked.
+    const rows = (await bodiesOfPhoto(ctx.db.db, input.sha256)).map((body_id) => ({ body_id }));
     let body: PhotoExhibitFacts["body"] = null;
     let role = "";
     for (const r of rows) {

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import sharp from "sharp";
 import type { Ctx } from "../../app/context.ts";
 import { NotFound } from "../../core/errors.ts";
-import { BLURRED } from "../../archive/viewing.ts";
+import { BLURRED, renditionOf } from "../../archive/index.ts";
 import { redactedImage } from "../redaction.ts";
 
 /**
@@ -28,14 +28,9 @@ export async function printImage(ctx: Ctx, sha256: string, clearance: Clearance,
   const path = join(outDir, name);
   if (clearance === "blurred") {
     // Already small (640 px) and blurred at ingest: copied as is, so the report shows what the gallery shows.
-    const r = await ctx.db.db
-      .selectFrom("renditions")
-      .select(["sha256"])
-      .where("original_sha256", "=", sha256)
-      .where("kind", "=", BLURRED)
-      .executeTakeFirst();
-    if (!r) throw new NotFound(`The photo ${sha256} has no blurred rendition.`);
-    const bytes = await ctx.blobs.read(r.sha256);
+    const blurred = await renditionOf(ctx.db.db, sha256, BLURRED);
+    if (!blurred) throw new NotFound(`The photo ${sha256} has no blurred rendition.`);
+    const bytes = await ctx.blobs.read(blurred);
     const meta = await sharp(bytes).metadata();
     await writeFile(path, bytes);
     return { src: name, width: meta.width ?? 640, height: meta.height ?? 480 };

@@ -4,7 +4,7 @@ import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import { fileURLToPath } from "node:url";
 import { openBlobStore } from "../../../src/archive/blobs/index.ts";
-import { fsLeg, patternStream, s3Leg, tempsOf, testKeys } from "./legs.ts";
+import { fsLeg, patternStream, s3Leg, tempsOf, testKeys } from "../../support/blob-legs.ts";
 
 const MiB = 1024 * 1024;
 /** Two S3 upload parts, several write batches on disk. */
@@ -23,7 +23,7 @@ function runWriter(
 ): Promise<{ killed: boolean; endedToDoneMs: number }> {
   const code = `
     import { openBlobStore, loadOrCreateBlobKeys } from ${JSON.stringify(here("../../../src/archive/blobs/index.ts"))};
-    import { patternStream } from ${JSON.stringify(here("./legs.ts"))};
+    import { patternStream } from ${JSON.stringify(here("../../support/blob-legs.ts"))};
     const keys = await loadOrCreateBlobKeys("/nonexistent-keys-dir", process.env);
     const store = await openBlobStore(process.env.STORE_URL, keys, { env: process.env });
     async function* source() {

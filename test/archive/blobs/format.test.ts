@@ -21,7 +21,7 @@ import {
 } from "../../../src/archive/blobs/format.ts";
 import type { BlobHeader } from "../../../src/archive/blobs/format.ts";
 import { openBlobStore } from "../../../src/archive/blobs/index.ts";
-import { testKeys } from "./legs.ts";
+import { testKeys } from "../../support/blob-legs.ts";
 
 const dirs: string[] = [];
 after(() => {

@@ -10,7 +10,7 @@ import type { BlobKeys } from "../../../src/archive/blobs/index.ts";
 import type { Backend } from "../../../src/archive/blobs/backend.ts";
 import { layout } from "../../../src/archive/blobs/format.ts";
 import { createBlobStore } from "../../../src/archive/blobs/store.ts";
-import { fsLeg, keysUnder, s3Leg } from "./legs.ts";
+import { fsLeg, keysUnder, s3Leg } from "../../support/blob-legs.ts";
 
 const dirs: string[] = [];
 function tempDir(): string {

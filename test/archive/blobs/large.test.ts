@@ -2,7 +2,7 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { openBlobStore } from "../../../src/archive/blobs/index.ts";
-import { collect, fsLeg, patternStream, s3Leg, testKeys } from "./legs.ts";
+import { collect, fsLeg, patternStream, s3Leg, testKeys } from "../../support/blob-legs.ts";
 
 const MiB = 1024 * 1024;
 

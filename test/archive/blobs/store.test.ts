@@ -12,7 +12,7 @@ import type { BlobStore } from "../../../src/archive/blobs/index.ts";
 import { HEADER_LENGTH, TAG_LENGTH, encodeHeader, layout, sealSidecar } from "../../../src/archive/blobs/format.ts";
 import { generateKey, masterKey } from "../../../src/archive/blobs/keys.ts";
 import type { Backend } from "../../../src/archive/blobs/backend.ts";
-import { collect, fsLeg, keysUnder, s3Leg, tempsOf, testKeys } from "./legs.ts";
+import { collect, fsLeg, keysUnder, s3Leg, tempsOf, testKeys } from "../../support/blob-legs.ts";
 
 const sha = (b: Buffer) => createHash("sha256").update(b).digest("hex");
 const scratch = mkdtempSync(join(tmpdir(), "dalil-decrypt-"));

@@ -19,7 +19,7 @@ import {
   type TiffPatch,
   undef,
   withTiff,
-} from "./exif-fixtures.ts";
+} from "../../support/exif.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "dalil-metadata-"));
 after(async () => {

@@ -4,7 +4,7 @@ import sharp from "sharp";
 import { Invalid } from "../../../src/core/errors.ts";
 import { hammingDistance, perceptualHash, phashFromPixels, resampleArea } from "../../../src/archive/media/phash.ts";
 import { makeRenditions } from "../../../src/archive/media/renditions.ts";
-import { photo } from "./exif-fixtures.ts";
+import { photo } from "../../support/exif.ts";
 
 /** The textbook definition, computed the slow way: full 2-D DCT-II of the 32×32 luma, coefficients 1..8. */
 function referenceHash(grey32: Float32Array): string {

@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import sharp from "sharp";
 import { isSrgbProfile, makeRenditions, MediaRejected, type RejectionReason } from "../../../src/archive/media/renditions.ts";
 import { Invalid } from "../../../src/core/errors.ts";
-import { insertAfterSoi, photo, segmentBytes, segments } from "./exif-fixtures.ts";
+import { insertAfterSoi, photo, segmentBytes, segments } from "../../support/exif.ts";
 
 async function rejects(bytes: Buffer, reason: RejectionReason, limits?: { maxPixels?: number }): Promise<MediaRejected> {
   try {

@@ -1,5 +1,5 @@
 import type { Page } from "playwright-core";
-import { waitForExpression } from "../support/browser.ts";
+import { waitForExpression } from "./browser.ts";
 
 /** What the search end-to-end tests share (not a test file itself). */
 

@@ -10,7 +10,7 @@ import { adb } from "../../src/access/tables.ts";
 import { newTotpSecret } from "../../src/access/totp.ts";
 import { sealPacked } from "../../src/access/secrets.ts";
 import { accountsKey } from "../../src/access/keyring.ts";
-import type { Backend } from "../support/backends.ts";
+import type { Backend } from "./backends.ts";
 
 /** A clock the test moves by hand: expiry, lockout windows and TOTP steps without waiting. */
 export interface TestClock extends Clock {

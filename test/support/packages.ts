@@ -2,8 +2,8 @@ import type { Archive } from "../../src/app/context.ts";
 import { operatorActor } from "../../src/core/actor.ts";
 import { ingestCard } from "../../src/archive/intake.ts";
 import { addExhibit, createDossier, freezeDossier } from "../../src/dossiers/index.ts";
-import { demoCard } from "../support/archive.ts";
-import { investigator } from "../catalogue/fixtures.ts";
+import { demoCard } from "./archive.ts";
+import { investigator } from "./catalogue.ts";
 
 /** An archive holding a demo card of one body, and a dossier of two of its photos frozen as version 1. */
 export async function frozenPhotoDossier(a: Archive, seed: string): Promise<{ dossierId: string; photos: string[] }> {

@@ -2,13 +2,13 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Readable } from "node:stream";
-import type { Backend } from "../../../src/archive/blobs/backend.ts";
-import { openFsBackend } from "../../../src/archive/blobs/fs-backend.ts";
-import { generateKey, masterKey } from "../../../src/archive/blobs/keys.ts";
-import type { BlobKeys } from "../../../src/archive/blobs/keys.ts";
-import { openS3Backend } from "../../../src/archive/blobs/s3-backend.ts";
-import { startS3rver } from "../../support/s3rver.ts";
-import type { S3rverHandle } from "../../support/s3rver.ts";
+import type { Backend } from "../../src/archive/blobs/backend.ts";
+import { openFsBackend } from "../../src/archive/blobs/fs-backend.ts";
+import { generateKey, masterKey } from "../../src/archive/blobs/keys.ts";
+import type { BlobKeys } from "../../src/archive/blobs/keys.ts";
+import { openS3Backend } from "../../src/archive/blobs/s3-backend.ts";
+import { startS3rver } from "./s3rver.ts";
+import type { S3rverHandle } from "./s3rver.ts";
 
 /** One storage back-end the blob store suite runs on: locations are fresh per call and raw access is for tampering. */
 export interface Leg {

@@ -3,8 +3,8 @@ import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { chromiumPath } from "../../src/dossiers/report/index.ts";
-import { tempDir } from "../support/backends.ts";
-import { ROOT } from "../support/browser.ts";
+import { tempDir } from "./backends.ts";
+import { ROOT } from "./browser.ts";
 
 /** What the report tests share: where pages are left to look at, when to skip, and reading a PDF back. */
 export const ARTIFACTS = join(ROOT, "test-artifacts", "report");

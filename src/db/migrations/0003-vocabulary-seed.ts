@@ -1,6 +1,7 @@
 /**
  * The controlled vocabularies the archive starts with (DOMAIN.md, "Controlled vocabularies"), bilingual.
- * Inserted by migration 0003-catalogue; administrators extend them afterwards (vocabularies.ts). Later
+ * Inserted by migration 0003-catalogue, beside which it lives so that the database layer needs no module;
+ * administrators extend them afterwards (catalogue/vocabularies.ts, which reads the names from here). Later
  * additions to this list must come with a new migration: an existing archive never re-reads this file.
  *
  * Only facts from public reporting are seeded: branch numbers and names as reported in the press, the

@@ -3,7 +3,7 @@ import type { Archive } from "../../src/app/context.ts";
 import type { Actor } from "../../src/core/actor.ts";
 import { addUser } from "../../src/access/users.ts";
 import { operatorActor } from "../../src/core/actor.ts";
-import { seedBodies, investigator } from "../catalogue/fixtures.ts";
+import { seedBodies, investigator } from "./catalogue.ts";
 
 /** Casework fixtures: family members' accounts, and bodies whose photos are real images in the blob store. */
 export const caseworker: Actor = { kind: "user", id: "usr_cw", role: "family_caseworker" };

@@ -1,0 +1,18 @@
+/**
+ * The ledger module: the custody log (events, their openings, the Merkle tree and signed checkpoints), proofs
+ * for one original, and the log checked against itself. Other modules import this file only.
+ */
+export { custody, parseLeaf, type CustodyEvent, type EventObject, type EventType } from "./events.ts";
+export { isCommitment, openEvent, openingsOf, opens, secret } from "./openings.ts";
+export { CustodyLog, type AppendedEvent } from "./log.ts";
+export { LogTree, loadOrCreateLogKey, newOrigin } from "./tree.ts";
+export { inclusionProofs } from "./merkle.ts";
+export { newVerifier } from "./note.ts";
+export { openCheckpoint } from "./checkpoint.ts";
+export { checkProofBundle } from "./proof-check.ts";
+export { proveOriginal } from "./proofs.ts";
+export { tilePath, tilesForSize } from "./tiles.ts";
+export { assertTimestampCovers } from "./timestamp.ts";
+export { formatTlogProof, parseTlogProof } from "./tlog-proof.ts";
+export { verifyLedger, type Finding, type LedgerReport } from "./verify.ts";
+export { consistencyProof, latestCheckpoint, logTile, logTiles, timestampLatestCheckpoint, verifierKey } from "./reads.ts";

@@ -1,0 +1,63 @@
+import type { Ctx } from "../app/context.ts";
+import type { Actor } from "../core/actor.ts";
+import { Invalid } from "../core/errors.ts";
+import type { TileFile } from "./tiles.ts";
+import { tilePath, tilesForSize } from "./tiles.ts";
+import type { StoredCheckpoint } from "./tree.ts";
+
+/**
+ * Reading the custody log's shape, for the HTTP routes under /log and the `log` commands alike. Checkpoints, the
+ * verifier key, consistency proofs and hash tiles are for anyone (`log.read`): hashes only. Entry bundles are the
+ * events themselves (`log.entries`). Inclusion proofs of one original are in proofs.ts.
+ */
+
+/**
+ * The latest signed checkpoint. `sign` signs one first if the log has grown since (the operator's command does;
+ * a reader over HTTP gets the latest signed one, and the first is signed on demand).
+ */
+export async function latestCheckpoint(ctx: Ctx, actor: Actor, input: { sign?: boolean } = {}): Promise<StoredCheckpoint> {
+  ctx.policy.require(actor, "log.read");
+  if (input.sign) return ctx.tree.checkpoint();
+  return (await ctx.tree.latestCheckpoint()) ?? (await ctx.tree.checkpoint());
+}
+
+/** Asks the RFC 3161 authority to timestamp the latest checkpoint, unless it has a token already. */
+export async function timestampLatestCheckpoint(ctx: Ctx, actor: Actor): Promise<StoredCheckpoint & { timestampToken: Buffer }> {
+  ctx.policy.require(actor, "archive.verify");
+  const latest = await ctx.tree.checkpoint();
+  const cp = latest.timestampToken ? latest : await ctx.tree.timestamp(latest);
+  if (!cp.timestampToken) throw new Invalid("The authority did not timestamp the checkpoint; see the warning above and DALIL_TSA_URL.");
+  return cp as StoredCheckpoint & { timestampToken: Buffer };
+}
+
+export function verifierKey(ctx: Ctx, actor: Actor): { origin: string; vkey: string } {
+  ctx.policy.require(actor, "log.read");
+  return { origin: ctx.tree.origin, vkey: ctx.tree.verifierKey };
+}
+
+export async function consistencyProof(ctx: Ctx, actor: Actor, input: { from: number; to?: number }) {
+  ctx.policy.require(actor, "log.read");
+  return ctx.tree.proveConsistency(input.from, input.to);
+}
+
+/** One C2SP tlog-tiles file by its path: a hash tile for anyone, an entry bundle for `log.entries`. */
+export async function logTile(ctx: Ctx, actor: Actor, input: { path: string; kind: "hash" | "entries" }): Promise<TileFile> {
+  ctx.policy.require(actor, input.kind === "entries" ? "log.entries" : "log.read");
+  return ctx.tree.tile(input.path, input.kind);
+}
+
+/**
+ * Every tile of the log at its latest checkpoint (signed first if the log has grown), for publishing as static
+ * files: hash tiles, and the entry bundles too when asked (`log.entries`: a custodians' copy, never a public mirror).
+ */
+export async function logTiles(ctx: Ctx, actor: Actor, input: { entries?: boolean } = {}): Promise<{ checkpoint: StoredCheckpoint; tiles: AsyncGenerator<TileFile> }> {
+  ctx.policy.require(actor, input.entries ? "log.entries" : "log.read");
+  const checkpoint = await ctx.tree.checkpoint();
+  async function* tiles(): AsyncGenerator<TileFile> {
+    for (const t of tilesForSize(checkpoint.size)) {
+      if (t.kind === "entries" && !input.entries) continue;
+      yield ctx.tree.tile(tilePath(t), t.kind);
+    }
+  }
+  return { checkpoint, tiles: tiles() };
+}
