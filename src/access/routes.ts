@@ -1,8 +1,9 @@
 import { z } from "zod";
-import type { RegisterRoute } from "../http/app.ts";
+import { optionalBody, route, type RouteSpec } from "../http/route-spec.ts";
 import { addUser, disableUser, enableUser, listUsers, resetUser } from "./users.ts";
 import { createApiToken, listApiTokens, revokeApiToken } from "./tokens.ts";
 import { listSealed } from "./sealed.ts";
+import * as contracts from "./contracts.ts";
 
 /**
  * Accounts, API tokens and sealed identities over HTTP. Opening a sealed identity is deliberately not here:
@@ -16,52 +17,65 @@ const NewUser = z.object({ email: z.string().min(3).max(320), role: z.string().m
 const Reset = z.object({ secondFactor: z.boolean().optional() }).strict();
 const NewToken = z.object({ name: z.string().min(1).max(100), scopes: z.array(z.string().max(40)).min(1).max(40), days: z.number().int().optional() }).strict();
 
-export function registerAccessRoutes(route: RegisterRoute): void {
-  route({ method: "GET", url: "/api/users", action: "users.manage", summary: "accounts and their roles", handler: (_r, ctx, actor) => listUsers(ctx, actor) });
+export const ACCESS_ROUTES: readonly RouteSpec[] = [
+  route({ method: "GET", url: "/api/users", action: "users.manage", summary: "accounts and their roles", response: contracts.GetUsersAnswer, handler: (_r, ctx, actor) => listUsers(ctx, actor) }),
   route({
     method: "POST",
     url: "/api/users",
     action: "users.manage",
     summary: "add an account; the one-time password is in this answer only",
-    handler: (req, ctx, actor) => addUser(ctx, actor, NewUser.parse(req.body)),
-  });
+    body: NewUser,
+    response: contracts.PostUsersAnswer,
+    handler: (req, ctx, actor, { body }) => addUser(ctx, actor, body),
+  }),
   route({
     method: "POST",
     url: "/api/users/:id/disable",
     action: "users.manage",
     summary: "disable an account: its sessions and tokens stop at once",
-    handler: (req, ctx, actor) => disableUser(ctx, actor, UserId.parse(req.params).id),
-  });
+    params: UserId,
+    response: contracts.UserView,
+    handler: (req, ctx, actor, { params }) => disableUser(ctx, actor, params.id),
+  }),
   route({
     method: "POST",
     url: "/api/users/:id/enable",
     action: "users.manage",
     summary: "enable a disabled account",
-    handler: (req, ctx, actor) => enableUser(ctx, actor, UserId.parse(req.params).id),
-  });
+    params: UserId,
+    response: contracts.UserView,
+    handler: (req, ctx, actor, { params }) => enableUser(ctx, actor, params.id),
+  }),
   route({
     method: "POST",
     url: "/api/users/:id/reset",
     action: "users.manage",
     summary: "a new one-time password (and optionally a new second factor); sessions end",
-    handler: (req, ctx, actor) => resetUser(ctx, actor, { user: UserId.parse(req.params).id, secondFactor: Reset.parse(req.body ?? {}).secondFactor ?? false }),
-  });
+    params: UserId,
+    body: optionalBody(Reset),
+    response: contracts.PostUsersByIdResetAnswer,
+    handler: (req, ctx, actor, { params, body }) => resetUser(ctx, actor, { user: params.id, secondFactor: body.secondFactor ?? false }),
+  }),
 
-  route({ method: "GET", url: "/api/tokens", action: "token.manage", summary: "your API tokens (never the secrets)", handler: (_r, ctx, actor) => listApiTokens(ctx, actor) });
+  route({ method: "GET", url: "/api/tokens", action: "token.manage", summary: "your API tokens (never the secrets)", response: contracts.GetTokensAnswer, handler: (_r, ctx, actor) => listApiTokens(ctx, actor) }),
   route({
     method: "POST",
     url: "/api/tokens",
     action: "token.manage",
     summary: "a new API token with scopes; the secret is in this answer only",
-    handler: (req, ctx, actor) => createApiToken(ctx, actor, NewToken.parse(req.body)),
-  });
+    body: NewToken,
+    response: contracts.PostTokensAnswer,
+    handler: (req, ctx, actor, { body }) => createApiToken(ctx, actor, body),
+  }),
   route({
     method: "DELETE",
     url: "/api/tokens/:id",
     action: "token.manage",
     summary: "revoke one of your API tokens",
-    handler: (req, ctx, actor) => revokeApiToken(ctx, actor, TokenId.parse(req.params).id),
-  });
+    params: TokenId,
+    response: contracts.ApiTokenView,
+    handler: (req, ctx, actor, { params }) => revokeApiToken(ctx, actor, params.id),
+  }),
 
-  route({ method: "GET", url: "/api/sealed", action: "sealed.list", summary: "sources with a sealed identity (never the identity)", handler: (_r, ctx, actor) => listSealed(ctx, actor) });
-}
+  route({ method: "GET", url: "/api/sealed", action: "sealed.list", summary: "sources with a sealed identity (never the identity)", response: contracts.GetSealedAnswer, handler: (_r, ctx, actor) => listSealed(ctx, actor) }),
+];

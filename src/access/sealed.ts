@@ -7,6 +7,7 @@ import { secret } from "../ledger/index.ts";
 import { sealedKey, sealedKeyring, SEALED_KEY } from "./keyring.ts";
 import { keyId, open, seal } from "./secrets.ts";
 import { adb } from "./tables.ts";
+import type * as contracts from "./contracts.ts";
 
 /**
  * Sealed source identities: who handed over a medium. The identity is encrypted with AES-256-GCM under its own
@@ -24,12 +25,7 @@ export function sealedAad(sourceId: string): string {
   return `dalil.sealed/1\u0000${sourceId}`;
 }
 
-export interface SealedView {
-  sourceId: string;
-  sealedAt: string;
-  sealedBy: string;
-  keyId: string;
-}
+export type SealedView = contracts.SealedView;
 
 export interface SealIdentity {
   sourceId: string;

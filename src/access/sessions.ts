@@ -6,6 +6,7 @@ import type { Tx } from "../db/database.ts";
 import { accountsKey } from "./keyring.ts";
 import { hmacHex, randomToken, sha256Hex } from "./secrets.ts";
 import { adb, type SessionsTable } from "./tables.ts";
+import type * as contracts from "./contracts.ts";
 
 /**
  * Browser sessions. The cookie holds 256 random bits; the server keeps only their SHA-256, so a copy of the
@@ -135,13 +136,7 @@ export function csrfTokenFor(config: Config, sessionToken: string): string {
   return hmacHex(accountsKey(config), "dalil.csrf/1", sessionToken);
 }
 
-export interface SessionView {
-  id: string;
-  createdAt: string;
-  lastSeenAt: string;
-  expiresAt: string;
-  current: boolean;
-}
+export type SessionView = contracts.SessionView;
 
 export async function sessionsOf(tx: Tx, userId: string, currentId?: string): Promise<SessionView[]> {
   const rows = await adb(tx).selectFrom("sessions").selectAll().where("user_id", "=", userId).where("stage", "=", "full").orderBy("created_at", "desc").execute();

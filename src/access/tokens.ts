@@ -8,6 +8,7 @@ import { recordAccessChange } from "./audit.ts";
 import { ACTIONS, type Action, type ScopedActor } from "./policy.ts";
 import { randomToken, sha256Hex } from "./secrets.ts";
 import { adb, type ApiTokensTable } from "./tables.ts";
+import type * as contracts from "./contracts.ts";
 
 /**
  * API tokens for scripts: `Authorization: Bearer dalil_…`. A token acts as its user, narrowed to its scopes
@@ -18,15 +19,7 @@ import { adb, type ApiTokensTable } from "./tables.ts";
 export const TOKEN_PREFIX = "dalil_";
 const MAX_DAYS = 365;
 
-export interface ApiTokenView {
-  id: string;
-  name: string;
-  scopes: Action[];
-  createdAt: string;
-  lastUsedAt: string | null;
-  expiresAt: string | null;
-  revoked: boolean;
-}
+export type ApiTokenView = contracts.ApiTokenView;
 
 export interface CreateApiToken {
   name: string;

@@ -8,6 +8,7 @@ import { hashPassword, oneTimePassword } from "./passwords.ts";
 import { revokeAllSessions } from "./sessions.ts";
 import { adb, type UsersTable } from "./tables.ts";
 import { accountKey, totpKey } from "./throttle.ts";
+import type * as contracts from "./contracts.ts";
 
 /**
  * Accounts. An administrator adds one with a role and hands over the one-time password printed once; the
@@ -15,16 +16,7 @@ import { accountKey, totpKey } from "./throttle.ts";
  * an account ends its sessions and tokens at once; every request also checks the account, so nothing that
  * was already issued outlives the decision.
  */
-export interface UserView {
-  id: string;
-  email: string;
-  role: Role;
-  disabled: boolean;
-  secondFactor: boolean;
-  mustChangePassword: boolean;
-  createdAt: string;
-  lastSignInAt: string | null;
-}
+export type UserView = contracts.UserView;
 
 export interface AddUser {
   email: string;

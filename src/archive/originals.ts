@@ -2,23 +2,10 @@ import type { Ctx } from "../app/context.ts";
 import type { Actor } from "../core/actor.ts";
 import { NotFound } from "../core/errors.ts";
 import type { OriginalsTable } from "../db/schema.ts";
+import type * as contracts from "./contracts.ts";
 
 /** Reading the archive's originals: listing and one item with its renditions and sightings. */
-export interface OriginalView {
-  sha256: string;
-  size: number;
-  format: string;
-  mediaKind: string;
-  status: string;
-  quarantineReason: string | null;
-  width: number | null;
-  height: number | null;
-  captureTime: string | null;
-  camera: { make: string | null; model: string | null; serial?: string | null };
-  phash: string | null;
-  firstSeenAt: string;
-  renditions: { kind: string; sha256: string; width: number; height: number }[];
-}
+export type OriginalView = contracts.OriginalView;
 
 export interface ListOriginals {
   status?: "preserved" | "quarantined";

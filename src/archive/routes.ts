@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { FastifyReply } from "fastify";
 import { MAX_IDENTITY_BYTES } from "../access/index.ts";
-import type { RegisterRoute } from "../http/app.ts";
+import { bytes, optionalBody, route, type RouteSpec } from "../http/route-spec.ts";
 import { getOriginal, listOriginals } from "./originals.ts";
 import { getJob, listJobs } from "./job-views.ts";
 import { listSources } from "./sources.ts";
@@ -9,6 +9,9 @@ import type { RevealGrant } from "./reveals.ts";
 import { sealIdentity } from "./sealing.ts";
 import { createUpload, getUpload, receiveUploadFile, startUploadIngest, UPLOAD_LIMITS } from "./uploads.ts";
 import { blurredRendition, downloadOriginalFile, galleryPage, logStatus, originalHistory, originalMetadata, revealRendition, sourceSightings, type RenditionStream } from "./viewing.ts";
+import * as contracts from "./contracts.ts";
+import * as coreContracts from "../core/contracts.ts";
+import * as accessContracts from "../access/contracts.ts";
 
 const ListQuery = z.object({
   status: z.enum(["preserved", "quarantined"]).optional(),
@@ -18,45 +21,6 @@ const ListQuery = z.object({
 
 const Sha = z.object({ sha256: z.string().regex(/^[0-9a-f]{64}$/, "must be a SHA-256 in lowercase hex") });
 
-export function registerArchiveRoutes(route: RegisterRoute): void {
-  route({
-    method: "GET",
-    url: "/api/originals",
-    action: "archive.read",
-    query: ListQuery,
-    summary: "originals, paged by SHA-256",
-    handler: (_req, ctx, actor, q) => listOriginals(ctx, actor, q),
-  });
-  route({
-    method: "GET",
-    url: "/api/originals/:sha256",
-    action: "archive.read",
-    summary: "one original with its renditions and sightings",
-    handler: (req, ctx, actor) => getOriginal(ctx, actor, Sha.parse(req.params).sha256),
-  });
-  route({
-    method: "GET",
-    url: "/api/sources",
-    action: "archive.read",
-    summary: "source media taken in, with their tallies",
-    handler: (_req, ctx, actor) => listSources(ctx, actor),
-  });
-  route({
-    method: "GET",
-    url: "/api/jobs",
-    action: "jobs.read",
-    summary: "recent jobs with their progress",
-    handler: (_req, ctx, actor) => listJobs(ctx, actor),
-  });
-  route({
-    method: "GET",
-    url: "/api/jobs/:id",
-    action: "jobs.read",
-    summary: "one job and its progress",
-    handler: (req, ctx, actor) => getJob(ctx, actor, z.object({ id: z.string().max(64) }).parse(req.params).id),
-  });
-  registerWebAppRoutes(route);
-}
 
 // ── What the web app needs beyond the above: the gallery, renditions and reveals, intake by upload. ──
 const GalleryQuery = z.object({
@@ -92,104 +56,122 @@ function sendGranted(reply: FastifyReply, r: RenditionStream & { grant: RevealGr
   return reply.send(r.stream);
 }
 
-function registerWebAppRoutes(route: RegisterRoute): void {
+const WEB_APP_ROUTES: readonly RouteSpec[] = [
   route({
     method: "GET",
     url: "/api/gallery",
     action: "archive.read",
     query: GalleryQuery,
     summary: "originals in capture order, by offset, for the virtualised gallery",
-    handler: (_req, ctx, actor, q) => galleryPage(ctx, actor, q),
-  });
+    response: contracts.GalleryPage,
+    handler: (_req, ctx, actor, { query: q }) => galleryPage(ctx, actor, q),
+  }),
   route({
     method: "GET",
     url: "/api/originals/:sha256/renditions/:kind",
     action: "original.view",
     summary: "an original's blurred rendition (JPEG); unblurred ones only through a reveal",
-    handler: async (req, ctx, actor, _q, reply) => {
-      const p = RenditionParams.parse(req.params);
+    params: RenditionParams,
+    response: bytes("application/octet-stream"),
+    handler: async (req, ctx, actor, { params }, reply) => {
+      const p = params;
       const r = await blurredRendition(ctx, actor, p.sha256, p.kind);
       reply.header("content-type", r.mime).header("content-length", String(r.size)).header("etag", `"${r.sha256}"`);
       return reply.send(r.stream);
     },
-  });
+  }),
   route({
     method: "POST",
     url: "/api/originals/:sha256/reveal",
     action: "original.reveal",
     summary: "an unblurred rendition, for this view only, with a reason recorded in the custody log",
-    handler: async (req, ctx, actor, _q, reply) => {
-      const { sha256 } = Sha.parse(req.params);
-      const body = RevealBody.parse(req.body ?? {});
+    params: Sha,
+    body: optionalBody(RevealBody),
+    response: bytes("application/octet-stream"),
+    handler: async (req, ctx, actor, { params, body }, reply) => {
+      const { sha256 } = params;
       return sendGranted(reply, await revealRendition(ctx, actor, { sha256, kind: body.kind, reason: body.reason }));
     },
-  });
+  }),
   route({
     method: "POST",
     url: "/api/originals/:sha256/download",
     action: "original.reveal",
     summary: "the original's bytes as a file, with a reason recorded in the custody log as a download",
-    handler: async (req, ctx, actor, _q, reply) => {
-      const { sha256 } = Sha.parse(req.params);
-      const body = DownloadBody.parse(req.body ?? {});
+    params: Sha,
+    body: optionalBody(DownloadBody),
+    response: bytes("application/octet-stream"),
+    handler: async (req, ctx, actor, { params, body }, reply) => {
+      const { sha256 } = params;
       const r = await downloadOriginalFile(ctx, actor, { sha256, reason: body.reason });
       reply.header("content-disposition", `attachment; filename="${r.filename}"`);
       return sendGranted(reply, r);
     },
-  });
+  }),
   route({
     method: "GET",
     url: "/api/originals/:sha256/metadata",
     action: "archive.read",
     summary: "an original's metadata, without the fields this role may not see",
-    handler: (req, ctx, actor) => originalMetadata(ctx, actor, Sha.parse(req.params).sha256),
-  });
+    params: Sha,
+    response: contracts.MetadataView,
+    handler: (req, ctx, actor, { params }) => originalMetadata(ctx, actor, params.sha256),
+  }),
   route({
     method: "GET",
     url: "/api/originals/:sha256/events",
     action: "archive.read",
     summary: "the custody history of an original: every event that names it",
-    handler: (req, ctx, actor) => originalHistory(ctx, actor, Sha.parse(req.params).sha256),
-  });
+    params: Sha,
+    response: contracts.GetOriginalsBySha256EventsAnswer,
+    handler: (req, ctx, actor, { params }) => originalHistory(ctx, actor, params.sha256),
+  }),
   route({
     method: "GET",
     url: "/api/sources/:id/sightings",
     action: "archive.read",
     query: SightingsQuery,
     summary: "what one intake saw, file by file (e.g. ?outcome=quarantined with reasons)",
-    handler: (req, ctx, actor, q) => sourceSightings(ctx, actor, { source: SourceParams.parse(req.params).id, ...q }),
-  });
+    params: SourceParams,
+    response: contracts.GetSourcesByIdSightingsAnswer,
+    handler: (req, ctx, actor, { query: q, params }) => sourceSightings(ctx, actor, { source: params.id, ...q }),
+  }),
   route({
     method: "POST",
     url: "/api/sources/:id/seal",
     action: "sealed.write",
     summary: "seal the identity of whoever handed over this source",
-    handler: (req, ctx, actor) => {
-      const body = Seal.parse(req.body);
-      return sealIdentity(ctx, actor, { sourceId: SourceParams.parse(req.params).id, identity: body.identity, replace: body.replace ?? false });
-    },
-  });
+    params: SourceParams,
+    body: Seal,
+    response: accessContracts.SealedView,
+    handler: (_req, ctx, actor, { params, body }) => sealIdentity(ctx, actor, { sourceId: params.id, identity: body.identity, replace: body.replace ?? false }),
+  }),
   route({
     method: "GET",
     url: "/api/log/status",
     action: "log.read",
     summary: "the log's size, latest checkpoint and the last whole-archive verification",
+    response: contracts.LogStatus,
     handler: (_req, ctx, actor) => logStatus(ctx, actor),
-  });
+  }),
   route({
     method: "POST",
     url: "/api/uploads",
     action: "archive.ingest",
     summary: "open an upload area for a card's files (a folder, or one .zip or disk image)",
-    handler: (req, ctx, actor) => createUpload(ctx, actor, NewUpload.parse(req.body)),
-  });
+    body: NewUpload,
+    response: contracts.UploadView,
+    handler: (req, ctx, actor, { body }) => createUpload(ctx, actor, body),
+  }),
   route({
     method: "GET",
     url: "/api/uploads/:id",
     action: "archive.ingest",
     summary: "one of your upload areas and its ingest job, if started",
-    handler: (req, ctx, actor) => getUpload(ctx, actor, UploadParams.parse(req.params).id),
-  });
+    params: UploadParams,
+    response: contracts.UploadView,
+    handler: (req, ctx, actor, { params }) => getUpload(ctx, actor, params.id),
+  }),
   route({
     method: "PUT",
     url: "/api/uploads/:id/files",
@@ -198,22 +180,74 @@ function registerWebAppRoutes(route: RegisterRoute): void {
     bodyLimit: UPLOAD_LIMITS.fileBytes,
     raw: true,
     summary: "one file of the card (raw body, application/octet-stream) at ?path=relative/path",
-    handler: (req, ctx, actor, q) => {
+    params: UploadParams,
+    response: contracts.ReceivedFile,
+    handler: (req, ctx, actor, { query: q, params }) => {
       const length = Number(req.headers["content-length"]);
       return receiveUploadFile(ctx, actor, {
-        id: UploadParams.parse(req.params).id,
+        id: params.id,
         path: q.path,
         body: req.raw,
         ...(Number.isSafeInteger(length) && length >= 0 ? { declaredSize: length } : {}),
         ...(q.modified !== undefined ? { modified: q.modified } : {}),
       });
     },
-  });
+  }),
   route({
     method: "POST",
     url: "/api/uploads/:id/ingest",
     action: "archive.ingest",
     summary: "take in what was uploaded, as a job; answers the job id to follow at /api/jobs/:id",
-    handler: (req, ctx, actor) => startUploadIngest(ctx, actor, { id: UploadParams.parse(req.params).id, ...IngestBody.parse(req.body ?? {}) }),
-  });
-}
+    params: UploadParams,
+    body: optionalBody(IngestBody),
+    response: contracts.PostUploadsByIdIngestAnswer,
+    handler: (req, ctx, actor, { params, body }) => startUploadIngest(ctx, actor, { id: params.id, ...body }),
+  }),
+];
+
+export const ARCHIVE_ROUTES: readonly RouteSpec[] = [
+  route({
+    method: "GET",
+    url: "/api/originals",
+    action: "archive.read",
+    query: ListQuery,
+    summary: "originals, paged by SHA-256",
+    response: contracts.GetOriginalsAnswer,
+    handler: (_req, ctx, actor, { query: q }) => listOriginals(ctx, actor, q),
+  }),
+  route({
+    method: "GET",
+    url: "/api/originals/:sha256",
+    action: "archive.read",
+    summary: "one original with its renditions and sightings",
+    params: Sha,
+    response: contracts.GetOriginalsBySha256Answer,
+    handler: (req, ctx, actor, { params }) => getOriginal(ctx, actor, params.sha256),
+  }),
+  route({
+    method: "GET",
+    url: "/api/sources",
+    action: "archive.read",
+    summary: "source media taken in, with their tallies",
+    response: contracts.GetSourcesAnswer,
+    handler: (_req, ctx, actor) => listSources(ctx, actor),
+  }),
+  route({
+    method: "GET",
+    url: "/api/jobs",
+    action: "jobs.read",
+    summary: "recent jobs with their progress",
+    response: contracts.GetJobsAnswer,
+    handler: (_req, ctx, actor) => listJobs(ctx, actor),
+  }),
+  route({
+    method: "GET",
+    url: "/api/jobs/:id",
+    action: "jobs.read",
+    summary: "one job and its progress",
+    params: z.object({ id: z.string().max(64) }),
+    response: coreContracts.JobView,
+    handler: (_req, ctx, actor, { params }) => getJob(ctx, actor, params.id),
+  }),
+  ...WEB_APP_ROUTES,
+];

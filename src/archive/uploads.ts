@@ -11,6 +11,7 @@ import { newId } from "../core/ids.ts";
 import { containedPath } from "../core/contained.ts";
 import { custody } from "../ledger/index.ts";
 import { JOB_INGEST, type IngestJobPayload } from "./jobs.ts";
+import type * as contracts from "./contracts.ts";
 
 /**
  * Intake through the browser: an upload area on the server that receives a card's files one by one (a folder
@@ -39,13 +40,7 @@ export const UPLOAD_LIMITS = {
 
 export type UploadKind = "folder" | "container";
 
-export interface UploadView {
-  id: string;
-  kind: UploadKind;
-  label: string | null;
-  createdAt: string;
-  job: string | null;
-}
+export type UploadView = contracts.UploadView;
 
 interface Manifest {
   id: string;
@@ -155,11 +150,7 @@ async function containedTarget(base: string, segments: string[]): Promise<string
   return target;
 }
 
-export interface ReceivedFile {
-  path: string;
-  size: number;
-  sha256: string;
-}
+export type ReceivedFile = contracts.ReceivedFile;
 
 /**
  * Streams one file's bytes to disk (never held in memory), hashing them on the way; the file appears in the

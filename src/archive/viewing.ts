@@ -5,6 +5,7 @@ import type { Actor } from "../core/actor.ts";
 import { Forbidden, NotFound } from "../core/errors.ts";
 import { blindScope, hiddenByBlind, metadataFor, withoutSensitiveFields } from "../access/index.ts";
 import { downloadOriginal, revealOriginal, type RevealGrant } from "./reveals.ts";
+import type * as contracts from "./contracts.ts";
 
 /**
  * What the web app shows of the archive, as each viewer may see it: a gallery page, one original's blurred
@@ -15,23 +16,9 @@ import { downloadOriginal, revealOriginal, type RevealGrant } from "./reveals.ts
 export const BLURRED = "blurred";
 export type RevealKind = "thumbnail" | "preview";
 
-export interface GalleryItem {
-  sha256: string;
-  status: string;
-  format: string;
-  mediaKind: string;
-  captureTime: string | null;
-  width: number | null;
-  height: number | null;
-  /** A blurred rendition exists (documents, RAW files and quarantined files may have none). */
-  blurred: boolean;
-}
+export type GalleryItem = contracts.GalleryItem;
 
-export interface GalleryPage {
-  total: number;
-  offset: number;
-  items: GalleryItem[];
-}
+export type GalleryPage = contracts.GalleryPage;
 
 /**
  * Originals in capture order (then by hash), undated ones after, by offset: the web app's virtualised grid asks
@@ -173,15 +160,7 @@ export async function downloadOriginalFile(
   };
 }
 
-export interface MetadataView {
-  sha256: string;
-  parsed: Record<string, unknown>;
-  problems: string[];
-  software: string | null;
-  orientation: number | null;
-  /** Fields were removed because this viewer's role may not see them (serials, owners, places, paths). */
-  hidden: boolean;
-}
+export type MetadataView = contracts.MetadataView;
 
 function deletePath(obj: Record<string, unknown>, path: string): boolean {
   const parts = path.split(".");
@@ -229,15 +208,7 @@ export async function originalMetadata(ctx: Ctx, actor: Actor, sha256: string): 
   };
 }
 
-export interface HistoryEvent {
-  seq: number;
-  id: string;
-  type: string;
-  at: string;
-  actor: { kind: string; id: string; role: string };
-  outcome: string;
-  detail: Record<string, unknown>;
-}
+export type HistoryEvent = contracts.HistoryEvent;
 
 /** Every custody event that names this original, oldest first; details without sensitive fields unless allowed. */
 export async function originalHistory(ctx: Ctx, actor: Actor, sha256: string): Promise<{ sha256: string; events: HistoryEvent[] }> {
@@ -268,15 +239,7 @@ export async function originalHistory(ctx: Ctx, actor: Actor, sha256: string): P
   };
 }
 
-export interface SightingView {
-  entry: number;
-  path?: string;
-  size: number;
-  outcome: string;
-  reason: string | null;
-  sha256: string | null;
-  seenAt: string;
-}
+export type SightingView = contracts.SightingView;
 
 /** What one intake saw, file by file: e.g. its quarantined files with their reasons. */
 export async function sourceSightings(
@@ -318,15 +281,7 @@ export async function sourceSightings(
   };
 }
 
-export interface LogStatus {
-  origin: string;
-  verifierKey: string;
-  /** Events in the log now; the latest checkpoint may cover fewer until the next one is signed. */
-  events: number;
-  checkpoint: { size: number; rootHash: string; createdAt: string; note: string; timestamped: boolean; authority: string | null } | null;
-  /** The latest whole-archive check (`dalil verify` or the scheduled fixity audit) recorded in the log. */
-  lastVerify: { at: string; outcome: string; checked: number | null; failed: number | null; seq: number } | null;
-}
+export type LogStatus = contracts.LogStatus;
 
 export async function logStatus(ctx: Ctx, actor: Actor): Promise<LogStatus> {
   ctx.policy.require(actor, "log.read");

@@ -10,6 +10,7 @@ import { doubleCompressionCheck, nearDuplicates, thumbnailCheck } from "./conten
 import { sortFindings, type Finding, type Severity } from "./findings.ts";
 import { readHeader } from "./header.ts";
 import { photoChecks } from "./photo-checks.ts";
+import type * as contracts from "./contracts.ts";
 
 export interface AnalysisParameters {
   /** Decode pixels: thumbnail against image, double-compression ghosts. */
@@ -24,25 +25,8 @@ export interface PhotoInput {
   bytes: () => Promise<Uint8Array>;
 }
 
-export interface PhotoSummary {
-  sha256: string;
-  name: string | null;
-  camera: string;
-  signature: string;
-  quality: number | null;
-  qualityExact: boolean;
-  huffman: string;
-  subsampling: string | null;
-  width: number | null;
-  height: number | null;
-  captured: string | null;
-  modified: string | null;
-  software: string | null;
-  thumbnail: string;
-  trailing: number;
-  /** The strongest finding's severity, or null when none. */
-  worst: Severity | null;
-}
+/** One photo as the report lists it (its schema is in contracts.ts). */
+export type PhotoSummary = contracts.PhotoSummary;
 
 export interface CardReport {
   photos: PhotoSummary[];

@@ -3,8 +3,9 @@
  * header signatures the card holds, a photo whose signature no other photo of its camera shares, and the
  * sequence each camera wrote (capture time against file number: time going back, repeats, gaps).
  */
-import type { PhotoHeader, SignatureParts } from "./header.ts";
+import type { PhotoHeader } from "./header.ts";
 import { finding, type Finding } from "./findings.ts";
+import type * as contracts from "./contracts.ts";
 
 export interface CardPhoto {
   sha256: string;
@@ -17,23 +18,10 @@ export interface CardPhoto {
   header: PhotoHeader;
 }
 
-export interface CameraView {
-  /** C1, C2 …, by number of photos: how findings and screens name a camera (the serial is sensitive). */
-  label: string;
-  make: string | null;
-  model: string | null;
-  serial: string | null;
-  photos: number;
-  signatures: { signature: string; photos: number; parts: SignatureParts; ijgQuality: number | null }[];
-}
+/** A camera of the card, named C1, C2 … by number of photos (the serial is sensitive); schema in contracts.ts. */
+export type CameraView = contracts.CameraView;
 
-export interface SequencePoint {
-  photo: string;
-  camera: string;
-  name: string | null;
-  order: number;
-  captured: string | null;
-}
+export type SequencePoint = contracts.SequencePoint;
 
 /** Share of a camera's photos one signature must hold to count as that camera's own. */
 const DOMINANT_SHARE = 0.6;

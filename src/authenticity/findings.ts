@@ -1,4 +1,5 @@
 import type { MessageKey, Params } from "./messages.ts";
+import type * as contracts from "./contracts.ts";
 
 /**
  * A finding: one check's result on one photo (or on the card), with the numbers behind it.
@@ -6,10 +7,10 @@ import type { MessageKey, Params } from "./messages.ts";
  * - look: unusual for this camera; a person should look before relying on the photo;
  * - strong: the file shows that something other than the camera wrote or changed it.
  */
-export type Severity = "information" | "look" | "strong";
+export type Severity = contracts.Severity;
 export const SEVERITIES: readonly Severity[] = ["information", "look", "strong"];
 
-export type Check = "structure" | "software" | "signature" | "exif" | "sequence" | "thumbnail" | "compression" | "duplicate" | "summary";
+export type Check = contracts.Check;
 
 export interface Finding {
   /** The photo's SHA-256, or null for a finding about the card. */

@@ -8,6 +8,7 @@ import { createHash } from "node:crypto";
 import { readExifLayout, type ExifLayout } from "./exif-layout.ts";
 import { parseJpeg, photoshopResources, markerName, type JpegStructure } from "./jpeg.ts";
 import { estimateImageQuality, huffmanIsStandard, ijgTable, type QualityEstimate } from "./quality.ts";
+import type * as contracts from "./contracts.ts";
 
 export interface PhotoHeader {
   structure: JpegStructure;
@@ -28,16 +29,7 @@ export interface PhotoHeader {
   ijgExact: boolean;
 }
 
-export interface SignatureParts {
-  tables: string;
-  huffman: string;
-  subsampling: string;
-  frame: string;
-  thumbnail: string;
-  ifds: string;
-  makerNote: string;
-  apps: string;
-}
+export type SignatureParts = contracts.SignatureParts;
 
 const XMP_ID = "http://ns.adobe.com/xap/1.0/";
 

@@ -11,5 +11,4 @@ export { SEVERITIES, type Finding, type Severity } from "./findings.ts";
 export { reportText } from "./report-text.ts";
 export { MESSAGES, wordFinding, type MessageKey, type Lang } from "./messages.ts";
 export { runAuthenticity, showAuthenticity, listAuthenticityRuns, photoAuthenticity, errorLevel, inputDigest, type RunView, type PhotoAuthenticity } from "./runs.ts";
-export { registerAuthenticityRoutes } from "./routes.ts";
 export { registerAuthenticityJobs, enqueueAuthenticity, JOB_AUTHENTICITY } from "./jobs.ts";

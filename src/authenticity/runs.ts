@@ -8,11 +8,12 @@ import { newId } from "../core/ids.ts";
 import { SOFTWARE } from "../core/version.ts";
 import { custody } from "../ledger/index.ts";
 import { originalFact, sightedOriginals, sourceLabels, sourcesNamed, sourcesOfOriginal } from "../archive/index.ts";
-import { analyseCard, reportDigest, type AnalysisParameters, type CardReport, type PhotoInput, type PhotoSummary } from "./analyse.ts";
+import { analyseCard, reportDigest, type AnalysisParameters, type CardReport, type PhotoInput } from "./analyse.ts";
 import { errorLevelMap } from "./content.ts";
 import { dcfName } from "./card-checks.ts";
 import type { Finding } from "./findings.ts";
 import { adb } from "./tables.ts";
+import type * as contracts from "./contracts.ts";
 
 /**
  * Analysing a card and reading the analyses. A run reads every JPEG original sighted on the source, analyses
@@ -21,18 +22,8 @@ import { adb } from "./tables.ts";
  * software version (in every event) and the parameters, and the digests of input and report: a later run on
  * the same photos with the same version and parameters must give the same report digest.
  */
-export interface RunView {
-  run: string;
-  source: { id: string; label: string };
-  softwareVersion: string;
-  parameters: AnalysisParameters;
-  inputSha256: string;
-  reportSha256: string;
-  runBy: string;
-  runAt: string;
-  eventSeq: number;
-  report: CardReport;
-}
+/** The contract's RunView, with the analyser's own report (findings keyed by message keys, for the text report). */
+export type RunView = Omit<contracts.RunView, "report"> & { report: CardReport };
 
 export interface RunAnalysis {
   source: string;
@@ -183,21 +174,15 @@ export async function showAuthenticity(ctx: Ctx, actor: Actor, input: { source: 
 }
 
 /** Runs of every source, newest first (without their reports). */
-export async function listAuthenticityRuns(ctx: Ctx, actor: Actor): Promise<{ run: string; source: { id: string; label: string }; photos: number; flagged: number; runAt: string; softwareVersion: string }[]> {
+export async function listAuthenticityRuns(ctx: Ctx, actor: Actor): Promise<contracts.RunSummary[]> {
   ctx.policy.require(actor, "authenticity.read");
   const rows = await adb(ctx.db.db).selectFrom("authenticity_runs").select(["id", "source_id", "photos", "flagged", "run_at", "software_version"]).orderBy("run_at", "desc").limit(200).execute();
   const labels = await sourceLabels(ctx.db.db, rows.map((r) => r.source_id));
   return rows.map((r) => ({ run: r.id, source: { id: r.source_id, label: labels.get(r.source_id) ?? r.source_id }, photos: r.photos, flagged: r.flagged, runAt: r.run_at, softwareVersion: r.software_version }));
 }
 
-export interface PhotoAuthenticity {
-  sha256: string;
-  run: string | null;
-  source: { id: string; label: string } | null;
-  runAt: string | null;
-  summary: PhotoSummary | null;
-  findings: Finding[];
-}
+/** The contract's PhotoAuthenticity, with the analyser's findings (message keys, for the dossier report's words). */
+export type PhotoAuthenticity = Omit<contracts.PhotoAuthenticity, "findings"> & { findings: Finding[] };
 
 /** What the latest analysis covering this photo found about it (and about its card). */
 export async function photoAuthenticity(ctx: Ctx, actor: Actor, sha256: string): Promise<PhotoAuthenticity> {

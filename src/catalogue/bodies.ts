@@ -12,7 +12,7 @@ import { recordChanges, type Change, type RecordChanges } from "./history.ts";
 import { Vocabularies } from "./vocabularies.ts";
 import { checkMark, type Mark } from "./marks.ts";
 import { monthOf, parseFuzzyDate, type FuzzyDate } from "./dates.ts";
-import { insertNumbers, normaliseNumber, numbersOf, refreshCurrentNumbers, type BodyNumber, type NewNumber } from "./numbers.ts";
+import { insertNumbers, normaliseNumber, numbersOf, refreshCurrentNumbers, type NewNumber } from "./numbers.ts";
 import { bodySearchText, findingCodesText, refreshSearchText } from "./search-index.ts";
 import {
   IDENTIFICATION_STATUSES,
@@ -27,6 +27,7 @@ import {
 } from "./records.ts";
 import { SENSITIVITIES } from "../access/index.ts";
 import { originalFacts } from "../archive/index.ts";
+import type * as contracts from "./contracts.ts";
 
 /**
  * Body records (post-mortem): the person shown in a group of photos. Created by accepting a grouping proposal,
@@ -35,59 +36,11 @@ import { originalFacts } from "../archive/index.ts";
  * appends one custody event, in the caller's transaction. Reads carry no image bytes: photos are SHA-256
  * references, fetched (blurred or revealed) through the archive and access modules.
  */
-export interface BodyView {
-  id: string;
-  ref: string;
-  refNo: number;
-  externalRef: string | null;
-  sourceId: string | null;
-  /** Current number per role, as transcribed, and its matching form. */
-  detaineeNo: string | null;
-  detaineeNoNorm: string | null;
-  branchNo: string | null;
-  branchNoNorm: string | null;
-  examinerNo: string | null;
-  examinerNoNorm: string | null;
-  /** Code in the hospital vocabulary. */
-  hospital: string | null;
-  photoDate: string | null;
-  photoMonth: string | null;
-  deathDate: FuzzyDate | null;
-  sex: Sex | null;
-  ageMin: number | null;
-  ageMax: number | null;
-  marks: Mark[];
-  clothing: string | null;
-  /** Finding codes observed when cataloguing. */
-  injuries: string[];
-  /** Finding codes recorded by forensic review. */
-  reviewFindings: string[];
-  identificationStatus: IdentificationStatus;
-  nameAr: string | null;
-  nameLat: string | null;
-  reviewStatus: ReviewStatus;
-  notes: string | null;
-  sensitivity: Sensitivity;
-  mergedInto: string | null;
-  version: number;
-  createdAt: string;
-  createdBy: string;
-  updatedAt: string;
-}
+export type BodyView = contracts.BodyView;
 
-export interface BodyPhoto {
-  sha256: string;
-  role: string;
-  position: number;
-  captureTime: string | null;
-  width: number | null;
-  height: number | null;
-}
+export type BodyPhoto = contracts.BodyPhoto;
 
-export interface BodyDetail extends BodyView {
-  photos: BodyPhoto[];
-  numbers: BodyNumber[];
-}
+export type BodyDetail = contracts.BodyDetail;
 
 /** The fields a person edits. Numbers change through numbers.ts (each reading is its own record). */
 export interface BodyPatch {
@@ -756,11 +709,7 @@ export interface MergeBodies {
   reason?: string;
 }
 
-export interface MergeResult {
-  body: BodyDetail;
-  /** Fields where both records had different values: the kept record's value stayed; review these. */
-  conflicts: { field: string; kept: unknown; absorbed: unknown }[];
-}
+export type MergeResult = contracts.MergeResult;
 
 /**
  * Two records turn out to be one person: the absorbed record's photos, numbers and findings move to the kept

@@ -15,6 +15,7 @@ import { allocateRefs, insertBody, readBodies, updateBodyInTx, visibleSensitivit
 import { recordManyChanges, type Change, type RecordChanges } from "./history.ts";
 import { IDENTIFICATION_STATUSES, type IdentificationStatus, type Sex } from "./records.ts";
 import { refreshSearchText } from "./search-index.ts";
+import type * as contracts from "./contracts.ts";
 
 /**
  * Bodies to and from spreadsheets (partners hold theirs already). Import is all or nothing: every row is checked
@@ -99,24 +100,9 @@ function columnOf(h: string): ImportColumn | (typeof EXPORT_ONLY_COLUMNS)[number
   return HEADER_ALIASES[k] ?? null;
 }
 
-export interface RejectedRow {
-  row: number;
-  column: string | null;
-  message: string;
-}
+export type RejectedRow = contracts.RejectedRow;
 
-export interface ImportReport {
-  importId: string;
-  ok: boolean;
-  dryRun: boolean;
-  rows: number;
-  created: number;
-  updated: number;
-  unchanged: number;
-  rejected: RejectedRow[];
-  ignoredColumns: string[];
-  sha256: string;
-}
+export type ImportReport = contracts.ImportReport;
 
 const SEX_WORDS: Record<string, Sex> = {
   male: "male",

@@ -1,5 +1,6 @@
 import { toLatinDigits, normaliseArabic } from "../core/arabic.ts";
 import { Invalid } from "../core/errors.ts";
+import type * as contracts from "./contracts.ts";
 
 /**
  * Dates as people know them: a day, a month, a year, a season ("spring 2012"), or a range. Each is kept in a
@@ -11,11 +12,7 @@ import { Invalid } from "../core/errors.ts";
  * those. Accepted on input besides: `DD/MM/YYYY` and `DD.MM.YYYY` (the way Syrian documents write dates),
  * Arabic-Indic digits, English and Arabic season names ("spring 2012", "ربيع 2012").
  */
-export interface FuzzyDate {
-  text: string;
-  earliest: string;
-  latest: string;
-}
+export type FuzzyDate = contracts.FuzzyDate;
 
 const SEASONS: Record<string, { from: [number, number]; to: [number, number] }> = {
   spring: { from: [3, 1], to: [5, 31] },

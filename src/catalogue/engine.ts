@@ -1,4 +1,5 @@
 import type { NumberRole } from "./numbers.ts";
+import type * as contracts from "./contracts.ts";
 
 /**
  * What proposing needs from the pure OCR and grouping code: read the numbers on a photo's paper card, and
@@ -15,12 +16,7 @@ export interface CardReading {
 }
 
 /** The evidence of one number: the card found in the photo, and the label and OCR confidence of its line. */
-export interface ReadingEvidence {
-  region: { cx: number; cy: number; width: number; height: number; angle: number };
-  cardScore: number;
-  label: string | null;
-  ocrConfidence: number;
-}
+export type ReadingEvidence = contracts.ReadingEvidence;
 
 export interface PhotoForGrouping {
   sha256: string;

@@ -11,47 +11,18 @@ import { recordChanges, type Change } from "./history.ts";
 import { Vocabularies } from "./vocabularies.ts";
 import { normaliseNumber } from "./numbers.ts";
 import { ENTITY_KINDS, oneOf, resourceOf, sensitivityOf, type EntityKind } from "./records.ts";
+import type * as contracts from "./contracts.ts";
 
 /**
  * Facilities (detention centres, prisons), units (security branches, by number), hospitals and persons of
  * interest (alleged perpetrators), with the unit or facility above each (parent) and the person in command
  * (commander): together the chain of command a dossier needs. Persons of interest are restricted by default.
  */
-export interface EntityView {
-  id: string;
-  kind: EntityKind;
-  number: string | null;
-  numberNorm: string | null;
-  nameAr: string | null;
-  nameEn: string | null;
-  title: string | null;
-  governorate: string | null;
-  parentId: string | null;
-  commanderId: string | null;
-  vocabularyCode: string | null;
-  description: string | null;
-  sensitivity: Sensitivity;
-  version: number;
-  createdAt: string;
-  createdBy: string;
-  updatedAt: string;
-}
+export type EntityView = contracts.EntityView;
 
-export interface EntitySummary {
-  id: string;
-  kind: EntityKind;
-  number: string | null;
-  nameAr: string | null;
-  nameEn: string | null;
-  title: string | null;
-}
+export type EntitySummary = contracts.EntitySummary;
 
-export interface EntityDetail extends EntityView {
-  /** Parents upward (the unit's directorate, its agency …), nearest first. */
-  parents: EntitySummary[];
-  /** Commanders upward (this unit's or person's commander, theirs …), nearest first. */
-  commanders: EntitySummary[];
-}
+export type EntityDetail = contracts.EntityDetail;
 
 export interface EntityFields {
   number?: string | null;

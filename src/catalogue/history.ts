@@ -8,6 +8,7 @@ import type { Tx } from "../db/database.ts";
 import { custody, type EventObject, type EventType } from "../ledger/index.ts";
 import { cdb } from "./tables.ts";
 import { blindScope, hiddenByBlind } from "../access/index.ts";
+import type * as contracts from "./contracts.ts";
 
 /**
  * Every change to a catalogue record keeps its old and new value per field (field_history) and is a custody
@@ -35,16 +36,7 @@ export interface RecordChanges {
   detail?: Record<string, unknown>;
 }
 
-export interface HistoryEntry {
-  recordType: string;
-  recordId: string;
-  field: string;
-  old: unknown;
-  new: unknown;
-  actor: string;
-  at: string;
-  eventSeq: number;
-}
+export type HistoryEntry = contracts.HistoryEntry;
 
 /** Values as stored: canonical JSON, with undefined as null. */
 function enc(v: unknown): string {

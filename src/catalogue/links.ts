@@ -7,8 +7,9 @@ import type { EventObject } from "../ledger/index.ts";
 import { cdb, type LinksTable } from "./tables.ts";
 import { recordChanges, type Change } from "./history.ts";
 import { Vocabularies } from "./vocabularies.ts";
-import { EVIDENCE_KINDS, LINK_CONFIDENCES, oneOf, resourceOf, type EvidenceKind, type LinkConfidence } from "./records.ts";
+import { EVIDENCE_KINDS, LINK_CONFIDENCES, oneOf, resourceOf, type LinkConfidence } from "./records.ts";
 import { originalFact } from "../archive/index.ts";
+import type * as contracts from "./contracts.ts";
 
 /**
  * Typed links between bodies and entities ("body B-000123 held by branch 215", "person X commands branch 215"),
@@ -17,26 +18,9 @@ import { originalFact } from "../archive/index.ts";
  */
 export type EndKind = "body" | "entity";
 
-export interface Evidence {
-  kind: EvidenceKind;
-  /** photo: an original's SHA-256; number: a body number id; document or testimony: a reference in words. */
-  ref: string;
-  note?: string;
-}
+export type Evidence = contracts.Evidence;
 
-export interface LinkView {
-  id: string;
-  type: string;
-  from: { kind: EndKind; id: string };
-  to: { kind: EndKind; id: string };
-  evidence: Evidence[];
-  reasoning: string;
-  confidence: LinkConfidence;
-  version: number;
-  createdAt: string;
-  createdBy: string;
-  retracted: { at: string; by: string; reason: string } | null;
-}
+export type LinkView = contracts.LinkView;
 
 export interface NewLink {
   type: string;

@@ -1,17 +1,14 @@
 import { normaliseArabic, searchTokens } from "../core/arabic.ts";
 import { Invalid } from "../core/errors.ts";
 import type { Vocabularies } from "./vocabularies.ts";
+import type * as contracts from "./contracts.ts";
 
 /**
  * Distinguishing marks: what kind (mark_type vocabulary), where on the body (body_region vocabulary, may be
  * unknown) and a description in the words of whoever saw it. Marks are what a family recognises ("a scar on
  * his left forearm"), so the description is kept verbatim; type and region make them comparable.
  */
-export interface Mark {
-  type: string;
-  region: string | null;
-  description: string;
-}
+export type Mark = contracts.Mark;
 
 const MAX_DESCRIPTION = 500;
 const LEFT = new Set(["left", "يسار", "يسري", "ايسر", "اليسري", "اليسار", "الايسر"]);

@@ -9,6 +9,7 @@ import { cdb, type BodyNumbersTable } from "./tables.ts";
 import { recordChanges, type Change } from "./history.ts";
 import { refreshSearchText } from "./search-index.ts";
 import { resourceOf } from "./records.ts";
+import type * as contracts from "./contracts.ts";
 
 /**
  * The numbers written on a body (detainee, branch, forensic examiner), each kept as transcribed with where it
@@ -20,22 +21,7 @@ export const NUMBER_ROLES = ["detainee", "branch", "examiner"] as const;
 export type NumberRole = (typeof NUMBER_ROLES)[number];
 export type NumberMethod = "ocr" | "typed";
 
-export interface BodyNumber {
-  id: string;
-  bodyId: string;
-  role: NumberRole;
-  value: string;
-  valueNorm: string;
-  sourceSha256: string | null;
-  method: NumberMethod;
-  confidence: number | null;
-  origin: string | null;
-  enteredBy: string;
-  enteredAt: string;
-  checkedBy: string | null;
-  checkedAt: string | null;
-  retired: { at: string; by: string; reason: string } | null;
-}
+export type BodyNumber = contracts.BodyNumber;
 
 const MAX_NUMBER = 40;
 

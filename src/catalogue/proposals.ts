@@ -12,6 +12,7 @@ import { allocateRefs, bodiesHiddenFrom, detailOf, insertBody, photosHiddenFrom,
 import { checkNumberValue, isNumberRole, normaliseNumber, type NewNumber, type NumberRole } from "./numbers.ts";
 import { loadDefaultEngine, type CardReading, type CatalogueEngine, type PhotoForGrouping, type ProposedGroup, type ReadingEvidence } from "./engine.ts";
 import { originalFacts, sourceExists } from "../archive/index.ts";
+import type * as contracts from "./contracts.ts";
 
 /**
  * Bodies from photos. Proposing runs the card reader over a source's photos not yet in a body, stores what it
@@ -23,23 +24,7 @@ export const JOB_PROPOSE = "catalogue.propose";
 
 export type ProposalStatus = "proposed" | "accepted" | "split" | "merged" | "rejected";
 
-export interface ProposalView {
-  id: string;
-  sourceId: string;
-  runId: string;
-  position: number;
-  photos: string[];
-  roles: Record<string, string>;
-  numbers: { role: NumberRole; value: string; valueNorm: string; confidence: number | null; photo: string }[];
-  reasons: { code: string; text: string }[];
-  score: number | null;
-  status: ProposalStatus;
-  parents: string[];
-  bodyId: string | null;
-  decidedBy: string | null;
-  decidedAt: string | null;
-  createdAt: string;
-}
+export type ProposalView = contracts.ProposalView;
 
 function toView(r: GroupingProposalsTable): ProposalView {
   return {

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { RegisterRoute } from "../http/app.ts";
+import { bytes, optionalBody, route, type RouteSpec } from "../http/route-spec.ts";
 import { editBody, getBody, mergeBodies, readBodies, setPhotoRole, splitBody, EDITABLE_FIELDS } from "./bodies.ts";
 import { addNumber, checkNumber, retireNumber, NUMBER_ROLES } from "./numbers.ts";
 import { acceptProposal, acceptProposals, getProposal, listProposals, mergeProposals, proposeGroupings, readingsOf, rejectProposal, splitProposal } from "./proposals.ts";
@@ -11,6 +11,7 @@ import { searchBodies, SORTS } from "./search.ts";
 import { exportBodiesCsv, importBodiesCsv } from "./csv-import.ts";
 import { ENTITY_KINDS, EVIDENCE_KINDS, IDENTIFICATION_STATUSES, LINK_CONFIDENCES, SEXES } from "./records.ts";
 import type { Sensitivity } from "../access/index.ts";
+import * as contracts from "./contracts.ts";
 
 /**
  * The catalogue over HTTP: thin shells over the use cases, which ask the policy themselves. Reads of bodies
@@ -91,15 +92,16 @@ const EntityFields = {
   sensitivity: z.enum(SENSITIVITY).optional(),
 };
 
-export function registerCatalogueRoutes(route: RegisterRoute): void {
+export const CATALOGUE_ROUTES: readonly RouteSpec[] = [
   route({
     method: "GET",
     url: "/api/search",
     action: "catalogue.read",
     query: SearchParams,
     summary: "search bodies: full text (Arabic normalised), facets with counts, keyset pages",
-    handler: (_req, ctx, actor, q) => searchBodies(ctx, actor, q),
-  });
+    response: contracts.SearchResult,
+    handler: (_req, ctx, actor, { query: q }) => searchBodies(ctx, actor, q),
+  }),
 
   route({
     method: "GET",
@@ -107,114 +109,145 @@ export function registerCatalogueRoutes(route: RegisterRoute): void {
     action: "catalogue.read",
     query: z.object({ after: z.coerce.number().int().min(0).optional(), limit: z.coerce.number().int().min(1).max(2000).optional() }).strict(),
     summary: "body records in reference order (keyset pages)",
-    handler: (_req, ctx, actor, q) => readBodies(ctx, actor, q),
-  });
+    response: contracts.GetBodiesAnswer,
+    handler: (_req, ctx, actor, { query: q }) => readBodies(ctx, actor, q),
+  }),
   route({
     method: "GET",
     url: "/api/bodies/:id",
     action: "catalogue.read",
     summary: "one body (by id or reference B-000123) with its photos (references only) and numbers",
-    handler: (req, ctx, actor) => getBody(ctx, actor, Id.parse(req.params).id),
-  });
+    params: Id,
+    response: contracts.BodyDetail,
+    handler: (req, ctx, actor, { params }) => getBody(ctx, actor, params.id),
+  }),
   route({
     method: "PUT",
     url: "/api/bodies/:id",
     action: "catalogue.edit",
     summary: "change a body's fields (only those given); every change is kept with its old value",
-    handler: (req, ctx, actor) => editBody(ctx, actor, { ...BodyEdit.parse(req.body), id: Id.parse(req.params).id }),
-  });
+    params: Id,
+    body: BodyEdit,
+    response: contracts.BodyView,
+    handler: (req, ctx, actor, { params, body }) => editBody(ctx, actor, { ...body, id: params.id }),
+  }),
   route({
     method: "GET",
     url: "/api/bodies/:id/history",
     action: "catalogue.read",
     summary: "a body's history: every field change with old and new value, who and when",
-    handler: async (req, ctx, actor) => {
-      const body = await getBody(ctx, actor, Id.parse(req.params).id);
+    params: Id,
+    response: contracts.GetBodiesByIdHistoryAnswer,
+    handler: async (req, ctx, actor, { params }) => {
+      const body = await getBody(ctx, actor, params.id);
       return recordHistory(ctx, actor, body.id);
     },
-  });
+  }),
   route({
     method: "GET",
     url: "/api/bodies/:id/links",
     action: "catalogue.read",
     query: z.object({ retracted: z.enum(["true", "false"]).optional() }).strict(),
     summary: "links of a body to entities and other bodies, with their evidence",
-    handler: async (req, ctx, actor, q) => {
-      const body = await getBody(ctx, actor, Id.parse(req.params).id);
+    params: Id,
+    response: contracts.GetBodiesByIdLinksAnswer,
+    handler: async (req, ctx, actor, { query: q, params }) => {
+      const body = await getBody(ctx, actor, params.id);
       return linksOf(ctx, actor, { recordId: body.id, includeRetracted: q.retracted === "true" });
     },
-  });
+  }),
   route({
     method: "POST",
     url: "/api/bodies/:id/split",
     action: "catalogue.group",
     summary: "move some of a body's photos (and the numbers read from them) to a new body",
-    handler: (req, ctx, actor) => {
-      const b = z.object({ photos: z.array(Sha).min(1).max(500), reason: z.string().max(500).optional() }).strict().parse(req.body);
-      return splitBody(ctx, actor, { bodyId: Id.parse(req.params).id, ...b });
+    params: Id,
+    body: z.object({ photos: z.array(Sha).min(1).max(500), reason: z.string().max(500).optional() }).strict(),
+    response: contracts.PostBodiesByIdSplitAnswer,
+    handler: (req, ctx, actor, { params, body }) => {
+      const b = body;
+      return splitBody(ctx, actor, { bodyId: params.id, ...b });
     },
-  });
+  }),
   route({
     method: "POST",
     url: "/api/bodies/merge",
     action: "catalogue.group",
     summary: "merge two body records that show one person (the absorbed record stays, pointing to the kept one)",
-    handler: (req, ctx, actor) =>
-      mergeBodies(ctx, actor, z.object({ keep: z.string().min(1).max(64), absorb: z.string().min(1).max(64), reason: z.string().max(500).optional() }).strict().parse(req.body)),
-  });
+    body: z.object({ keep: z.string().min(1).max(64), absorb: z.string().min(1).max(64), reason: z.string().max(500).optional() }).strict(),
+    response: contracts.MergeResult,
+    handler: (req, ctx, actor, { body }) =>
+      mergeBodies(ctx, actor, body),
+  }),
   route({
     method: "PUT",
     url: "/api/bodies/:id/photos/:sha256",
     action: "catalogue.edit",
     summary: "set the role of one of a body's photos (card, face, full, detail, other)",
-    handler: (req, ctx, actor) => {
-      const p = z.object({ id: z.string().min(1).max(64), sha256: Sha }).parse(req.params);
-      const b = z.object({ role: z.string().min(1).max(40) }).strict().parse(req.body);
+    params: z.object({ id: z.string().min(1).max(64), sha256: Sha }),
+    body: z.object({ role: z.string().min(1).max(40) }).strict(),
+    response: contracts.BodyDetail,
+    handler: (req, ctx, actor, { params, body }) => {
+      const p = params;
+      const b = body;
       return setPhotoRole(ctx, actor, { bodyId: p.id, sha256: p.sha256, role: b.role });
     },
-  });
+  }),
   route({
     method: "POST",
     url: "/api/bodies/:id/numbers",
     action: "catalogue.edit",
     summary: "type a number read on a body's photo or a document; it awaits a second person's check",
-    handler: (req, ctx, actor) => {
-      const b = z.object({ role: z.enum(NUMBER_ROLES), value: z.string().min(1).max(40), sourceSha256: Sha.nullable().optional() }).strict().parse(req.body);
-      return addNumber(ctx, actor, { bodyId: Id.parse(req.params).id, ...b });
+    params: Id,
+    body: z.object({ role: z.enum(NUMBER_ROLES), value: z.string().min(1).max(40), sourceSha256: Sha.nullable().optional() }).strict(),
+    response: contracts.BodyNumber,
+    handler: (req, ctx, actor, { params, body }) => {
+      const b = body;
+      return addNumber(ctx, actor, { bodyId: params.id, ...b });
     },
-  });
+  }),
   route({
     method: "POST",
     url: "/api/numbers/:id/check",
     action: "catalogue.check",
     summary: "second-person check of a number: agree, or give the corrected value",
-    handler: (req, ctx, actor) => {
-      const b = z.object({ agree: z.boolean(), correctedValue: z.string().min(1).max(40).optional() }).strict().parse(req.body);
-      return checkNumber(ctx, actor, { numberId: Id.parse(req.params).id, ...b });
+    params: Id,
+    body: z.object({ agree: z.boolean(), correctedValue: z.string().min(1).max(40).optional() }).strict(),
+    response: contracts.BodyNumber,
+    handler: (req, ctx, actor, { params, body }) => {
+      const b = body;
+      return checkNumber(ctx, actor, { numberId: params.id, ...b });
     },
-  });
+  }),
   route({
     method: "POST",
     url: "/api/numbers/:id/retire",
     action: "catalogue.edit",
     summary: "withdraw a number entered in error (it stays on record with the reason)",
-    handler: (req, ctx, actor) => retireNumber(ctx, actor, { numberId: Id.parse(req.params).id, ...z.object({ reason: z.string().min(1).max(500) }).strict().parse(req.body) }),
-  });
+    params: Id,
+    body: z.object({ reason: z.string().min(1).max(500) }).strict(),
+    response: contracts.BodyNumber,
+    handler: (req, ctx, actor, { params, body }) => retireNumber(ctx, actor, { numberId: params.id, ...body }),
+  }),
   route({
     method: "GET",
     url: "/api/photos/:sha256/readings",
     action: "catalogue.read",
     summary: "what the card reader read on a photo, per run",
-    handler: (req, ctx, actor) => readingsOf(ctx, actor, z.object({ sha256: Sha }).parse(req.params).sha256),
-  });
+    params: z.object({ sha256: Sha }),
+    response: contracts.GetPhotosBySha256ReadingsAnswer,
+    handler: (req, ctx, actor, { params }) => readingsOf(ctx, actor, params.sha256),
+  }),
 
   route({
     method: "POST",
     url: "/api/sources/:id/proposals",
     action: "catalogue.group",
     summary: "read the cards of a source's photos and propose bodies (a job; follow it at /api/jobs/:id)",
-    handler: (req, ctx, actor) => proposeGroupings(ctx, actor, { sourceId: Id.parse(req.params).id }),
-  });
+    params: Id,
+    response: contracts.PostSourcesByIdProposalsAnswer,
+    handler: (req, ctx, actor, { params }) => proposeGroupings(ctx, actor, { sourceId: params.id }),
+  }),
   route({
     method: "GET",
     url: "/api/sources/:id/proposals",
@@ -227,45 +260,59 @@ export function registerCatalogueRoutes(route: RegisterRoute): void {
       })
       .strict(),
     summary: "grouping proposals of a source, in capture order",
-    handler: (req, ctx, actor, q) => listProposals(ctx, actor, { sourceId: Id.parse(req.params).id, ...q }),
-  });
-  route({ method: "GET", url: "/api/proposals/:id", action: "catalogue.read", summary: "one grouping proposal", handler: (req, ctx, actor) => getProposal(ctx, actor, Id.parse(req.params).id) });
+    params: Id,
+    response: contracts.GetSourcesByIdProposalsAnswer,
+    handler: (req, ctx, actor, { query: q, params }) => listProposals(ctx, actor, { sourceId: params.id, ...q }),
+  }),
+  route({ method: "GET", url: "/api/proposals/:id", action: "catalogue.read", summary: "one grouping proposal", params: Id, response: contracts.ProposalView, handler: (req, ctx, actor, { params }) => getProposal(ctx, actor, params.id) }),
   route({
     method: "POST",
     url: "/api/proposals/:id/accept",
     action: "catalogue.group",
     summary: "accept a proposal: a body is created with its photos and numbers",
-    handler: (req, ctx, actor) => acceptProposal(ctx, actor, { proposalId: Id.parse(req.params).id }),
-  });
+    params: Id,
+    response: contracts.BodyDetail,
+    handler: (req, ctx, actor, { params }) => acceptProposal(ctx, actor, { proposalId: params.id }),
+  }),
   route({
     method: "POST",
     url: "/api/proposals/accept",
     action: "catalogue.group",
     summary: "accept several proposals at once (all or none)",
-    handler: (req, ctx, actor) => acceptProposals(ctx, actor, z.object({ proposalIds: z.array(z.string().max(64)).min(1).max(2000) }).strict().parse(req.body)),
-  });
+    body: z.object({ proposalIds: z.array(z.string().max(64)).min(1).max(2000) }).strict(),
+    response: contracts.PostProposalsAcceptAnswer,
+    handler: (req, ctx, actor, { body }) => acceptProposals(ctx, actor, body),
+  }),
   route({
     method: "POST",
     url: "/api/proposals/:id/reject",
     action: "catalogue.group",
     summary: "reject a proposal",
-    handler: (req, ctx, actor) => rejectProposal(ctx, actor, { proposalId: Id.parse(req.params).id, ...z.object({ reason: z.string().max(500).optional() }).strict().parse(req.body ?? {}) }),
-  });
+    params: Id,
+    body: optionalBody(z.object({ reason: z.string().max(500).optional() }).strict()),
+    response: contracts.ProposalView,
+    handler: (req, ctx, actor, { params, body }) => rejectProposal(ctx, actor, { proposalId: params.id, ...body }),
+  }),
   route({
     method: "POST",
     url: "/api/proposals/:id/split",
     action: "catalogue.group",
     summary: "split a proposal into parts (new proposals)",
-    handler: (req, ctx, actor) =>
-      splitProposal(ctx, actor, { proposalId: Id.parse(req.params).id, ...z.object({ parts: z.array(z.array(Sha).max(500)).min(2).max(50) }).strict().parse(req.body) }),
-  });
+    params: Id,
+    body: z.object({ parts: z.array(z.array(Sha).max(500)).min(2).max(50) }).strict(),
+    response: contracts.PostProposalsByIdSplitAnswer,
+    handler: (req, ctx, actor, { params, body }) =>
+      splitProposal(ctx, actor, { proposalId: params.id, ...body }),
+  }),
   route({
     method: "POST",
     url: "/api/proposals/merge",
     action: "catalogue.group",
     summary: "merge proposals into one",
-    handler: (req, ctx, actor) => mergeProposals(ctx, actor, z.object({ proposalIds: z.array(z.string().max(64)).min(2).max(50) }).strict().parse(req.body)),
-  });
+    body: z.object({ proposalIds: z.array(z.string().max(64)).min(2).max(50) }).strict(),
+    response: contracts.ProposalView,
+    handler: (req, ctx, actor, { body }) => mergeProposals(ctx, actor, body),
+  }),
 
   route({
     method: "GET",
@@ -273,66 +320,81 @@ export function registerCatalogueRoutes(route: RegisterRoute): void {
     action: "catalogue.read",
     query: z.object({ kind: z.enum(ENTITY_KINDS).optional(), q: z.string().max(200).optional(), after: z.string().max(64).optional(), limit: z.coerce.number().int().min(1).max(500).optional() }).strict(),
     summary: "facilities, units, hospitals and persons of interest",
-    handler: (_req, ctx, actor, q) => listEntities(ctx, actor, q),
-  });
+    response: contracts.GetEntitiesAnswer,
+    handler: (_req, ctx, actor, { query: q }) => listEntities(ctx, actor, q),
+  }),
   route({
     method: "POST",
     url: "/api/entities",
     action: "catalogue.edit",
     summary: "add a facility, unit, hospital or person of interest",
-    handler: (req, ctx, actor) => createEntity(ctx, actor, z.object({ kind: z.enum(ENTITY_KINDS), ...EntityFields }).strict().parse(req.body)),
-  });
-  route({ method: "GET", url: "/api/entities/:id", action: "catalogue.read", summary: "one entity with its chain of command", handler: (req, ctx, actor) => getEntity(ctx, actor, Id.parse(req.params).id) });
+    body: z.object({ kind: z.enum(ENTITY_KINDS), ...EntityFields }).strict(),
+    response: contracts.EntityView,
+    handler: (req, ctx, actor, { body }) => createEntity(ctx, actor, body),
+  }),
+  route({ method: "GET", url: "/api/entities/:id", action: "catalogue.read", summary: "one entity with its chain of command", params: Id, response: contracts.EntityDetail, handler: (req, ctx, actor, { params }) => getEntity(ctx, actor, params.id) }),
   route({
     method: "PUT",
     url: "/api/entities/:id",
     action: "catalogue.edit",
     summary: "change an entity's fields (only those given)",
-    handler: (req, ctx, actor) => updateEntity(ctx, actor, { ...z.object({ version: z.number().int().optional(), ...EntityFields }).strict().parse(req.body), id: Id.parse(req.params).id }),
-  });
+    params: Id,
+    body: z.object({ version: z.number().int().optional(), ...EntityFields }).strict(),
+    response: contracts.EntityView,
+    handler: (req, ctx, actor, { params, body }) => updateEntity(ctx, actor, { ...body, id: params.id }),
+  }),
   route({
     method: "GET",
     url: "/api/entities/:id/links",
     action: "catalogue.read",
     summary: "links of an entity, with their evidence",
-    handler: async (req, ctx, actor) => {
-      const e = await getEntity(ctx, actor, Id.parse(req.params).id);
+    params: Id,
+    response: contracts.GetEntitiesByIdLinksAnswer,
+    handler: async (req, ctx, actor, { params }) => {
+      const e = await getEntity(ctx, actor, params.id);
       return linksOf(ctx, actor, { recordId: e.id });
     },
-  });
+  }),
   route({
     method: "POST",
     url: "/api/links",
     action: "catalogue.edit",
     summary: "link a body or entity to another, with the evidence and reasoning",
-    handler: (req, ctx, actor) =>
+    body: z
+          .object({ type: z.string().min(1).max(40), from: End, to: End, evidence: z.array(EvidenceInput).min(1).max(100), reasoning: z.string().min(1).max(8000), confidence: z.enum(LINK_CONFIDENCES).optional() })
+          .strict(),
+    response: contracts.LinkView,
+    handler: (req, ctx, actor, { body }) =>
       createLink(
         ctx,
         actor,
-        z
-          .object({ type: z.string().min(1).max(40), from: End, to: End, evidence: z.array(EvidenceInput).min(1).max(100), reasoning: z.string().min(1).max(8000), confidence: z.enum(LINK_CONFIDENCES).optional() })
-          .strict()
-          .parse(req.body),
+        body,
       ),
-  });
+  }),
   route({
     method: "PUT",
     url: "/api/links/:id",
     action: "catalogue.edit",
     summary: "change a link's evidence, reasoning or confidence",
-    handler: (req, ctx, actor) =>
+    params: Id,
+    body: z.object({ evidence: z.array(EvidenceInput).min(1).max(100).optional(), reasoning: z.string().max(8000).optional(), confidence: z.enum(LINK_CONFIDENCES).optional(), version: z.number().int().optional() }).strict(),
+    response: contracts.LinkView,
+    handler: (req, ctx, actor, { params, body }) =>
       updateLink(ctx, actor, {
-        ...z.object({ evidence: z.array(EvidenceInput).min(1).max(100).optional(), reasoning: z.string().max(8000).optional(), confidence: z.enum(LINK_CONFIDENCES).optional(), version: z.number().int().optional() }).strict().parse(req.body),
-        id: Id.parse(req.params).id,
+        ...body,
+        id: params.id,
       }),
-  });
+  }),
   route({
     method: "POST",
     url: "/api/links/:id/retract",
     action: "catalogue.edit",
     summary: "retract a link (it stays on record with the reason)",
-    handler: (req, ctx, actor) => retractLink(ctx, actor, { id: Id.parse(req.params).id, ...z.object({ reason: z.string().min(1).max(2000) }).strict().parse(req.body) }),
-  });
+    params: Id,
+    body: z.object({ reason: z.string().min(1).max(2000) }).strict(),
+    response: contracts.LinkView,
+    handler: (req, ctx, actor, { params, body }) => retractLink(ctx, actor, { id: params.id, ...body }),
+  }),
 
   route({
     method: "GET",
@@ -340,29 +402,36 @@ export function registerCatalogueRoutes(route: RegisterRoute): void {
     action: "catalogue.read",
     query: z.object({ vocabulary: z.string().max(40).optional(), retired: z.enum(["true", "false"]).optional() }).strict(),
     summary: "the controlled vocabularies, bilingual",
-    handler: (_req, ctx, actor, q) => listVocabulary(ctx, actor, { vocabulary: q.vocabulary, includeRetired: q.retired === "true" }),
-  });
+    response: contracts.GetVocabulariesAnswer,
+    handler: (_req, ctx, actor, { query: q }) => listVocabulary(ctx, actor, { vocabulary: q.vocabulary, includeRetired: q.retired === "true" }),
+  }),
   route({
     method: "POST",
     url: "/api/vocabularies/:vocabulary",
     action: "vocabulary.manage",
     summary: "add a term to a vocabulary",
-    handler: (req, ctx, actor) => {
-      const b = z.object({ code: z.string().min(1).max(40), labelAr: z.string().min(1).max(300), labelEn: z.string().min(1).max(300), parent: z.string().max(40).nullable().optional(), extra: z.record(z.unknown()).optional() }).strict().parse(req.body);
-      return addVocabularyTerm(ctx, actor, { vocabulary: z.object({ vocabulary: z.string().max(40) }).parse(req.params).vocabulary, ...b });
+    params: z.object({ vocabulary: z.string().max(40) }),
+    body: z.object({ code: z.string().min(1).max(40), labelAr: z.string().min(1).max(300), labelEn: z.string().min(1).max(300), parent: z.string().max(40).nullable().optional(), extra: z.record(z.unknown()).optional() }).strict(),
+    response: contracts.Term,
+    handler: (req, ctx, actor, { params, body }) => {
+      const b = body;
+      return addVocabularyTerm(ctx, actor, { vocabulary: params.vocabulary, ...b });
     },
-  });
+  }),
   route({
     method: "PUT",
     url: "/api/vocabularies/:vocabulary/:code",
     action: "vocabulary.manage",
     summary: "correct a term's labels, or retire or restore it",
-    handler: (req, ctx, actor) => {
-      const p = z.object({ vocabulary: z.string().max(40), code: z.string().max(40) }).parse(req.params);
-      const b = z.object({ labelAr: z.string().max(300).optional(), labelEn: z.string().max(300).optional(), retired: z.boolean().optional(), extra: z.record(z.unknown()).optional() }).strict().parse(req.body);
+    params: z.object({ vocabulary: z.string().max(40), code: z.string().max(40) }),
+    body: z.object({ labelAr: z.string().max(300).optional(), labelEn: z.string().max(300).optional(), retired: z.boolean().optional(), extra: z.record(z.unknown()).optional() }).strict(),
+    response: contracts.Term,
+    handler: (req, ctx, actor, { params, body }) => {
+      const p = params;
+      const b = body;
       return updateVocabularyTerm(ctx, actor, { ...p, ...b });
     },
-  });
+  }),
 
   route({
     method: "POST",
@@ -370,25 +439,28 @@ export function registerCatalogueRoutes(route: RegisterRoute): void {
     action: "catalogue.import",
     bodyLimit: 64 * 1024 * 1024,
     summary: "import bodies from CSV text (all or nothing; 422 with every rejected row and why)",
-    handler: async (req, ctx, actor, _q, reply) => {
-      const b = z.object({ csv: z.string().min(1), dryRun: z.boolean().optional() }).strict().parse(req.body);
+    body: z.object({ csv: z.string().min(1), dryRun: z.boolean().optional() }).strict(),
+    response: contracts.ImportReport,
+    handler: async (req, ctx, actor, { body }, reply) => {
+      const b = body;
       const report = await importBodiesCsv(ctx, actor, b);
       if (!report.ok) reply.status(422);
       return report;
     },
-  });
+  }),
   route({
     method: "GET",
     url: "/api/catalogue/export",
     action: "catalogue.export",
     query: z.object({ bom: z.enum(["true", "false"]).optional() }).strict(),
     summary: "every body as CSV (an export event in the custody log)",
-    handler: async (_req, ctx, actor, q, reply) => {
+    response: bytes("application/octet-stream"),
+    handler: async (_req, ctx, actor, { query: q }, reply) => {
       const { csv, sha256 } = await exportBodiesCsv(ctx, actor, { bom: q.bom !== "false" });
       reply.header("content-type", "text/csv; charset=utf-8");
       reply.header("content-disposition", 'attachment; filename="dalil-bodies.csv"');
       reply.header("x-content-sha256", sha256);
       return csv;
     },
-  });
-}
+  }),
+];

@@ -9,6 +9,7 @@ import { Vocabularies } from "./vocabularies.ts";
 import { visibleSensitivities } from "./bodies.ts";
 import { normaliseNumber } from "./numbers.ts";
 import { IDENTIFICATION_STATUSES, REVIEW_STATUSES, SEXES } from "./records.ts";
+import type * as contracts from "./contracts.ts";
 
 /**
  * Search over body records: full text (reference, numbers, names in Arabic and Latin script, notes, marks,
@@ -50,44 +51,11 @@ export interface SearchQuery {
   facets?: boolean;
 }
 
-export interface SearchHit {
-  id: string;
-  ref: string;
-  externalRef: string | null;
-  detaineeNo: string | null;
-  branchNo: string | null;
-  examinerNo: string | null;
-  hospital: string | null;
-  photoDate: string | null;
-  deathDate: string | null;
-  sex: string | null;
-  ageMin: number | null;
-  ageMax: number | null;
-  nameAr: string | null;
-  nameLat: string | null;
-  identificationStatus: string;
-  reviewStatus: string;
-  photos: number;
-  /** The first photo's SHA-256 (for a blurred thumbnail through the archive routes), or null. */
-  coverPhoto: string | null;
-}
+export type SearchHit = contracts.SearchHit;
 
-export interface FacetBucket {
-  /** null: the field is unknown on these records (filter with "unknown"). */
-  value: string | null;
-  count: number;
-  labelAr?: string;
-  labelEn?: string;
-}
+export type FacetBucket = contracts.FacetBucket;
 
-export interface SearchResult {
-  total: number;
-  items: SearchHit[];
-  next: string | null;
-  facets: Partial<Record<FacetName, FacetBucket[]>>;
-  /** The tokens the query was reduced to (what was matched), for the user to see. */
-  tokens: string[];
-}
+export type SearchResult = contracts.SearchResult;
 
 const MAX_LIMIT = 200;
 const MAX_TOKENS = 16;

@@ -7,6 +7,7 @@ import { cdb } from "./tables.ts";
 import { visibleSensitivities } from "./bodies.ts";
 import { Vocabularies, type VocabularyName } from "./vocabularies.ts";
 import { countPreserved } from "../archive/index.ts";
+import type * as contracts from "./contracts.ts";
 
 /**
  * The figures a report quotes: how many bodies, photographs and facilities the archive holds, and bodies by
@@ -22,36 +23,9 @@ import { countPreserved } from "../archive/index.ts";
  *
  * All counts are plain SQL aggregates over the same rows on SQLite and PostgreSQL.
  */
-export interface StatBucket {
-  /** The branch number, hospital or finding code, month (YYYY-MM); null: not known; "imprecise": a death date wider than a month. */
-  value: string | null;
-  /** null when withheld (fewer than minCount, or withheld so that another cannot be worked out). */
-  count: number | null;
-  labelAr?: string;
-  labelEn?: string;
-}
+export type StatBucket = contracts.StatBucket;
 
-export interface Statistics {
-  generatedAt: string;
-  /** Cells under this count were withheld (0: nothing withheld). */
-  minCount: number;
-  totals: {
-    bodies: number | null;
-    /** Photographs attached to those bodies. */
-    photos: number | null;
-    /** Every preserved original in the archive (catalogued or not). */
-    originals: number;
-    facilities: number | null;
-    /** Bodies whose forensic review is complete. */
-    reviewed: number | null;
-  };
-  byBranch: StatBucket[];
-  byHospital: StatBucket[];
-  byPhotoMonth: StatBucket[];
-  byDeathMonth: StatBucket[];
-  /** Bodies with each finding recorded by forensic review (a body with two findings counts in both). */
-  byFinding: StatBucket[];
-}
+export type Statistics = contracts.Statistics;
 
 export const STATISTIC_BREAKDOWNS = ["byBranch", "byHospital", "byPhotoMonth", "byDeathMonth", "byFinding"] as const;
 export type Breakdown = (typeof STATISTIC_BREAKDOWNS)[number];

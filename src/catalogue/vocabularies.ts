@@ -7,6 +7,7 @@ import { cdb, type VocabulariesTable } from "./tables.ts";
 import { VOCABULARY_NAMES, type VocabularyName } from "../db/migrations/0003-vocabulary-seed.ts";
 import { recordChanges, type Change } from "./history.ts";
 import { reindexBodiesWithTerm } from "./search-index.ts";
+import type * as contracts from "./contracts.ts";
 
 /**
  * Controlled vocabularies: bilingual terms with a stable code. Codes are what records store; labels are what
@@ -15,16 +16,7 @@ import { reindexBodiesWithTerm } from "./search-index.ts";
  */
 export { VOCABULARY_NAMES, type VocabularyName };
 
-export interface Term {
-  vocabulary: VocabularyName;
-  code: string;
-  labelAr: string;
-  labelEn: string;
-  parent: string | null;
-  extra: Record<string, unknown>;
-  sort: number;
-  retired: boolean;
-}
+export type Term = contracts.Term;
 
 export function isVocabularyName(v: string): v is VocabularyName {
   return (VOCABULARY_NAMES as readonly string[]).includes(v);

@@ -18,42 +18,18 @@ import type { Tx } from "../db/database.ts";
 import { custody, type EventObject } from "../ledger/index.ts";
 import { getBody } from "../catalogue/index.ts";
 import { ddb, type DossierExhibitsTable, type DossiersTable } from "./tables.ts";
+import type * as contracts from "./contracts.ts";
 
 export const SNAPSHOT_FORMAT = "dalil.dossier-version/1";
 export const EXHIBIT_KINDS = ["body", "photo", "review", "facility", "unit", "person"] as const;
 export type ExhibitKind = (typeof EXHIBIT_KINDS)[number];
 export const EVIDENCE_KINDS = ["photo", "number", "link", "review", "document", "testimony", "other"] as const;
 
-export interface EvidenceRef {
-  kind: (typeof EVIDENCE_KINDS)[number];
-  ref: string;
-  note?: string;
-}
+export type EvidenceRef = contracts.EvidenceRef;
 
-export interface ExhibitView {
-  number: string;
-  kind: ExhibitKind;
-  ref: string;
-  reasoning: string;
-  evidence: EvidenceRef[];
-  status: "active" | "withdrawn";
-  addedAt: string;
-  addedBy: string;
-  withdrawn: { at: string; by: string; reason: string } | null;
-  /** A body exhibit's photos (SHA-256, in the body's order) as they were when the version was frozen. */
-  photos?: string[];
-}
+export type ExhibitView = contracts.ExhibitView;
 
-export interface DossierSummary {
-  id: string;
-  name: string;
-  description: string | null;
-  frozenVersions: number;
-  draftChanged: boolean;
-  createdAt: string;
-  createdBy: string;
-  updatedAt: string;
-}
+export type DossierSummary = contracts.DossierSummary;
 
 /** A dossier at one version: the draft (frozen: null) or a frozen snapshot. */
 export interface DossierVersionView {
@@ -161,16 +137,7 @@ export async function frozenVersion(ctx: Ctx, id: string, version: number): Prom
   return { ...snap, frozen: { at: v.frozen_at, by: v.frozen_by, note: v.note, sha256: v.sha256, eventSeq: Number(v.event_seq) } };
 }
 
-export interface VersionSummary {
-  version: number;
-  frozenAt: string;
-  frozenBy: string;
-  note: string | null;
-  sha256: string;
-  eventSeq: number;
-  exhibits: number;
-  withdrawn: number;
-}
+export type VersionSummary = contracts.VersionSummary;
 
 export async function listVersions(ctx: Ctx, actor: Actor, id: string): Promise<{ dossier: DossierSummary; versions: VersionSummary[] }> {
   ctx.policy.require(actor, "dossier.read");

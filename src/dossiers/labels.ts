@@ -9,12 +9,10 @@ import { DalilError } from "../core/errors.ts";
 import { getEntity, readBodies } from "../catalogue/index.ts";
 import { getReview } from "../review/index.ts";
 import type { ExhibitView } from "./dossiers.ts";
+import type * as contracts from "./contracts.ts";
 
 /** A label in each language of the interface: an entity's Arabic and English names, each standing in for the other. */
-export interface ExhibitLabel {
-  ar: string;
-  en: string;
-}
+export type ExhibitLabel = contracts.ExhibitLabel;
 export type ExhibitLabels = Record<string, ExhibitLabel>;
 
 /** Labels keyed by exhibit ref; refs without one (photos, and whatever the reader may not see) are left out. */

@@ -15,6 +15,7 @@ import { newId } from "../core/ids.ts";
 import { custody } from "../ledger/index.ts";
 import { ddb, type RedactionRegionsTable } from "./tables.ts";
 import { originalFact } from "../archive/index.ts";
+import type * as contracts from "./contracts.ts";
 
 export interface Region {
   x: number;
@@ -35,14 +36,7 @@ export interface RedactedImage {
 export const REGION_LABELS = ["face", "tattoo", "document", "text", "other"] as const;
 export type RegionLabel = (typeof REGION_LABELS)[number];
 
-export interface RegionView extends Region {
-  id: string;
-  sha256: string;
-  label: string;
-  markedBy: string;
-  markedAt: string;
-  eventSeq: number;
-}
+export type RegionView = contracts.RegionView;
 
 /** How a redacted copy was made: written into package manifests so a recipient knows what they hold. */
 export const REDACTION_METHOD = { filled: "regions filled opaque (black)", blurred: "whole image blurred (Gaussian, sigma = longer side / 25)" } as const;

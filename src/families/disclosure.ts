@@ -12,6 +12,7 @@ import { CONSENT_TIERS, toReportView, type Consent, type ConsentTier, type Repor
 import { cwdb, type CaseDisclosuresTable, type CaseReportsTable, type DecisionsTable, type FlagsTable, type ViewRequestsTable } from "./casework-tables.ts";
 import { homeReport, loadCaseReport, tiedUsers } from "./members.ts";
 import { familyImage, type FamilyImageKind } from "./images.ts";
+import type * as contracts from "./contracts.ts";
 
 /**
  * Disclosure: a caseworker decides what a candidate body is to a report (presumptive, probable, confirmed,
@@ -31,70 +32,15 @@ export const STAGES = ["text", "blurred_face", "more"] as const;
 export type Stage = (typeof STAGES)[number];
 const FINAL: readonly string[] = ["confirmed", "excluded"];
 
-export interface DecisionView {
-  id: string;
-  bodyId: string;
-  status: DecisionStatus;
-  score: number | null;
-  decidedBy: string;
-  reason: string;
-  createdAt: string;
-}
+export type DecisionView = contracts.DecisionView;
 
-export interface DisclosureView {
-  id: string;
-  bodyId: string;
-  recipientId: string;
-  stage: Stage;
-  status: DecisionStatus;
-  text: string;
-  consentNote: string;
-  decidedBy: string;
-  reason: string;
-  photo: string | null;
-  blurred: boolean;
-  requestId: string | null;
-  createdAt: string;
-}
+export type DisclosureView = contracts.DisclosureView;
 
-export interface RequestView {
-  id: string;
-  bodyId: string;
-  requestedBy: string;
-  unblurred: boolean;
-  note: string;
-  status: "requested" | "approved" | "declined";
-  decidedBy: string | null;
-  decidedAt: string | null;
-  reason: string | null;
-  createdAt: string;
-}
+export type RequestView = contracts.RequestView;
 
-export interface FlagView {
-  id: string;
-  reportId: string;
-  reportRef: string;
-  bodyId: string;
-  caseworkerId: string | null;
-  kind: "status-changed" | "outranked" | "view-request";
-  detail: string;
-  /** The detail as `families.flags.why.<key>` and params, for the reader's language; null when not recognised. */
-  words: FlagWords | null;
-  createdAt: string;
-  clearedBy: string | null;
-  clearedAt: string | null;
-  clearNote: string | null;
-}
+export type FlagView = contracts.FlagView;
 
-export interface CaseView {
-  report: ReportView;
-  members: string[];
-  /** The current decision per body, newest first, with the earlier ones. */
-  decisions: (DecisionView & { history: DecisionView[] })[];
-  disclosures: DisclosureView[];
-  requests: RequestView[];
-  flags: FlagView[];
-}
+export type CaseView = contracts.CaseView;
 
 function words(v: string | undefined, field: string, opts: { required?: boolean; max?: number } = {}): string {
   const t = (v ?? "").normalize("NFC").trim();
@@ -121,10 +67,7 @@ export function requestView(r: ViewRequestsTable): RequestView {
   };
 }
 
-export interface FlagWords {
-  key: "statusChanged" | "outranked" | "viewBlurred" | "viewUnblurred";
-  params: Record<string, string>;
-}
+export type FlagWords = contracts.FlagWords;
 
 function storedWords(json: string | null): FlagWords | null {
   if (!json) return null;

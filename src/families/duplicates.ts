@@ -14,6 +14,7 @@ import { reportNames } from "./matching.ts";
 import { enqueueRerank } from "./rerank-requests.ts";
 import { reportColumns, toReportView, type ReportInput, type ReportView } from "./reports.ts";
 import { cwdb, type CaseReportsTable, type DuplicatesTable } from "./casework-tables.ts";
+import type * as contracts from "./contracts.ts";
 
 /**
  * Duplicate reports: the same missing person reported by several relatives, spelled differently, in Arabic or
@@ -37,21 +38,7 @@ export interface Reporter {
   consent: unknown;
 }
 
-export interface DuplicateView {
-  id: string;
-  status: "proposed" | "accepted" | "rejected" | "superseded";
-  score: number;
-  reasons: string[];
-  /** The same reasons as message keys (`families.duplicates.why.<key>`) and params; null for rows stored before. */
-  words: (ReasonWords | null)[];
-  a: { id: string; ref: string; nameAr: string | null; nameLat: string | null };
-  b: { id: string; ref: string; nameAr: string | null; nameLat: string | null };
-  survivorId: string | null;
-  decidedBy: string | null;
-  decidedAt: string | null;
-  reason: string | null;
-  createdAt: string;
-}
+export type DuplicateView = contracts.DuplicateView;
 
 export interface Side {
   row: CaseReportsTable;
@@ -83,10 +70,7 @@ export type ReasonKey =
   | "sameNumber";
 
 /** A reason for the web app to word in the reader's language; `points` is signed ("+1.5"). */
-export interface ReasonWords {
-  key: ReasonKey;
-  params: Record<string, string | number>;
-}
+export type ReasonWords = contracts.ReasonWords;
 
 export interface DuplicateEvidence {
   score: number;

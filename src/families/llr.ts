@@ -1,5 +1,6 @@
 import { nameScore, type PreparedName } from "./names.ts";
 import type { BodyFeatures, ReportFeatures } from "./scoring.ts";
+import type * as contracts from "./contracts.ts";
 
 /**
  * The likelihoods behind the candidate score. Each feature's log likelihood ratio is
@@ -370,12 +371,7 @@ function nearRegion(a: string, b: string): boolean {
 }
 
 /** One reported mark's comparison, for the words in another language (the web app's). */
-export interface MarkPart {
-  fit: MarkFit;
-  type: string;
-  region: string | null;
-  bodyRegion: string | null;
-}
+export type MarkPart = contracts.MarkPart;
 
 /** Each reported mark against the body's best unused counterpart: the points and the words. */
 export function marksTerm(pop: Population, report: readonly { type: string; region: string | null }[], body: readonly { type: string; region: string | null }[], explain = true): { points: number; words: string[]; parts: MarkPart[] } {

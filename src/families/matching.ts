@@ -8,6 +8,7 @@ import { recordPersonalDataRead } from "../access/index.ts";
 import { rankAll } from "./rank-pool.ts";
 import { readReportInTx, toReportView, type ReportView } from "./reports.ts";
 import { fdb, type FamilyReportsTable } from "./tables.ts";
+import type * as contracts from "./contracts.ts";
 
 /**
  * Candidates: each report ranked against every body the matching actor may read, the top of the list stored
@@ -129,14 +130,7 @@ export async function rerank(ctx: Ctx, actor: Actor, input: { reportId?: string;
   return { reports: reports.length, bodies: bodies.length, ms: Math.round(performance.now() - t0) };
 }
 
-export interface CandidateView {
-  rank: number;
-  bodyId: string;
-  ref: string;
-  score: number;
-  band: Band;
-  evidence: Evidence[];
-}
+export type CandidateView = contracts.CandidateView;
 
 /** A report's stored candidates, for caseworkers only (never a family member: they see disclosures). */
 export async function listCandidates(ctx: Ctx, actor: Actor, reportIdOrRef: string, input: { top?: number } = {}): Promise<{ report: string; candidates: CandidateView[] }> {

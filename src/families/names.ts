@@ -34,6 +34,7 @@ import {
   TITLES_LAT,
   type GivenName,
 } from "./name-data.ts";
+import type * as contracts from "./contracts.ts";
 
 export type Slot = "given" | "father" | "grandfather" | "family" | "mother";
 export type NameScript = "ar" | "lat" | "mixed" | "none";
@@ -43,23 +44,7 @@ export type NameDecision = "same" | "different" | "unsure";
  * A name read into slots. Slot values keep the writer's spelling (titles removed, particles joined with a
  * space: "عبد الله", "Abd al-Rahman"); matching forms are derived from them, so this is what to store.
  */
-export interface NameSlots {
-  raw: string;
-  script: NameScript;
-  given?: string;
-  father?: string;
-  grandfather?: string;
-  family?: string;
-  mother?: string;
-  /** Great-grandfather and further, nearest first. Kept, not compared. */
-  ancestors: string[];
-  /** Other names the person is known by (written in parentheses or quotes, or given separately). */
-  aliases: string[];
-  /** Titles that were removed from the front (الحاج, Dr …). */
-  titles: string[];
-  /** How the chain was read, in words, for anyone checking the parse. */
-  notes: string[];
-}
+export type NameSlots = contracts.NameSlots;
 
 export interface ParseOptions {
   /** A father's name recorded in its own field (fills or overrides the father slot). */

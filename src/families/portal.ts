@@ -6,10 +6,11 @@ import { newId } from "../core/ids.ts";
 import type { Tx } from "../db/database.ts";
 import { custody } from "../ledger/index.ts";
 import { recordPersonalDataRead } from "../access/index.ts";
-import { CONSENT_TIERS, toReportView, type Consent, type ConsentTier, type ReportView } from "./reports.ts";
+import { CONSENT_TIERS, toReportView, type Consent, type ConsentTier } from "./reports.ts";
 import { cwdb, type CaseDisclosuresTable, type CaseReportsTable } from "./casework-tables.ts";
 import { homeReport, loadCaseReport, reportsOfUser, tiedUsers } from "./members.ts";
-import { consents, raiseFlag, recordConsentInTx, requestView, type DecisionStatus, type RequestView, type Stage } from "./disclosure.ts";
+import { consents, raiseFlag, recordConsentInTx, requestView, type DecisionStatus, type Stage } from "./disclosure.ts";
+import type * as contracts from "./contracts.ts";
 
 /**
  * The family member's portal. A family member sees the reports they are tied to (filed, or tied by a
@@ -20,24 +21,9 @@ import { consents, raiseFlag, recordConsentInTx, requestView, type DecisionStatu
  */
 
 /** What a family is shown about one possible match: named by the first disclosure's id, never the body's. */
-export interface PortalMatch {
-  matchId: string;
-  status: DecisionStatus;
-  /** The furthest stage reached: text, blurred_face or more. */
-  stage: Stage;
-  messages: { at: string; stage: Stage; text: string }[];
-  images: { id: string; stage: Stage; blurred: boolean; at: string }[];
-  requests: Pick<RequestView, "id" | "unblurred" | "note" | "status" | "createdAt">[];
-  /** Whether the family may ask to see more now (stage 2 reached, consent given, nothing pending). */
-  mayRequestMore: boolean;
-}
+export type PortalMatch = contracts.PortalMatch;
 
-export interface PortalReport {
-  report: Omit<ReportView, "caseworkerId" | "filedBy">;
-  /** When this report was merged into another (the same person reported twice), the one to look at. */
-  mergedInto: string | null;
-  matches: PortalMatch[];
-}
+export type PortalReport = contracts.PortalReport;
 
 function familyOnly(ctx: Ctx, actor: Actor): void {
   if (!ctx.policy.stands(actor, "family.portal")) throw new Forbidden("This is the family members' portal; caseworkers use /api/families.");

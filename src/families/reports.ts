@@ -15,6 +15,7 @@ import { parseCsv } from "../catalogue/index.ts";
 import { parseNameChain, type NameSlots } from "./names.ts";
 import { enqueueRerank } from "./rerank-requests.ts";
 import { fdb, type FamilyReportsTable } from "./tables.ts";
+import type * as contracts from "./contracts.ts";
 
 /**
  * Missing-person reports (ante-mortem). A report is a family's personal data: reading one is recorded, every
@@ -29,11 +30,7 @@ export type Consent = Partial<Record<ConsentTier, { given: boolean; at: string; 
 export const BRANCH_CERTAINTIES = ["certain", "probable", "rumoured"] as const;
 export type BranchCertainty = (typeof BRANCH_CERTAINTIES)[number];
 
-export interface Sighting {
-  place: string;
-  when?: string;
-  witness?: string;
-}
+export type Sighting = contracts.Sighting;
 
 export interface ReportInput {
   ref?: string;
@@ -62,39 +59,7 @@ export interface ReportInput {
   reporterContact?: string | null;
 }
 
-export interface ReportView {
-  id: string;
-  ref: string;
-  nameAr: string | null;
-  nameLat: string | null;
-  slots: NameSlots;
-  motherName: string | null;
-  aliases: string[];
-  sex: "male" | "female" | null;
-  birthDate: string | null;
-  birthPrecision: string | null;
-  birthPlace: string | null;
-  arrestDate: string | null;
-  arrestEarliest: string | null;
-  arrestLatest: string | null;
-  arrestPlace: string | null;
-  arrestGovernorate: string | null;
-  branch: string | null;
-  branchCertainty: BranchCertainty | null;
-  seenInDetention: Sighting[];
-  marks: Mark[];
-  numbers: { role: string; value: string }[];
-  consent: Consent;
-  reporterName: string | null;
-  reporterRelationship: string | null;
-  reporterContact: string | null;
-  filedBy: string | null;
-  caseworkerId: string | null;
-  status: string;
-  version: number;
-  createdAt: string;
-  updatedAt: string;
-}
+export type ReportView = contracts.ReportView;
 
 function parseJson<T>(s: string, fallback: T): T {
   try {
@@ -384,16 +349,7 @@ function gate(ctx: Ctx, actor: Actor, action: "report.read" | "report.edit"): vo
 export const REPORT_CSV_COLUMNS = ["ref", "name_ar", "name_lat", "father_name", "mother_name", "sex", "birth_year", "arrest_date", "arrest_governorate", "branch", "marks"] as const;
 const OPTIONAL_COLUMNS = ["branch_certainty", "detainee_no", "reporter_relationship", "consent_data_sharing", "consent_recontact", "consent_viewing_photos", "consent_dna_referral"] as const;
 
-export interface ReportImportReport {
-  importId: string;
-  ok: boolean;
-  dryRun: boolean;
-  rows: number;
-  created: number;
-  rejected: { row: number; column: string | null; message: string }[];
-  ignoredColumns: string[];
-  sha256: string;
-}
+export type ReportImportReport = contracts.ReportImportReport;
 
 const SEX_WORDS: Record<string, "male" | "female"> = { m: "male", male: "male", ذكر: "male", f: "female", female: "female", انثى: "female", أنثى: "female" };
 const YES = new Set(["yes", "y", "true", "1", "نعم"]);

@@ -1,13 +1,14 @@
 import type { Readable } from "node:stream";
 import type { FastifyReply } from "fastify";
 import { z } from "zod";
-import type { RegisterRoute } from "../http/app.ts";
+import { bytes, optionalBody, route, type RouteSpec } from "../http/route-spec.ts";
 import { CONSENT_TIERS, createReport, getReport, importReportsCsv, listReports, updateReport, BRANCH_CERTAINTIES } from "./reports.ts";
 import { listCandidates } from "./matching.ts";
 import { acceptDuplicate, listDuplicates, proposeDuplicates, rejectDuplicate } from "./duplicates.ts";
 import { approveRequest, caseOf, clearFlag, declineRequest, decide, disclose, disclosureImage, listFlags, recordConsent, DECISION_STATUSES } from "./disclosure.ts";
 import { endMember, linkMember } from "./members.ts";
 import { portalConsent, portalImage, portalReport, portalReports, requestMore } from "./portal.ts";
+import * as contracts from "./contracts.ts";
 
 /**
  * Families over HTTP: thin shells over the use cases, which ask the policy themselves. Types named here are
@@ -105,162 +106,210 @@ function sendImage(reply: FastifyReply, r: { stream: Readable; size: number; mim
   return reply.send(r.stream);
 }
 
-export function registerFamiliesRoutes(route: RegisterRoute): void {
+export const FAMILIES_ROUTES: readonly RouteSpec[] = [
   route({
     method: "GET",
     url: "/api/families/reports",
     action: "report.read",
     query: z.object({ after: z.string().max(60).optional(), limit: z.coerce.number().int().min(1).max(1000).optional() }).strict(),
     summary: "missing-person reports in ref order (a family member: their own); a recorded read",
-    handler: (_req, ctx, actor, q) => listReports(ctx, actor, q),
-  });
+    response: contracts.GetFamiliesReportsAnswer,
+    handler: (_req, ctx, actor, { query: q }) => listReports(ctx, actor, q),
+  }),
   route({
     method: "POST",
     url: "/api/families/reports",
     action: "report.file",
     summary: "enter a missing-person report (a family member files their own and becomes its filer)",
-    handler: (req, ctx, actor) => createReport(ctx, actor, ReportBody.parse(req.body)),
-  });
+    body: ReportBody,
+    response: contracts.ReportView,
+    handler: (req, ctx, actor, { body }) => createReport(ctx, actor, body),
+  }),
   route({
     method: "POST",
     url: "/api/families/reports/import",
     action: "report.import",
     summary: "import reports from CSV text (all or nothing; every rejected row reported)",
     bodyLimit: 21 * 1024 * 1024,
-    handler: (req, ctx, actor) => importReportsCsv(ctx, actor, ImportBody.parse(req.body)),
-  });
+    body: ImportBody,
+    response: contracts.ReportImportReport,
+    handler: (req, ctx, actor, { body }) => importReportsCsv(ctx, actor, body),
+  }),
   route({
     method: "GET",
     url: "/api/families/reports/:id",
     action: "report.read",
     summary: "one report by id or ref (a recorded read)",
-    handler: (req, ctx, actor) => getReport(ctx, actor, Id.parse(req.params).id),
-  });
+    params: Id,
+    response: contracts.ReportView,
+    handler: (req, ctx, actor, { params }) => getReport(ctx, actor, params.id),
+  }),
   route({
     method: "PUT",
     url: "/api/families/reports/:id",
     action: "report.edit",
     summary: "change a report (fields given replace the stored ones; expectedVersion guards against a concurrent edit)",
-    handler: (req, ctx, actor) => updateReport(ctx, actor, Id.parse(req.params).id, EditBody.parse(req.body)),
-  });
+    params: Id,
+    body: EditBody,
+    response: contracts.ReportView,
+    handler: (req, ctx, actor, { params, body }) => updateReport(ctx, actor, params.id, body),
+  }),
   route({
     method: "GET",
     url: "/api/families/reports/:id/candidates",
     action: "family.candidates",
     query: z.object({ top: z.coerce.number().int().min(1).max(50).optional() }).strict(),
     summary: "a report's ranked candidate bodies with score, band and evidence in words",
-    handler: (req, ctx, actor, q) => listCandidates(ctx, actor, Id.parse(req.params).id, q),
-  });
+    params: Id,
+    response: contracts.GetFamiliesReportsByIdCandidatesAnswer,
+    handler: (req, ctx, actor, { query: q, params }) => listCandidates(ctx, actor, params.id, q),
+  }),
   route({
     method: "GET",
     url: "/api/families/reports/:id/case",
     action: "disclosure.make",
     summary: "a report's casework: tied family members, decisions with history, disclosures, requests, flags",
-    handler: (req, ctx, actor) => caseOf(ctx, actor, Id.parse(req.params).id),
-  });
+    params: Id,
+    response: contracts.CaseView,
+    handler: (req, ctx, actor, { params }) => caseOf(ctx, actor, params.id),
+  }),
   route({
     method: "POST",
     url: "/api/families/reports/:id/members",
     action: "disclosure.make",
     summary: "tie a family member's account to a report",
-    handler: (req, ctx, actor) => linkMember(ctx, actor, { report: Id.parse(req.params).id, ...MemberBody.parse(req.body) }),
-  });
+    params: Id,
+    body: MemberBody,
+    response: contracts.PostFamiliesReportsByIdMembersAnswer,
+    handler: (req, ctx, actor, { params, body }) => linkMember(ctx, actor, { report: params.id, ...body }),
+  }),
   route({
     method: "POST",
     url: "/api/families/reports/:id/members/:userId/end",
     action: "disclosure.make",
     summary: "end a family member's tie to a report",
-    handler: (req, ctx, actor) => {
-      const p = z.object({ id: z.string().min(1).max(80), userId: z.string().min(1).max(80) }).parse(req.params);
+    params: z.object({ id: z.string().min(1).max(80), userId: z.string().min(1).max(80) }),
+    response: contracts.PostFamiliesReportsByIdMembersByUserIdEndAnswer,
+    handler: (req, ctx, actor, { params }) => {
+      const p = params;
       return endMember(ctx, actor, { report: p.id, userId: p.userId });
     },
-  });
+  }),
   route({
     method: "POST",
     url: "/api/families/reports/:id/consent",
     action: "disclosure.make",
     summary: "record the family's consent to one tier, given or withdrawn, with how it was given",
-    handler: (req, ctx, actor) => recordConsent(ctx, actor, { report: Id.parse(req.params).id, ...ConsentBody.parse(req.body) }),
-  });
+    params: Id,
+    body: ConsentBody,
+    response: contracts.ReportView,
+    handler: (req, ctx, actor, { params, body }) => recordConsent(ctx, actor, { report: params.id, ...body }),
+  }),
   route({
     method: "POST",
     url: "/api/families/reports/:id/decisions",
     action: "disclosure.make",
     summary: "decide what a candidate body is to the report: presumptive, probable, confirmed or excluded, and why",
-    handler: (req, ctx, actor) => decide(ctx, actor, { report: Id.parse(req.params).id, ...DecisionBody.parse(req.body) }),
-  });
+    params: Id,
+    body: DecisionBody,
+    response: contracts.DecisionView,
+    handler: (req, ctx, actor, { params, body }) => decide(ctx, actor, { report: params.id, ...body }),
+  }),
   route({
     method: "POST",
     url: "/api/families/reports/:id/disclosures",
     action: "disclosure.make",
     summary: "disclose stage 1 (text) or stage 2 (a blurred face crop) of a decided candidate to a family member",
-    handler: (req, ctx, actor) => disclose(ctx, actor, { report: Id.parse(req.params).id, ...DiscloseBody.parse(req.body) }),
-  });
+    params: Id,
+    body: DiscloseBody,
+    response: contracts.DisclosureView,
+    handler: (req, ctx, actor, { params, body }) => disclose(ctx, actor, { report: params.id, ...body }),
+  }),
   route({
     method: "GET",
     url: "/api/families/disclosures/:id/image",
     action: "disclosure.make",
     summary: "the image a disclosure showed the family, as they see it (JPEG)",
-    handler: async (req, ctx, actor, _q, reply) => sendImage(reply, await disclosureImage(ctx, actor, Id.parse(req.params).id)),
-  });
+    params: Id,
+    response: bytes("application/octet-stream"),
+    handler: async (req, ctx, actor, { params }, reply) => sendImage(reply, await disclosureImage(ctx, actor, params.id)),
+  }),
   route({
     method: "POST",
     url: "/api/families/requests/:id/approve",
     action: "disclosure.make",
     summary: "approve a family's request to see more (stage 3): the photos chosen, blurred unless they asked otherwise",
-    handler: (req, ctx, actor) => approveRequest(ctx, actor, { id: Id.parse(req.params).id, ...ApproveBody.parse(req.body) }),
-  });
+    params: Id,
+    body: ApproveBody,
+    response: contracts.PostFamiliesRequestsByIdApproveAnswer,
+    handler: (req, ctx, actor, { params, body }) => approveRequest(ctx, actor, { id: params.id, ...body }),
+  }),
   route({
     method: "POST",
     url: "/api/families/requests/:id/decline",
     action: "disclosure.make",
     summary: "decline a family's request to see more, with the reason",
-    handler: (req, ctx, actor) => declineRequest(ctx, actor, { id: Id.parse(req.params).id, ...ReasonBody.parse(req.body) }),
-  });
+    params: Id,
+    body: ReasonBody,
+    response: contracts.RequestView,
+    handler: (req, ctx, actor, { params, body }) => declineRequest(ctx, actor, { id: params.id, ...body }),
+  }),
   route({
     method: "GET",
     url: "/api/families/flags",
     action: "disclosure.make",
     query: z.object({ all: z.enum(["true", "false"]).optional() }).strict(),
     summary: "the caseworker's flags: reopened cases and families' requests (open ones unless all=true)",
-    handler: (_req, ctx, actor, q) => listFlags(ctx, actor, { all: q.all === "true" }),
-  });
+    response: contracts.GetFamiliesFlagsAnswer,
+    handler: (_req, ctx, actor, { query: q }) => listFlags(ctx, actor, { all: q.all === "true" }),
+  }),
   route({
     method: "POST",
     url: "/api/families/flags/:id/clear",
     action: "disclosure.make",
     summary: "clear a flag with a note of what was done",
-    handler: (req, ctx, actor) => clearFlag(ctx, actor, { id: Id.parse(req.params).id, ...NoteBody.parse(req.body) }),
-  });
+    params: Id,
+    body: NoteBody,
+    response: contracts.FlagView,
+    handler: (req, ctx, actor, { params, body }) => clearFlag(ctx, actor, { id: params.id, ...body }),
+  }),
   route({
     method: "GET",
     url: "/api/families/duplicates",
     action: "family.match",
     query: z.object({ status: z.enum(["proposed", "accepted", "rejected", "superseded"]).optional() }).strict(),
     summary: "duplicate-report proposals, best first (a recorded read)",
-    handler: (_req, ctx, actor, q) => listDuplicates(ctx, actor, q),
-  });
+    response: contracts.GetFamiliesDuplicatesAnswer,
+    handler: (_req, ctx, actor, { query: q }) => listDuplicates(ctx, actor, q),
+  }),
   route({
     method: "POST",
     url: "/api/families/duplicates/scan",
     action: "family.match",
     summary: "look for new pairs of reports that are likely the same person and propose them",
+    response: contracts.PostFamiliesDuplicatesScanAnswer,
     handler: (_req, ctx, actor) => proposeDuplicates(ctx, actor),
-  });
+  }),
   route({
     method: "POST",
     url: "/api/families/duplicates/:id/accept",
     action: "report.edit",
     summary: "merge a proposed pair: the survivor keeps both reporters and all data; the other points to it",
-    handler: (req, ctx, actor) => acceptDuplicate(ctx, actor, { id: Id.parse(req.params).id, ...AcceptBody.parse(req.body ?? {}) }),
-  });
+    params: Id,
+    body: optionalBody(AcceptBody),
+    response: contracts.PostFamiliesDuplicatesByIdAcceptAnswer,
+    handler: (req, ctx, actor, { params, body }) => acceptDuplicate(ctx, actor, { id: params.id, ...body }),
+  }),
   route({
     method: "POST",
     url: "/api/families/duplicates/:id/reject",
     action: "report.edit",
     summary: "reject a proposed pair: it is never proposed again",
-    handler: (req, ctx, actor) => rejectDuplicate(ctx, actor, { id: Id.parse(req.params).id, ...OptionalReason.parse(req.body ?? {}) }),
-  });
+    params: Id,
+    body: optionalBody(OptionalReason),
+    response: contracts.DuplicateView,
+    handler: (req, ctx, actor, { params, body }) => rejectDuplicate(ctx, actor, { id: params.id, ...body }),
+  }),
 
   // --- the family members' portal ---------------------------------------------------------------------------
   route({
@@ -268,34 +317,45 @@ export function registerFamiliesRoutes(route: RegisterRoute): void {
     url: "/api/portal/reports",
     action: "disclosure.read",
     summary: "the family member's own reports, with how many matches were disclosed to them",
+    response: contracts.GetPortalReportsAnswer,
     handler: (_req, ctx, actor) => portalReports(ctx, actor),
-  });
+  }),
   route({
     method: "GET",
     url: "/api/portal/reports/:id",
     action: "disclosure.read",
     summary: "one of the family member's reports and what was disclosed to them, stage by stage",
-    handler: (req, ctx, actor) => portalReport(ctx, actor, Id.parse(req.params).id),
-  });
+    params: Id,
+    response: contracts.PortalReport,
+    handler: (req, ctx, actor, { params }) => portalReport(ctx, actor, params.id),
+  }),
   route({
     method: "POST",
     url: "/api/portal/reports/:id/consent",
     action: "disclosure.read",
     summary: "give or withdraw one tier of consent on one's own report",
-    handler: (req, ctx, actor) => portalConsent(ctx, actor, { report: Id.parse(req.params).id, ...PortalConsentBody.parse(req.body) }),
-  });
+    params: Id,
+    body: PortalConsentBody,
+    response: contracts.PostPortalReportsByIdConsentAnswer,
+    handler: (req, ctx, actor, { params, body }) => portalConsent(ctx, actor, { report: params.id, ...body }),
+  }),
   route({
     method: "POST",
     url: "/api/portal/reports/:id/requests",
     action: "disclosure.read",
     summary: "ask the caseworker to see more of a match (blurred, or unblurred if asked)",
-    handler: (req, ctx, actor) => requestMore(ctx, actor, { report: Id.parse(req.params).id, ...RequestBody.parse(req.body) }),
-  });
+    params: Id,
+    body: RequestBody,
+    response: contracts.PostPortalReportsByIdRequestsAnswer,
+    handler: (req, ctx, actor, { params, body }) => requestMore(ctx, actor, { report: params.id, ...body }),
+  }),
   route({
     method: "GET",
     url: "/api/portal/images/:id",
     action: "disclosure.read",
     summary: "an image disclosed to this family member (JPEG), while their consent to view photos stands",
-    handler: async (req, ctx, actor, _q, reply) => sendImage(reply, await portalImage(ctx, actor, Id.parse(req.params).id)),
-  });
-}
+    params: Id,
+    response: bytes("application/octet-stream"),
+    handler: async (req, ctx, actor, { params }, reply) => sendImage(reply, await portalImage(ctx, actor, params.id)),
+  }),
+];

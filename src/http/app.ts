@@ -1,23 +1,30 @@
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type RouteOptions } from "fastify";
+import Fastify, { type FastifyInstance, type FastifyRequest, type RouteOptions } from "fastify";
 import fastifyCookie from "@fastify/cookie";
-import { ZodError, type ZodType, type ZodTypeDef } from "zod";
+import { ZodError } from "zod";
 import type { Ctx } from "../app/context.ts";
 import type { Actor } from "../core/actor.ts";
 import { DalilError, NotFound, TooLarge, Unauthenticated, UnsupportedMediaType } from "../core/errors.ts";
-import { anonymousActor, gateRefusal, type Action } from "../access/index.ts";
-import { registerAccessRoutes } from "../access/routes.ts";
-import { authenticate, pendingHint, registerAuthRoutes } from "./auth.ts";
+import { anonymousActor, gateRefusal } from "../access/index.ts";
+import { ACCESS_ROUTES } from "../access/routes.ts";
+import { authenticate, pendingHint, AUTH_ROUTES } from "./auth.ts";
 import { isStateChanging, LIMITS, normaliseOrigin, scrubForLog, securityHeaders } from "./security.ts";
-import { registerArchiveRoutes } from "../archive/routes.ts";
-import { registerLogRoutes } from "../ledger/routes.ts";
-import { registerCatalogueRoutes } from "../catalogue/routes.ts";
-import { registerReviewRoutes } from "../review/routes.ts";
-import { registerFamiliesRoutes } from "../families/routes.ts";
-import { registerDossierRoutes } from "../dossiers/routes.ts";
-import { registerStatisticsRoutes } from "../catalogue/statistics-routes.ts";
-import { registerAuthenticityRoutes } from "../authenticity/index.ts";
+import { ARCHIVE_ROUTES } from "../archive/routes.ts";
+import { LOG_ROUTES } from "../ledger/routes.ts";
+import { CATALOGUE_ROUTES } from "../catalogue/routes.ts";
+import { REVIEW_ROUTES } from "../review/routes.ts";
+import { FAMILIES_ROUTES } from "../families/routes.ts";
+import { DOSSIER_ROUTES } from "../dossiers/routes.ts";
+import { STATISTICS_ROUTES } from "../catalogue/statistics-routes.ts";
+import { AUTHENTICITY_ROUTES } from "../authenticity/routes.ts";
+import { route, type RouteSpec } from "./route-spec.ts";
 import { registerWebApp } from "./web.ts";
 import { openApiDocument } from "./openapi.ts";
+import * as contracts from "./contracts.ts";
+
+export type { RouteSpec } from "./route-spec.ts";
+
+/** Every module's route table, in the order they are registered (the web app's fallback comes last). */
+export const MODULE_ROUTES: readonly (readonly RouteSpec[])[] = [ARCHIVE_ROUTES, LOG_ROUTES, AUTH_ROUTES, ACCESS_ROUTES, CATALOGUE_ROUTES, REVIEW_ROUTES, FAMILIES_ROUTES, DOSSIER_ROUTES, STATISTICS_ROUTES, AUTHENTICITY_ROUTES];
 
 /**
  * The HTTP shell over the use cases. Every route declares the action it needs (`action`, or "public" for the
@@ -26,30 +33,6 @@ import { openApiDocument } from "./openapi.ts";
  * same sentence the CLI prints. Who the actor is (session cookie, API token), CSRF and security headers:
  * auth.ts and security.ts.
  */
-export interface RouteSpec<Q = unknown> {
-  method: "GET" | "POST" | "PUT" | "DELETE";
-  url: string;
-  action: Action | "public";
-  query?: ZodType<Q, ZodTypeDef, unknown>;
-  summary: string;
-  /**
-   * Largest request body this route takes. Without it: a few KiB for GET and DELETE and the public
-   * sign-in routes, 1 MiB for other JSON routes (see `bodyLimitOf`).
-   */
-  bodyLimit?: number;
-  /**
-   * The body is raw bytes (`application/octet-stream`), read by the handler as a stream (uploads). Any other
-   * content type is refused (415) before a byte of the body is read; JSON routes refuse everything but JSON.
-   */
-  raw?: boolean;
-  /**
-   * The route only means something to a browser that holds a session (if only half-way through signing in):
-   * a request without one is refused before its body is read.
-   */
-  needsSession?: boolean;
-  handler: (req: FastifyRequest, ctx: Ctx, actor: Actor, query: Q, reply: FastifyReply) => Promise<unknown>;
-}
-
 export interface HttpOptions {
   /** Tests and embedders: the actor for a request, instead of its cookie or token (undefined: resolve as usual). */
   actorFor?: (req: FastifyRequest) => Actor | undefined;
@@ -116,63 +99,60 @@ export async function buildHttpApp(ctx: Ctx, opts: HttpOptions = {}): Promise<Ht
     return reply.status(500).send({ error: "internal", message: "Something went wrong on the server; it has been logged." });
   });
 
-  const register = <Q>(spec: RouteSpec<Q>) => {
-    routes.push(spec as RouteSpec);
+  const register = (spec: RouteSpec) => {
+    routes.push(spec);
     app.route({
       method: spec.method,
       url: spec.url,
       config: { action: spec.action },
-      bodyLimit: bodyLimitOf(spec as RouteSpec),
+      bodyLimit: bodyLimitOf(spec),
       // After the app's onRequest hook has found the actor, and before any byte of the body is read: a caller
       // who may not make this request is answered at once, and nothing they send is buffered.
-      onRequest: async (req) => gate(ctx, spec as RouteSpec, req),
+      onRequest: async (req) => gate(ctx, spec, req),
       handler: async (req, reply) => {
-        const query = spec.query ? spec.query.parse(req.query) : (undefined as Q);
-        return spec.handler(req, ctx, req.actor, query, reply);
+        // The one validation of what the caller sent: a ZodError here is a 422 naming the field (error handler).
+        const params = spec.params ? spec.params.parse(req.params) : undefined;
+        const query = spec.query ? spec.query.parse(req.query) : undefined;
+        const body = spec.body ? spec.body.parse(req.body) : undefined;
+        return spec.handler(req, ctx, req.actor, { params, query, body }, reply);
       },
     });
   };
 
-  register({
+  register(route({
     method: "GET",
     url: "/api/health",
     action: "public",
     summary: "liveness and the database in use",
+    response: contracts.GetHealthAnswer,
     handler: async () => {
       await ctx.log.size();
       return { ok: true, database: ctx.db.dialect };
     },
-  });
-  registerArchiveRoutes(register);
-  registerLogRoutes(register);
-  registerAuthRoutes(register);
-  registerAccessRoutes(register);
-  registerCatalogueRoutes(register);
-  registerReviewRoutes(register);
-  registerFamiliesRoutes(register);
-  registerDossierRoutes(register);
-  registerStatisticsRoutes(register);
-  registerAuthenticityRoutes(register);
+  }));
+  for (const table of MODULE_ROUTES) for (const spec of table) register(spec);
   registerWebApp(app, register);
 
-  register({
+  register(route({
     method: "GET",
     url: "/api/routes",
     action: "public",
     summary: "every route with the action it needs",
+    response: contracts.GetRoutesAnswer,
     handler: async () => routes.map((r) => ({ method: r.method, url: r.url, action: r.action, summary: r.summary })),
-  });
-  register({
+  }));
+  register(route({
     method: "GET",
     url: "/api/openapi.json",
     action: "public",
     summary: "the OpenAPI 3.1 document of every route, built from the same table the server uses",
+    response: contracts.OpenApiDocument,
     handler: async () => openApiDocument(routes),
-  });
+  }));
   return { app, routes };
 }
 
-export type RegisterRoute = <Q>(spec: RouteSpec<Q>) => void;
+export type RegisterRoute = (spec: RouteSpec) => void;
 
 function fieldOf(err: DalilError): { field?: string } {
   const f = (err as { field?: string }).field;

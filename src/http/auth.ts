@@ -24,8 +24,9 @@ import {
   type LiveSession,
   type SignedIn,
 } from "../access/index.ts";
-import type { RegisterRoute } from "./app.ts";
+import { route, type RouteSpec } from "./route-spec.ts";
 import { checkCsrfToken, checkOrigin, isStateChanging, sessionCookieName, sessionCookieOptions } from "./security.ts";
+import * as contracts from "./contracts.ts";
 
 /**
  * Who a request is, and the routes that sign people in and out.
@@ -126,12 +127,13 @@ const PasswordBody = z.object({ current: Password, next: Password }).strict();
 const CodeBody = z.object({ code: z.string().max(16) }).strict();
 const SessionId = z.object({ id: z.string().max(64) });
 
-export function registerAuthRoutes(route: RegisterRoute): void {
+export const AUTH_ROUTES: readonly RouteSpec[] = [
   route({
     method: "GET",
     url: "/api/session",
     action: "public",
     summary: "who this browser is signed in as, the sign-in step it is at, and its CSRF token",
+    response: contracts.GetSessionAnswer,
     handler: async (req, ctx) => {
       const c = req.credential;
       if (c.kind === "session") {
@@ -145,23 +147,24 @@ export function registerAuthRoutes(route: RegisterRoute): void {
           csrfToken: csrfTokenFor(ctx.config, session.token),
         };
       }
-      if (c.kind === "token" || c.kind === "injected") return { signedIn: true, stage: "full", user: { id: req.actor.id, role: req.actor.role } };
+      if (c.kind === "token" || c.kind === "injected") return { signedIn: true, stage: "full" as const, user: { id: req.actor.id, role: req.actor.role } };
       return { signedIn: false, stage: null, user: null };
     },
-  });
+  }),
 
   route({
     method: "POST",
     url: "/api/auth/login",
     action: "public",
     summary: "sign in with email and password; the answer says which step comes next",
-    handler: async (req, ctx, _actor, _q, reply) => {
-      const body = Login.parse(req.body);
+    body: Login,
+    response: contracts.PostAuthLoginAnswer,
+    handler: async (req, ctx, _actor, { body }, reply) => {
       const replacing = req.credential.kind === "session" ? req.credential.session.token : undefined;
       const s = await signIn(ctx, { email: body.email, password: body.password, address: req.ip, ...(replacing ? { replacing } : {}) });
       return signedInReply(req, reply, ctx, s);
     },
-  });
+  }),
 
   route({
     method: "POST",
@@ -169,12 +172,13 @@ export function registerAuthRoutes(route: RegisterRoute): void {
     action: "public",
     needsSession: true,
     summary: "the code from the authenticator app (or a recovery code) after the password",
-    handler: async (req, ctx, _a, _q, reply) => {
-      const body = SecondFactorBody.parse(req.body);
+    body: SecondFactorBody,
+    response: contracts.PostAuthSecondFactorAnswer,
+    handler: async (req, ctx, _a, { body }, reply) => {
       const s = await verifySecondFactor(ctx, pending(req), body);
       return signedInReply(req, reply, ctx, s);
     },
-  });
+  }),
 
   route({
     method: "POST",
@@ -182,12 +186,13 @@ export function registerAuthRoutes(route: RegisterRoute): void {
     action: "public",
     needsSession: true,
     summary: "choose a new password (required after a one-time password); other sessions end",
-    handler: async (req, ctx, _a, _q, reply) => {
-      const body = PasswordBody.parse(req.body);
+    body: PasswordBody,
+    response: contracts.PostAuthPasswordAnswer,
+    handler: async (req, ctx, _a, { body }, reply) => {
       const s = await changePassword(ctx, pending(req), body);
       return signedInReply(req, reply, ctx, s);
     },
-  });
+  }),
 
   route({
     method: "POST",
@@ -195,8 +200,9 @@ export function registerAuthRoutes(route: RegisterRoute): void {
     action: "public",
     needsSession: true,
     summary: "start setting up an authenticator app: the secret and its otpauth:// URI",
+    response: contracts.PostAuthEnrolAnswer,
     handler: async (req, ctx) => beginEnrolment(ctx, pending(req)),
-  });
+  }),
 
   route({
     method: "POST",
@@ -204,64 +210,71 @@ export function registerAuthRoutes(route: RegisterRoute): void {
     action: "public",
     needsSession: true,
     summary: "confirm the authenticator app with a first code; returns recovery codes, shown once",
-    handler: async (req, ctx, _a, _q, reply) => {
-      const body = CodeBody.parse(req.body);
+    body: CodeBody,
+    response: contracts.PostAuthEnrolConfirmAnswer,
+    handler: async (req, ctx, _a, { body }, reply) => {
       const s = await confirmEnrolment(ctx, pending(req), body.code);
       return { ...signedInReply(req, reply, ctx, s), recoveryCodes: s.recoveryCodes };
     },
-  });
+  }),
 
   route({
     method: "POST",
     url: "/api/auth/recovery-codes",
     action: "account.self",
     summary: "new recovery codes against a current authenticator code; the old ones stop working",
-    handler: async (req, ctx) => {
-      const body = CodeBody.parse(req.body);
+    body: CodeBody,
+    response: contracts.PostAuthRecoveryCodesAnswer,
+    handler: async (req, ctx, _actor, { body }) => {
       return { recoveryCodes: await regenerateRecoveryCodes(ctx, pending(req), body.code) };
     },
-  });
+  }),
 
   route({
     method: "POST",
     url: "/api/auth/logout",
     action: "public",
     summary: "end this browser's session",
+    response: contracts.PostAuthLogoutAnswer,
     handler: async (req, ctx, _a, _q, reply) => {
       if (req.credential.kind === "session") await signOut(ctx, req.credential.session.token);
       reply.clearCookie(sessionCookieName(req), sessionCookieOptions(req));
       return { signedIn: false };
     },
-  });
+  }),
 
   route({
     method: "POST",
     url: "/api/auth/logout-everywhere",
     action: "account.self",
     summary: "end every session of this account, in every browser",
+    response: contracts.PostAuthLogoutEverywhereAnswer,
     handler: async (req, ctx, actor, _q, reply) => {
       const r = await signOutEverywhere(ctx, actor);
       reply.clearCookie(sessionCookieName(req), sessionCookieOptions(req));
       return r;
     },
-  });
+  }),
 
   route({
     method: "GET",
     url: "/api/account/sessions",
     action: "account.self",
     summary: "this account's live sessions",
+    response: contracts.GetAccountSessionsAnswer,
     handler: async (req, ctx, actor) => {
       const current = req.credential.kind === "session" ? req.credential.session.id : undefined;
       return listOwnSessions(ctx, actor, current);
     },
-  });
+  }),
 
   route({
     method: "DELETE",
     url: "/api/account/sessions/:id",
     action: "account.self",
     summary: "end one of this account's sessions",
-    handler: async (req, ctx, actor) => revokeOwnSession(ctx, actor, SessionId.parse(req.params).id),
-  });
-}
+    params: SessionId,
+    response: contracts.DeleteAccountSessionsByIdAnswer,
+    handler: async (req, ctx, actor, { params }) => revokeOwnSession(ctx, actor, params.id),
+  }),
+];

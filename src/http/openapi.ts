@@ -1,11 +1,14 @@
+import { zodToJsonSchema } from "zod-to-json-schema";
 import { ZodDefault, ZodEffects, ZodEnum, ZodLiteral, ZodNullable, ZodNumber, ZodObject, ZodOptional, ZodString, ZodBoolean, type ZodTypeAny } from "zod";
-import { bodyLimitOf, type RouteSpec } from "./app.ts";
+import { bodyLimitOf } from "./app.ts";
+import { isBytes, type RouteSpec } from "./route-spec.ts";
 import { SOFTWARE } from "../core/version.ts";
 
 /**
  * The OpenAPI 3.1 document of the server, built from the same route table the server and the authorization
  * matrix use, so it cannot drift from what is served. Each operation names the action it needs
- * (`x-dalil-action`); query parameters come from the routes' zod schemas. The web app's endpoint table is
+ * (`x-dalil-action`); its parameters, request body and answer come from the route's zod schemas (the module's
+ * contracts), converted by zod-to-json-schema. The document is built once per route table and kept. The web app's endpoint table is
  * checked against this document by a test (test/http/openapi.test.ts).
  */
 export interface OpenApiDocument {
@@ -24,7 +27,12 @@ export interface OpenApiOperation {
   parameters: OpenApiParameter[];
   security: Array<Record<string, string[]>>;
   requestBody?: { required: boolean; content: Record<string, { schema: Record<string, unknown> }> };
-  responses: Record<string, { description: string }>;
+  responses: Record<string, OpenApiResponse>;
+}
+
+export interface OpenApiResponse {
+  description: string;
+  content?: Record<string, { schema: Record<string, unknown> }>;
 }
 
 export interface OpenApiParameter {
@@ -39,8 +47,20 @@ export function openApiPath(url: string): string {
   return url.replace(/:([A-Za-z0-9_]+)/g, "{$1}");
 }
 
-function pathParams(url: string): OpenApiParameter[] {
-  return [...url.matchAll(/:([A-Za-z0-9_]+)/g)].map((m) => ({ name: m[1]!, in: "path", required: true, schema: { type: "string" } }));
+function pathParams(spec: RouteSpec): OpenApiParameter[] {
+  const shape = objectShape(spec.params as ZodTypeAny | undefined);
+  return [...spec.url.matchAll(/:([A-Za-z0-9_]+)/g)].map((m) => ({ name: m[1]!, in: "path", required: true, schema: shape?.[m[1]!] ? jsonSchemaOf(shape[m[1]!]!) : { type: "string" } }));
+}
+
+function objectShape(t: ZodTypeAny | undefined): Record<string, ZodTypeAny> | undefined {
+  while (t instanceof ZodEffects) t = t.innerType() as ZodTypeAny;
+  return t instanceof ZodObject ? (t.shape as Record<string, ZodTypeAny>) : undefined;
+}
+
+/** The full JSON Schema of a body or an answer (every named contract inlined, so each operation stands alone). */
+function fullSchemaOf(t: ZodTypeAny): Record<string, unknown> {
+  const { $schema: _drop, ...schema } = zodToJsonSchema(t, { $refStrategy: "none", effectStrategy: "input" }) as Record<string, unknown>;
+  return schema;
 }
 
 /** The JSON Schema of the simple zod types query strings use; anything else is described as a string. */
@@ -70,10 +90,8 @@ export function jsonSchemaOf(t: ZodTypeAny): Record<string, unknown> {
 }
 
 function queryParams(spec: RouteSpec): OpenApiParameter[] {
-  let q = spec.query as ZodTypeAny | undefined;
-  while (q instanceof ZodEffects) q = q.innerType() as ZodTypeAny;
-  if (!(q instanceof ZodObject)) return [];
-  const shape = q.shape as Record<string, ZodTypeAny>;
+  const shape = objectShape(spec.query as ZodTypeAny | undefined);
+  if (!shape) return [];
   return Object.entries(shape).map(([name, t]) => ({ name, in: "query", required: !t.isOptional(), schema: jsonSchemaOf(t) }));
 }
 
@@ -85,7 +103,22 @@ function operationId(spec: RouteSpec): string {
   return [spec.method.toLowerCase(), ...words].join("_");
 }
 
+const built = new WeakMap<readonly RouteSpec[], { size: number; doc: OpenApiDocument }>();
+
 export function openApiDocument(routes: readonly RouteSpec[]): OpenApiDocument {
+  const cached = built.get(routes);
+  if (cached && cached.size === routes.length) return cached.doc;
+  const doc = buildDocument(routes);
+  built.set(routes, { size: routes.length, doc });
+  return doc;
+}
+
+function answerOf(spec: RouteSpec): OpenApiResponse {
+  if (isBytes(spec.response)) return { description: "the bytes asked for", content: { [spec.response.contentType]: { schema: { type: "string", format: "binary" } } } };
+  return { description: "the result", content: { "application/json": { schema: fullSchemaOf(spec.response) } } };
+}
+
+function buildDocument(routes: readonly RouteSpec[]): OpenApiDocument {
   const paths: OpenApiDocument["paths"] = {};
   for (const spec of routes) {
     const path = openApiPath(spec.url);
@@ -93,18 +126,18 @@ export function openApiDocument(routes: readonly RouteSpec[]): OpenApiDocument {
       operationId: operationId(spec),
       summary: spec.summary,
       "x-dalil-action": spec.action,
-      parameters: [...pathParams(spec.url), ...queryParams(spec)],
+      parameters: [...pathParams(spec), ...queryParams(spec)],
       // A public route needs nothing; the others take the session cookie (with the CSRF header on writes) or a token.
       security: spec.action === "public" ? [] : [{ session: [] }, { token: [] }],
       responses: {
-        "200": { description: "the result as JSON (or the bytes asked for)" },
+        "200": answerOf(spec),
         ...(spec.action === "public" ? {} : { "401": { description: "not signed in" }, "403": { description: "the role may not do this" } }),
         "404": { description: "no such record" },
         "422": { description: "the request is not valid: `message` says why and `field` where" },
       },
     };
     if (spec.method === "POST" || spec.method === "PUT") {
-      const content: Record<string, { schema: Record<string, unknown> }> = spec.raw ? { "application/octet-stream": { schema: { type: "string", format: "binary" } } } : { "application/json": { schema: { type: "object" } } };
+      const content: Record<string, { schema: Record<string, unknown> }> = spec.raw ? { "application/octet-stream": { schema: { type: "string", format: "binary" } } } : { "application/json": { schema: spec.body ? fullSchemaOf(spec.body as ZodTypeAny) : { type: "object" } } };
       op.requestBody = { required: false, content };
       // Both decided from the headers, before the body is read.
       op.responses["413"] = { description: `the body is larger than this route takes (${bodyLimitOf(spec)} bytes)` };

@@ -5,6 +5,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { ROLES } from "../core/actor.ts";
 import { ACTIONS } from "../access/index.ts";
 import type { RegisterRoute } from "./app.ts";
+import { route } from "./route-spec.ts";
+import * as contracts from "./contracts.ts";
 
 /**
  * The web app, from the same origin as the API: the files Vite built into web/dist, with
@@ -40,23 +42,24 @@ export interface WebAppOptions {
   dir?: string;
 }
 
-export function registerWebApp(app: FastifyInstance, route: RegisterRoute, opts: WebAppOptions = {}): void {
+export function registerWebApp(app: FastifyInstance, register: RegisterRoute, opts: WebAppOptions = {}): void {
   const dir = resolve(opts.dir ?? WEB_DIST);
 
   // Uploads (PUT /api/uploads/:id/files) read req.raw themselves, streaming to disk under their own limits.
   app.addContentTypeParser("application/octet-stream", (_req, _payload, done) => done(null, undefined));
 
-  route({
+  register(route({
     method: "GET",
     url: "/api/permissions",
     action: "public",
     summary: "the actions this browser's actor may attempt, and the roles there are (for the web app's menus)",
+    response: contracts.GetPermissionsAnswer,
     handler: async (_req, ctx, actor) => ({
       role: actor.role,
       actions: ACTIONS.filter((a) => ctx.policy.mayAttempt(actor, a)),
-      roles: ROLES,
+      roles: [...ROLES],
     }),
-  });
+  }));
 
   app.setNotFoundHandler(async (req, reply) => {
     const path = decodePath(req.url);

@@ -1,7 +1,8 @@
 import { z } from "zod";
-import type { RegisterRoute } from "../http/app.ts";
+import { bytes, route, type RouteSpec } from "../http/route-spec.ts";
 import { proveOriginal } from "./proofs.ts";
 import { consistencyProof, latestCheckpoint, logTile, verifierKey } from "./reads.ts";
+import * as contracts from "./contracts.ts";
 
 const Consistency = z.object({ from: z.coerce.number().int().min(1), to: z.coerce.number().int().min(1).optional() });
 const Sha = z.object({ sha256: z.string().regex(/^[0-9a-f]{64}$/, "must be a SHA-256 in lowercase hex") });
@@ -15,51 +16,58 @@ const Sha = z.object({ sha256: z.string().regex(/^[0-9a-f]{64}$/, "must be a SHA
  *   which name the originals and records each event concerns. The gate refuses before any lookup, so an
  *   anonymous caller gets the same 401 for a hash that is held and one that is not.
  */
-export function registerLogRoutes(route: RegisterRoute): void {
+export const LOG_ROUTES: readonly RouteSpec[] = [
   route({
     method: "GET",
     url: "/log/checkpoint",
     action: "log.read",
     summary: "the latest signed checkpoint (C2SP tlog-checkpoint, text)",
+    response: bytes("application/octet-stream"),
     handler: async (_req, ctx, actor) => (await latestCheckpoint(ctx, actor)).note,
-  });
+  }),
   route({
     method: "GET",
     url: "/log/key",
     action: "log.read",
     summary: "the log's verifier key (vkey)",
+    response: bytes("application/octet-stream"),
     handler: async (_req, ctx, actor) => `${verifierKey(ctx, actor).vkey}\n`,
-  });
+  }),
   route({
     method: "GET",
     url: "/log/proof/:sha256",
     action: "log.entries",
     summary: "tlog-proof of an original's arrival event, with the exact leaf bytes (signed-in custodians)",
-    handler: async (req, ctx, actor) => {
-      const p = await proveOriginal(ctx, actor, Sha.parse(req.params).sha256);
+    params: Sha,
+    response: contracts.GetLogProofBySha256Answer,
+    handler: async (req, ctx, actor, { params }) => {
+      const p = await proveOriginal(ctx, actor, params.sha256);
       return { index: p.seq, proof: p.proof, leaf: p.leaf.toString("utf8") };
     },
-  });
+  }),
   route({
     method: "GET",
     url: "/log/consistency",
     action: "log.read",
     query: Consistency,
     summary: "consistency proof between two signed checkpoints",
-    handler: async (_req, ctx, actor, q) => (await consistencyProof(ctx, actor, q)).text,
-  });
+    response: bytes("application/octet-stream"),
+    handler: async (_req, ctx, actor, { query: q }) => (await consistencyProof(ctx, actor, q)).text,
+  }),
   route({
     method: "GET",
     url: "/log/tile/*",
     action: "log.read",
     summary: "C2SP tlog-tiles hash tiles (tile/<L>/<N>): hashes only, for monitors and witnesses",
+    response: bytes("application/octet-stream"),
     handler: async (req, ctx, actor) => (await logTile(ctx, actor, { path: `tile/${(req.params as { "*": string })["*"]}`, kind: "hash" })).bytes,
-  });
+  }),
   route({
     method: "GET",
     url: "/log/tile/entries/*",
     action: "log.entries",
     summary: "C2SP tlog-tiles entry bundles (the events themselves; signed-in custodians)",
+    response: bytes("application/octet-stream"),
     handler: async (req, ctx, actor) => (await logTile(ctx, actor, { path: `tile/entries/${(req.params as { "*": string })["*"]}`, kind: "entries" })).bytes,
-  });
-}
+  }),
+];

@@ -1,15 +1,11 @@
+import type * as contracts from "./contracts.ts";
 /**
  * Cohen's kappa (Cohen 1960) for two raters: κ = (p_o − p_e) / (1 − p_e), with p_o the observed share of
  * agreement and p_e the agreement expected by chance from each rater's marginal shares. The input is a k×k
  * table: table[i][j] = items rater A put in category i and rater B in category j.
  * When p_e = 1 (both raters used one category only) κ is undefined and reported as null, not 0 or 1.
  */
-export interface Kappa {
-  n: number;
-  observed: number;
-  expected: number;
-  kappa: number | null;
-}
+export type Kappa = contracts.Kappa;
 
 export function cohensKappa(table: readonly (readonly number[])[]): Kappa {
   const k = table.length;
@@ -36,12 +32,7 @@ export function cohensKappa(table: readonly (readonly number[])[]): Kappa {
 }
 
 /** A 2×2 presence table: both present, only A, only B, neither. */
-export interface Presence {
-  both: number;
-  onlyA: number;
-  onlyB: number;
-  neither: number;
-}
+export type Presence = contracts.Presence;
 
 export function presenceKappa(t: Presence): Kappa {
   return cohensKappa([

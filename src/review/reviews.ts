@@ -9,6 +9,7 @@ import { custody, type EventObject } from "../ledger/index.ts";
 import { bodiesHiddenFrom, getBody, photosOfBodies, updateBodyInTx, Vocabularies, type ReviewStatus } from "../catalogue/index.ts";
 import { setBlindProvider, type BlindScope } from "../access/index.ts";
 import { rdb, type ReviewItemsTable, type ReviewsTable } from "./tables.ts";
+import type * as contracts from "./contracts.ts";
 
 /**
  * Structured findings, their signature, blind double review and the settling of disagreements.
@@ -46,17 +47,9 @@ export type Region =
   | { photo: string; shape: "rect"; x: number; y: number; w: number; h: number }
   | { photo: string; shape: "polygon"; points: [number, number][] };
 
-export interface Finding {
-  code: string;
-  confidence: Confidence;
-  regions?: Region[];
-  note?: string;
-}
+export type Finding = contracts.Finding;
 
-export interface Cause {
-  code: CauseIndicator;
-  confidence: Confidence;
-}
+export type Cause = contracts.Cause;
 
 export interface SubmitReview {
   assignmentId: string;
@@ -70,35 +63,9 @@ export interface SubmitReview {
 const UNBLINDED: readonly string[] = ["agreed", "disputed", "resolved"];
 
 /** What is signed: the canonical JSON of this record. */
-export interface ReviewContent {
-  v: typeof REVIEW_FORMAT;
-  review: string;
-  version: number;
-  supersedes: string | null;
-  correction: string | null;
-  /**
-   * A correction made after the double review was unblinded (the reviewer could see the other review): marked,
-   * because it is no longer an independent finding. Absent on first versions and on corrections made while blind.
-   */
-  afterUnblinding?: true;
-  sample: string;
-  item: string;
-  assignment: string;
-  body: string;
-  bodyRef: string;
-  reviewer: string;
-  submittedAt: string;
-  findings: Finding[];
-  causes: Cause[];
-  notes: string | null;
-}
+export type ReviewContent = contracts.ReviewContent;
 
-export interface ReviewView {
-  id: string;
-  sha256: string;
-  eventSeq: number;
-  content: ReviewContent;
-}
+export type ReviewView = contracts.ReviewView;
 
 const UNIT = (v: number) => Number.isFinite(v) && v >= 0 && v <= 1;
 
@@ -165,11 +132,7 @@ function contentOf(r: ReviewsTable): ReviewContent {
   return JSON.parse(r.content) as ReviewContent;
 }
 
-export interface Disagreement {
-  /** Finding codes one reviewer recorded and the other did not. */
-  codes: string[];
-  causes: string[];
-}
+export type Disagreement = contracts.Disagreement;
 
 export function compareReviews(a: ReviewContent, b: ReviewContent): Disagreement {
   const diff = (x: string[], y: string[]) => [...new Set([...x, ...y])].filter((c) => x.includes(c) !== y.includes(c)).sort();
@@ -346,16 +309,7 @@ export async function reviewsOfBody(ctx: Ctx, actor: Actor, bodyId: string): Pro
   return { reviews: visible.map((r) => ({ id: r.id, sha256: r.sha256, eventSeq: r.event_seq, content: contentOf(r) })), hidden: rows.length - visible.length };
 }
 
-export interface AssignmentView {
-  id: string;
-  itemId: string;
-  sampleId: string;
-  bodyId: string;
-  slot: number;
-  double: boolean;
-  submittedAt: string | null;
-  itemStatus: string;
-}
+export type AssignmentView = contracts.AssignmentView;
 
 /** The actor's own work list: what they are assigned, never who else reviews the same body. */
 export async function myAssignments(ctx: Ctx, actor: Actor, opts: { open?: boolean } = {}): Promise<AssignmentView[]> {
@@ -372,13 +326,7 @@ export async function myAssignments(ctx: Ctx, actor: Actor, opts: { open?: boole
   return rows.map((r) => ({ id: r.id, itemId: r.item_id, sampleId: r.sample_id, bodyId: r.body_id, slot: r.slot, double: r.double_review === 1, submittedAt: r.submitted_at, itemStatus: r.status }));
 }
 
-export interface DisputeView {
-  itemId: string;
-  sampleId: string;
-  bodyId: string;
-  disagreement: Disagreement;
-  reviewers: string[];
-}
+export type DisputeView = contracts.DisputeView;
 
 export async function listDisagreements(ctx: Ctx, actor: Actor): Promise<DisputeView[]> {
   ctx.policy.require(actor, "review.resolve");
@@ -406,20 +354,7 @@ export interface ResolveInput {
   note: string;
 }
 
-export interface Resolution {
-  v: "dalil.review-resolution/1";
-  item: string;
-  body: string;
-  method: ResolutionMethod;
-  by: string;
-  /** For a consensus: the two reviewers who agreed. */
-  participants: string[];
-  reviews: string[];
-  at: string;
-  findings: string[];
-  causes: string[];
-  note: string;
-}
+export type Resolution = contracts.Resolution;
 
 /**
  * Settles a disputed double review. A third reviewer is a forensic reviewer who did not review the body; a

@@ -1,8 +1,9 @@
 import { z } from "zod";
-import type { RegisterRoute } from "../http/app.ts";
+import { route, type RouteSpec } from "../http/route-spec.ts";
 import { assignSample, drawReviewSample, getSample } from "./samples.ts";
 import { CAUSE_INDICATORS, CONFIDENCES, RESOLUTION_METHODS, getReview, listDisagreements, myAssignments, resolveDisagreement, reviewsOfBody, submitReview } from "./reviews.ts";
 import { agreementStats } from "./stats.ts";
+import * as contracts from "./contracts.ts";
 
 /** Forensic review over HTTP: thin shells over the use cases, which ask the policy (and the blind rule) themselves. */
 const Id = z.object({ id: z.string().min(1).max(64) });
@@ -32,77 +33,97 @@ const ResolveBody = z
   .object({ method: z.enum(RESOLUTION_METHODS), findings: z.array(z.string().min(1).max(100)).min(1).max(100), causes: z.array(z.enum(CAUSE_INDICATORS)).max(20).optional(), note: z.string().min(1).max(4000) })
   .strict();
 
-export function registerReviewRoutes(route: RegisterRoute): void {
+export const REVIEW_ROUTES: readonly RouteSpec[] = [
   route({
     method: "POST",
     url: "/api/review/samples",
     action: "review.sample",
     summary: "draw a reproducible sample of unreviewed bodies, stratified by branch and month (seed, size, double-review share)",
-    handler: (req, ctx, actor) => drawReviewSample(ctx, actor, SampleBody.parse(req.body)),
-  });
+    body: SampleBody,
+    response: contracts.SampleView,
+    handler: (req, ctx, actor, { body }) => drawReviewSample(ctx, actor, body),
+  }),
   route({
     method: "GET",
     url: "/api/review/samples/:id",
     action: "review.read",
     summary: "a sample: seed, strata with their allocation, the bodies drawn and their review status",
-    handler: (req, ctx, actor) => getSample(ctx, actor, Id.parse(req.params).id),
-  });
+    params: Id,
+    response: contracts.GetReviewSamplesByIdAnswer,
+    handler: (req, ctx, actor, { params }) => getSample(ctx, actor, params.id),
+  }),
   route({
     method: "POST",
     url: "/api/review/samples/:id/assign",
     action: "review.assign",
     summary: "deal a sample's unassigned bodies to forensic reviewers (two for each blind double review)",
-    handler: (req, ctx, actor) => assignSample(ctx, actor, { sampleId: Id.parse(req.params).id, ...AssignBody.parse(req.body) }),
-  });
+    params: Id,
+    body: AssignBody,
+    response: contracts.AssignResult,
+    handler: (req, ctx, actor, { params, body }) => assignSample(ctx, actor, { sampleId: params.id, ...body }),
+  }),
   route({
     method: "GET",
     url: "/api/review/assignments",
     action: "review.submit",
     query: z.object({ open: z.enum(["true", "false"]).optional() }).strict(),
     summary: "the signed-in reviewer's own assignments",
-    handler: (_req, ctx, actor, q) => myAssignments(ctx, actor, { open: q.open === "true" }),
-  });
+    response: contracts.GetReviewAssignmentsAnswer,
+    handler: (_req, ctx, actor, { query: q }) => myAssignments(ctx, actor, { open: q.open === "true" }),
+  }),
   route({
     method: "POST",
     url: "/api/review/assignments/:id/submit",
     action: "review.submit",
     summary: "submit (sign) a review: findings with confidence and regions, cause-of-death indicators, notes; a later one is a correction",
-    handler: (req, ctx, actor) => submitReview(ctx, actor, { assignmentId: Id.parse(req.params).id, ...SubmitBody.parse(req.body) }),
-  });
+    params: Id,
+    body: SubmitBody,
+    response: contracts.ReviewView,
+    handler: (req, ctx, actor, { params, body }) => submitReview(ctx, actor, { assignmentId: params.id, ...body }),
+  }),
   route({
     method: "GET",
     url: "/api/review/reviews/:id",
     action: "review.read",
     summary: "one submitted review as signed (another reviewer's blind review stays closed until both are in)",
-    handler: (req, ctx, actor) => getReview(ctx, actor, Id.parse(req.params).id),
-  });
+    params: Id,
+    response: contracts.ReviewView,
+    handler: (req, ctx, actor, { params }) => getReview(ctx, actor, params.id),
+  }),
   route({
     method: "GET",
     url: "/api/bodies/:id/reviews",
     action: "review.read",
     summary: "the reviews of a body that the caller may see now, every version",
-    handler: (req, ctx, actor) => reviewsOfBody(ctx, actor, Id.parse(req.params).id),
-  });
+    params: Id,
+    response: contracts.GetBodiesByIdReviewsAnswer,
+    handler: (req, ctx, actor, { params }) => reviewsOfBody(ctx, actor, params.id),
+  }),
   route({
     method: "GET",
     url: "/api/review/disagreements",
     action: "review.resolve",
     summary: "double reviews that disagree, with the finding codes they differ on",
+    response: contracts.GetReviewDisagreementsAnswer,
     handler: (_req, ctx, actor) => listDisagreements(ctx, actor),
-  });
+  }),
   route({
     method: "POST",
     url: "/api/review/items/:id/resolve",
     action: "review.resolve",
     summary: "settle a disagreement (third reviewer or consensus); signed and logged",
-    handler: (req, ctx, actor) => resolveDisagreement(ctx, actor, { itemId: Id.parse(req.params).id, ...ResolveBody.parse(req.body) }),
-  });
+    params: Id,
+    body: ResolveBody,
+    response: contracts.PostReviewItemsByIdResolveAnswer,
+    handler: (req, ctx, actor, { params, body }) => resolveDisagreement(ctx, actor, { itemId: params.id, ...body }),
+  }),
   route({
     method: "GET",
     url: "/api/review/stats",
     action: "review.stats",
     query: z.object({ sample: z.string().max(64).optional() }).strict(),
     summary: "agreement statistics: Cohen's kappa per finding and pooled, with observed and expected agreement",
-    handler: (_req, ctx, actor, q) => agreementStats(ctx, actor, q.sample ? { sampleId: q.sample } : {}),
-  });
-}
+    response: contracts.AgreementStats,
+    handler: (_req, ctx, actor, { query: q }) => agreementStats(ctx, actor, q.sample ? { sampleId: q.sample } : {}),
+  }),
+];

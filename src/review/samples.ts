@@ -10,6 +10,7 @@ import { findAccountOfRole } from "../access/index.ts";
 import { readBodies, updateBodyInTx, Vocabularies, type BodyView, bodiesHiddenFrom } from "../catalogue/index.ts";
 import { drawSample, type Member, type Stratum } from "./sampling.ts";
 import { rdb, type ReviewItemsTable } from "./tables.ts";
+import type * as contracts from "./contracts.ts";
 
 /**
  * Samples and assignments. The frame a sample is drawn from is every body not yet in review (catalogue review
@@ -23,18 +24,7 @@ export interface DrawSampleInput {
   doubleShare?: number;
 }
 
-export interface SampleView {
-  id: string;
-  seed: string;
-  size: number;
-  population: number;
-  populationSha256: string;
-  doubleShare: number;
-  doubles: number;
-  strata: Stratum[];
-  drawnBy: string;
-  drawnAt: string;
-}
+export type SampleView = contracts.SampleView;
 
 async function frame(ctx: Ctx, actor: Actor): Promise<BodyView[]> {
   const out: BodyView[] = [];
@@ -150,11 +140,7 @@ export interface AssignInput {
   reviewers: string[];
 }
 
-export interface AssignResult {
-  sampleId: string;
-  assigned: number;
-  perReviewer: Record<string, number>;
-}
+export type AssignResult = contracts.AssignResult;
 
 /**
  * Deals the sample's unassigned bodies to the reviewers in draw order, one slot at a time round the list, so

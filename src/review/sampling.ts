@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { Invalid } from "../core/errors.ts";
+import type * as contracts from "./contracts.ts";
 
 /**
  * Reproducible stratified sampling. The random stream is SHA-256 in counter mode over the seed and a label, so
@@ -77,13 +78,7 @@ export interface Member {
   period: string | null;
 }
 
-export interface Stratum {
-  key: string;
-  branch: string | null;
-  period: string | null;
-  population: number;
-  allocated: number;
-}
+export type Stratum = contracts.Stratum;
 
 export interface Draw {
   strata: Stratum[];

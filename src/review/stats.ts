@@ -1,9 +1,10 @@
 import type { Ctx } from "../app/context.ts";
 import type { Actor } from "../core/actor.ts";
 import { bodiesHiddenFrom, Vocabularies } from "../catalogue/index.ts";
-import { presenceKappa, type Kappa, type Presence } from "./kappa.ts";
+import { presenceKappa, type Presence } from "./kappa.ts";
 import { doublePairs } from "./reviews.ts";
 import { rdb } from "./tables.ts";
+import type * as contracts from "./contracts.ts";
 
 /**
  * Agreement between the two blind reviews of each double-reviewed body, on each reviewer's first submitted review
@@ -19,21 +20,9 @@ import { rdb } from "./tables.ts";
  * are defined is reported beside it. Codes neither reviewer ever used are left out (they would only add
  * agreement on absence).
  */
-export interface CodeAgreement extends Presence, Kappa {
-  code: string;
-  labelEn: string;
-}
+export type CodeAgreement = contracts.CodeAgreement;
 
-export interface AgreementStats {
-  items: number;
-  codes: CodeAgreement[];
-  pooled: Kappa & Presence;
-  meanKappa: number | null;
-  overallMethod: "pooled";
-  /** Agreement on the set of cause-of-death indicators, pooled the same way. */
-  causes: Kappa & Presence;
-  counts: { samples: number; sampled: number; reviewed: number; inReview: number; disputed: number; resolved: number };
-}
+export type AgreementStats = contracts.AgreementStats;
 
 export async function agreementStats(ctx: Ctx, actor: Actor, input: { sampleId?: string } = {}): Promise<AgreementStats> {
   ctx.policy.require(actor, "review.stats");

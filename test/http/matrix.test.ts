@@ -3,6 +3,7 @@ import assert from "node:assert/strict";
 import Fastify from "fastify";
 import { ROLES, type Role } from "../../src/core/actor.ts";
 import { buildHttpApp, requireDeclaredAction, type RouteSpec } from "../../src/http/app.ts";
+import { bytes } from "../../src/http/route-spec.ts";
 import { backends } from "../support/backends.ts";
 import { codeAt, freshAccessArchive, fullSession, readyUser, seedOriginal, type TestArchive, type TestUser } from "../support/accounts.ts";
 import { CATALOGUE_MATRIX } from "../catalogue/matrix-rows.ts";
@@ -190,7 +191,7 @@ test("the matrix test notices a route added without a row", { skip: sqlite!.skip
   const t = await freshAccessArchive(sqlite!.backend);
   try {
     const http = await buildHttpApp(t.ctx);
-    const extra: RouteSpec = { method: "GET", url: "/api/new-thing", action: "archive.read", summary: "", handler: async () => ({}) };
+    const extra: RouteSpec = { method: "GET", url: "/api/new-thing", action: "archive.read", summary: "", response: bytes("text/plain"), handler: async () => ({}) };
     const keys = [...http.routes, extra].map(keyOf).filter((k) => !(k in MATRIX));
     assert.deepEqual(keys, ["GET /api/new-thing"]);
     await http.app.close();

@@ -240,9 +240,12 @@ export function uploadFile(
 }
 
 /**
- * A JSON call for an area's own client (web/src/screens/<area>/api.ts), typed with that area's response types
- * (web/src/api/types/<area>.ts), so areas built side by side need not all edit `Responses` and `api` above.
+ * A JSON call for an area's own client (web/src/screens/<area>/api.ts), typed with the server's contract of
+ * that route (`R`: a type from web/src/api/types/<area>.ts, each one the server's zod contract imported type-only),
+ * so areas built side by side need not all edit `Responses` and `api` above. test/http/contracts.test.ts checks
+ * that each GET answers what its contract says.
  */
-export async function callJson<N extends EndpointName>(name: N, params: PathParams<N>, opts?: CallOptions): Promise<unknown> {
-  return (await send(name, params, opts)).json();
+export function typedCall<R>(): <N extends EndpointName>(name: N, params: PathParams<N>, opts?: CallOptions) => Promise<R> {
+  // Two steps so the answer's type is named and the endpoint's path parameters are still inferred from its name.
+  return async (name, params, opts) => (await send(name, params, opts)).json() as Promise<R>;
 }

@@ -6,10 +6,11 @@ import { useSession } from "./session.tsx";
 import { usePrefs } from "./prefs.tsx";
 import { SignIn } from "../screens/SignIn.tsx";
 import { Notice } from "../components/Notice.tsx";
+import type { Action, Role } from "../api/types.ts";
 
-function allowed(screen: ScreenDef, signedIn: boolean, can: (a: string) => boolean, role?: string): boolean {
+function allowed(screen: ScreenDef, signedIn: boolean, can: (a: Action) => boolean, role?: Role): boolean {
   if (screen.public) return true;
-  return signedIn && (screen.requires ?? []).every(can) && (!screen.roles || screen.roles.includes(role ?? ""));
+  return signedIn && (screen.requires ?? []).every(can) && (!screen.roles || (role !== undefined && screen.roles.includes(role)));
 }
 
 export function App() {

@@ -5,6 +5,7 @@ import { Intake } from "../screens/Intake.tsx";
 import { LogScreen } from "../screens/Log.tsx";
 import { Admin } from "../screens/Admin.tsx";
 import { Account } from "../screens/Account.tsx";
+import type { Action, Role } from "../api/types.ts";
 
 /**
  * The app's screens. To add an area (catalogue, review, search, families …): write its screens under
@@ -26,9 +27,9 @@ export interface ScreenDef {
   /** Shown in the main menu, in this order. */
   menu?: number;
   /** Actions (GET /api/permissions) the screen needs; without them it is not offered and shows a refusal. */
-  requires?: readonly string[];
+  requires?: readonly Action[];
   /** Only for these roles (the family portal: caseworkers hold its actions too, but it answers only families). */
-  roles?: readonly string[];
+  roles?: readonly Role[];
   /** Usable without signing in (the custody log is for anyone to check). */
   public?: boolean;
   component: ComponentType<ScreenProps>;

@@ -1,6 +1,6 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from "react";
 import { api, onSignedOut, setCsrfToken } from "../api/client.ts";
-import type { Permissions, SessionInfo, SignInStep } from "../api/types.ts";
+import type { Action, Permissions, SessionInfo, SignInStep } from "../api/types.ts";
 
 /**
  * Who this browser is signed in as, the sign-in step it is at, and what it may attempt. The server decides
@@ -14,7 +14,7 @@ export interface Session {
   /** After a sign-in step: take its CSRF token, and reload who we are once signed in. */
   stepped(step: SignInStep): Promise<void>;
   signOut(): Promise<void>;
-  can(action: string): boolean;
+  can(action: Action): boolean;
 }
 
 const SessionContext = createContext<Session | null>(null);
@@ -57,7 +57,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     }
   }, [refresh]);
 
-  const can = useCallback((action: string) => Boolean(perms?.actions.includes(action)), [perms]);
+  const can = useCallback((action: Action) => Boolean(perms?.actions.includes(action)), [perms]);
   const value = useMemo(() => ({ loading, info, perms, refresh, stepped, signOut, can }), [loading, info, perms, refresh, stepped, signOut, can]);
   return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;
 }

@@ -17,7 +17,7 @@ const MIN_PASSWORD = 12;
 export function SignIn() {
   const { t } = useTranslation();
   const session = useSession();
-  const serverStage = session.info?.signedIn ? "full" : (session.info?.stage ?? null);
+  const serverStage: Stage | null = session.info?.signedIn ? "full" : (session.info?.stage ?? null);
   const [stage, setStage] = useState<Stage | null>(serverStage);
   const [oneTime, setOneTime] = useState<string | null>(null);
   const [recoveryCodes, setRecoveryCodes] = useState<{ codes: string[]; step: SignInStep } | null>(null);

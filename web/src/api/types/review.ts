@@ -1,3 +1,4 @@
+import type * as server from "../../../../src/review/contracts.ts";
 /** What the review routes answer (mirrors src/review/*.ts; the e2e test exercises them through the screens). */
 export const CONFIDENCES = ["possible", "probable", "certain"] as const;
 export type Confidence = (typeof CONFIDENCES)[number];
@@ -10,46 +11,15 @@ export const RESOLUTION_METHODS = ["third_reviewer", "consensus"] as const;
 export type ResolutionMethod = (typeof RESOLUTION_METHODS)[number];
 
 /** A region on a photo in unit image coordinates: (0,0) top left, (1,1) bottom right. */
-export type Region =
-  | { photo: string; shape: "rect"; x: number; y: number; w: number; h: number }
-  | { photo: string; shape: "polygon"; points: [number, number][] };
+export type Region = server.Region;
 
-export interface Finding {
-  code: string;
-  confidence: Confidence;
-  regions?: Region[];
-  note?: string;
-}
+export type Finding = server.Finding;
 
-export interface Cause {
-  code: CauseIndicator;
-  confidence: Confidence;
-}
+export type Cause = server.Cause;
 
-export interface ReviewContent {
-  v: string;
-  review: string;
-  version: number;
-  supersedes: string | null;
-  correction: string | null;
-  sample: string;
-  item: string;
-  assignment: string;
-  body: string;
-  bodyRef: string;
-  reviewer: string;
-  submittedAt: string;
-  findings: Finding[];
-  causes: Cause[];
-  notes: string | null;
-}
+export type ReviewContent = server.ReviewContent;
 
-export interface ReviewView {
-  id: string;
-  sha256: string;
-  eventSeq: number;
-  content: ReviewContent;
-}
+export type ReviewView = server.ReviewView;
 
 export interface SubmitReviewInput {
   findings: Finding[];
@@ -58,95 +28,27 @@ export interface SubmitReviewInput {
   correction?: string;
 }
 
-export interface Assignment {
-  id: string;
-  itemId: string;
-  sampleId: string;
-  bodyId: string;
-  slot: number;
-  double: boolean;
-  submittedAt: string | null;
-  itemStatus: string;
-}
+export type Assignment = server.AssignmentView;
 
-export interface Stratum {
-  key: string;
-  branch: string | null;
-  period: string | null;
-  population: number;
-  allocated: number;
-}
+export type Stratum = server.Stratum;
 
-export interface SampleView {
-  id: string;
-  seed: string;
-  size: number;
-  population: number;
-  populationSha256: string;
-  doubleShare: number;
-  doubles: number;
-  strata: Stratum[];
-  drawnBy: string;
-  drawnAt: string;
-}
+export type SampleView = server.SampleView;
 
-export interface SampleDetail extends SampleView {
-  items: { id: string; bodyId: string; stratum: string; double: boolean; status: string }[];
-}
+export type SampleDetail = server.GetReviewSamplesByIdAnswer;
 
-export interface AssignResult {
-  sampleId: string;
-  assigned: number;
-  perReviewer: Record<string, number>;
-}
+export type AssignResult = server.AssignResult;
 
-export interface Dispute {
-  itemId: string;
-  sampleId: string;
-  bodyId: string;
-  disagreement: { codes: string[]; causes: string[] };
-  reviewers: string[];
-}
+export type Dispute = server.DisputeView;
 
-export interface Resolution {
-  item: string;
-  body: string;
-  method: ResolutionMethod;
-  by: string;
-  findings: string[];
-  causes: string[];
-  note: string;
-  at: string;
-}
+export type Resolution = server.Resolution;
 
-export interface Presence {
-  both: number;
-  onlyA: number;
-  onlyB: number;
-  neither: number;
-}
+export type Presence = server.Presence;
 
-export interface Kappa {
-  n: number;
-  observed: number;
-  expected: number;
-  kappa: number | null;
-}
+export type Kappa = server.Kappa;
 
-export interface CodeAgreement extends Presence, Kappa {
-  code: string;
-  labelEn: string;
-}
+export type CodeAgreement = server.CodeAgreement;
 
-export interface AgreementStats {
-  items: number;
-  codes: CodeAgreement[];
-  pooled: Kappa & Presence;
-  meanKappa: number | null;
-  overallMethod: "pooled";
-  causes: Kappa & Presence;
-  counts: { samples: number; sampled: number; reviewed: number; inReview: number; disputed: number; resolved: number };
-}
+export type AgreementStats = server.AgreementStats;
 
 /** A term of a controlled vocabulary (GET /api/vocabularies). */
 export interface Term {

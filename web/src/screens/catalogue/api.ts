@@ -1,4 +1,4 @@
-import { api, callJson } from "../../api/client.ts";
+import { api, typedCall } from "../../api/client.ts";
 import type {
   BodyDetail,
   BodyEdit,
@@ -23,41 +23,41 @@ import type {
 const none = {} as never;
 
 export const catalogue = {
-  bodies: async (after?: number, limit = 50) => (await callJson("bodies", none, { query: { after, limit } })) as Page<BodyView, number>,
-  body: async (id: string) => (await callJson("body", { id })) as BodyDetail,
-  editBody: async (id: string, patch: BodyEdit) => (await callJson("editBody", { id }, { body: patch })) as BodyView,
-  history: async (id: string) => (await callJson("bodyHistory", { id })) as HistoryEntry[],
-  bodyLinks: async (id: string) => (await callJson("bodyLinks", { id }, { query: { retracted: "true" } })) as LinkView[],
+  bodies: async (after?: number, limit = 50) => await typedCall<Page<BodyView, number>>()("bodies", none, { query: { after, limit } }),
+  body: async (id: string) => await typedCall<BodyDetail>()("body", { id }),
+  editBody: async (id: string, patch: BodyEdit) => await typedCall<BodyView>()("editBody", { id }, { body: patch }),
+  history: async (id: string) => await typedCall<HistoryEntry[]>()("bodyHistory", { id }),
+  bodyLinks: async (id: string) => await typedCall<LinkView[]>()("bodyLinks", { id }, { query: { retracted: "true" } }),
   splitBody: async (id: string, photos: string[], reason?: string) =>
-    (await callJson("splitBody", { id }, { body: reason ? { photos, reason } : { photos } })) as { from: BodyDetail; created: BodyDetail },
+    await typedCall<{ from: BodyDetail; created: BodyDetail }>()("splitBody", { id }, { body: reason ? { photos, reason } : { photos } }),
   mergeBodies: async (keep: string, absorb: string, reason?: string) =>
-    (await callJson("mergeBodies", none, { body: reason ? { keep, absorb, reason } : { keep, absorb } })) as MergeResult,
-  setPhotoRole: async (id: string, sha256: string, role: string) => (await callJson("setPhotoRole", { id, sha256 }, { body: { role } })) as BodyDetail,
+    await typedCall<MergeResult>()("mergeBodies", none, { body: reason ? { keep, absorb, reason } : { keep, absorb } }),
+  setPhotoRole: async (id: string, sha256: string, role: string) => await typedCall<BodyDetail>()("setPhotoRole", { id, sha256 }, { body: { role } }),
   addNumber: async (id: string, role: NumberRole, value: string, sourceSha256: string | null) =>
-    (await callJson("addNumber", { id }, { body: { role, value, sourceSha256 } })) as BodyNumber,
+    await typedCall<BodyNumber>()("addNumber", { id }, { body: { role, value, sourceSha256 } }),
   checkNumber: async (id: string, agree: boolean, correctedValue?: string) =>
-    (await callJson("checkNumber", { id }, { body: correctedValue ? { agree, correctedValue } : { agree } })) as BodyNumber,
-  retireNumber: async (id: string, reason: string) => (await callJson("retireNumber", { id }, { body: { reason } })) as BodyNumber,
+    await typedCall<BodyNumber>()("checkNumber", { id }, { body: correctedValue ? { agree, correctedValue } : { agree } }),
+  retireNumber: async (id: string, reason: string) => await typedCall<BodyNumber>()("retireNumber", { id }, { body: { reason } }),
   readings: async (sha256: string) =>
-    (await callJson("photoReadings", { sha256 })) as { role: string; value: string; confidence: number | null; reader: string; readAt: string }[],
+    await typedCall<{ role: string; value: string; confidence: number | null; reader: string; readAt: string }[]>()("photoReadings", { sha256 }),
 
-  propose: async (sourceId: string) => (await callJson("proposeGroupings", { id: sourceId })) as { jobId: string },
+  propose: async (sourceId: string) => await typedCall<{ jobId: string }>()("proposeGroupings", { id: sourceId }),
   proposals: async (sourceId: string, status: ProposalStatus | undefined, after?: number, limit = 50) =>
-    (await callJson("proposals", { id: sourceId }, { query: { status, after, limit } })) as Page<ProposalView, number>,
-  accept: async (id: string) => (await callJson("acceptProposal", { id })) as BodyDetail,
-  reject: async (id: string, reason?: string) => (await callJson("rejectProposal", { id }, { body: reason ? { reason } : {} })) as ProposalView,
-  splitProposal: async (id: string, parts: string[][]) => (await callJson("splitProposal", { id }, { body: { parts } })) as ProposalView[],
-  mergeProposals: async (proposalIds: string[]) => (await callJson("mergeProposals", none, { body: { proposalIds } })) as ProposalView,
+    await typedCall<Page<ProposalView, number>>()("proposals", { id: sourceId }, { query: { status, after, limit } }),
+  accept: async (id: string) => await typedCall<BodyDetail>()("acceptProposal", { id }),
+  reject: async (id: string, reason?: string) => await typedCall<ProposalView>()("rejectProposal", { id }, { body: reason ? { reason } : {} }),
+  splitProposal: async (id: string, parts: string[][]) => await typedCall<ProposalView[]>()("splitProposal", { id }, { body: { parts } }),
+  mergeProposals: async (proposalIds: string[]) => await typedCall<ProposalView>()("mergeProposals", none, { body: { proposalIds } }),
 
   entities: async (kind: EntityKind | undefined, q: string | undefined, after?: string, limit = 50) =>
-    (await callJson("entities", none, { query: { kind, q: q || undefined, after, limit } })) as Page<EntityView, string>,
-  createEntity: async (input: EntityFields & { kind: EntityKind }) => (await callJson("createEntity", none, { body: input })) as EntityView,
-  entity: async (id: string) => (await callJson("entity", { id })) as EntityDetail,
-  editEntity: async (id: string, patch: EntityFields & { version?: number }) => (await callJson("editEntity", { id }, { body: patch })) as EntityView,
-  entityLinks: async (id: string) => (await callJson("entityLinks", { id })) as LinkView[],
-  createLink: async (link: NewLink) => (await callJson("createLink", none, { body: link })) as LinkView,
-  retractLink: async (id: string, reason: string) => (await callJson("retractLink", { id }, { body: { reason } })) as LinkView,
+    await typedCall<Page<EntityView, string>>()("entities", none, { query: { kind, q: q || undefined, after, limit } }),
+  createEntity: async (input: EntityFields & { kind: EntityKind }) => await typedCall<EntityView>()("createEntity", none, { body: input }),
+  entity: async (id: string) => await typedCall<EntityDetail>()("entity", { id }),
+  editEntity: async (id: string, patch: EntityFields & { version?: number }) => await typedCall<EntityView>()("editEntity", { id }, { body: patch }),
+  entityLinks: async (id: string) => await typedCall<LinkView[]>()("entityLinks", { id }),
+  createLink: async (link: NewLink) => await typedCall<LinkView>()("createLink", none, { body: link }),
+  retractLink: async (id: string, reason: string) => await typedCall<LinkView>()("retractLink", { id }, { body: { reason } }),
 
-  vocabulary: async (vocabulary: string) => (await callJson("vocabulary", none, { query: { vocabulary } })) as Term[],
+  vocabulary: async (vocabulary: string) => await typedCall<Term[]>()("vocabulary", none, { query: { vocabulary } }),
   blurredUrl: api.blurredUrl,
 };

@@ -1,4 +1,4 @@
-import { callJson, urlOf } from "../../api/client.ts";
+import { typedCall, urlOf } from "../../api/client.ts";
 import type {
   CandidateView,
   CaseView,
@@ -22,36 +22,36 @@ import type {
 const none = {} as never;
 
 export const families = {
-  reports: async (after?: string, limit = 50) => (await callJson("familyReports", none, { query: { after, limit } })) as ReportView[],
-  createReport: async (input: ReportInput) => (await callJson("familyCreateReport", none, { body: input })) as ReportView,
-  importCsv: async (csv: string, dryRun: boolean) => (await callJson("familyImportReports", none, { body: { csv, dryRun } })) as ReportImportReport,
-  candidates: async (id: string, top = 10) => (await callJson("familyCandidates", { id }, { query: { top } })) as { report: string; candidates: CandidateView[] },
-  caseOf: async (id: string) => (await callJson("familyCase", { id })) as CaseView,
+  reports: async (after?: string, limit = 50) => await typedCall<ReportView[]>()("familyReports", none, { query: { after, limit } }),
+  createReport: async (input: ReportInput) => await typedCall<ReportView>()("familyCreateReport", none, { body: input }),
+  importCsv: async (csv: string, dryRun: boolean) => await typedCall<ReportImportReport>()("familyImportReports", none, { body: { csv, dryRun } }),
+  candidates: async (id: string, top = 10) => await typedCall<{ report: string; candidates: CandidateView[] }>()("familyCandidates", { id }, { query: { top } }),
+  caseOf: async (id: string) => await typedCall<CaseView>()("familyCase", { id }),
   linkMember: async (id: string, userId: string, relationship?: string) =>
-    (await callJson("familyLinkMember", { id }, { body: relationship ? { userId, relationship } : { userId } })) as { members: string[] },
+    await typedCall<{ members: string[] }>()("familyLinkMember", { id }, { body: relationship ? { userId, relationship } : { userId } }),
   consent: async (id: string, tier: ConsentTier, given: boolean, note?: string) =>
-    (await callJson("familyConsent", { id }, { body: note ? { tier, given, note } : { tier, given } })) as ReportView,
+    await typedCall<ReportView>()("familyConsent", { id }, { body: note ? { tier, given, note } : { tier, given } }),
   decide: async (id: string, bodyId: string, status: DecisionStatus, reason: string) =>
-    (await callJson("familyDecide", { id }, { body: { bodyId, status, reason } })) as DecisionView,
+    await typedCall<DecisionView>()("familyDecide", { id }, { body: { bodyId, status, reason } }),
   disclose: async (id: string, input: { bodyId: string; stage: "text" | "blurred_face"; text: string; consentNote: string; reason: string }) =>
-    (await callJson("familyDisclose", { id }, { body: input })) as DisclosureView,
+    await typedCall<DisclosureView>()("familyDisclose", { id }, { body: input }),
   disclosureImageUrl: (id: string) => urlOf("familyDisclosureImage", { id }),
-  approve: async (id: string, reason: string, text?: string) => (await callJson("familyApproveRequest", { id }, { body: text ? { reason, text } : { reason } })) as DisclosureView[],
-  decline: async (id: string, reason: string) => (await callJson("familyDeclineRequest", { id }, { body: { reason } })) as RequestView,
-  flags: async (all: boolean) => (await callJson("familyFlags", none, { query: { all: all ? "true" : undefined } })) as FlagView[],
-  clearFlag: async (id: string, note: string) => (await callJson("familyClearFlag", { id }, { body: { note } })) as FlagView,
-  duplicates: async (status: DuplicateStatus) => (await callJson("familyDuplicates", none, { query: { status } })) as DuplicateView[],
-  scanDuplicates: async () => (await callJson("familyScanDuplicates", none)) as { proposed: number; proposals: DuplicateView[] },
+  approve: async (id: string, reason: string, text?: string) => await typedCall<DisclosureView[]>()("familyApproveRequest", { id }, { body: text ? { reason, text } : { reason } }),
+  decline: async (id: string, reason: string) => await typedCall<RequestView>()("familyDeclineRequest", { id }, { body: { reason } }),
+  flags: async (all: boolean) => await typedCall<FlagView[]>()("familyFlags", none, { query: { all: all ? "true" : undefined } }),
+  clearFlag: async (id: string, note: string) => await typedCall<FlagView>()("familyClearFlag", { id }, { body: { note } }),
+  duplicates: async (status: DuplicateStatus) => await typedCall<DuplicateView[]>()("familyDuplicates", none, { query: { status } }),
+  scanDuplicates: async () => await typedCall<{ proposed: number; proposals: DuplicateView[] }>()("familyScanDuplicates", none),
   acceptDuplicate: async (id: string, survivor: string, reason?: string) =>
-    (await callJson("familyAcceptDuplicate", { id }, { body: reason ? { survivor, reason } : { survivor } })) as { survivor: ReportView; merged: ReportView },
-  rejectDuplicate: async (id: string, reason?: string) => (await callJson("familyRejectDuplicate", { id }, { body: reason ? { reason } : {} })) as DuplicateView,
+    await typedCall<{ survivor: ReportView; merged: ReportView }>()("familyAcceptDuplicate", { id }, { body: reason ? { survivor, reason } : { survivor } }),
+  rejectDuplicate: async (id: string, reason?: string) => await typedCall<DuplicateView>()("familyRejectDuplicate", { id }, { body: reason ? { reason } : {} }),
 };
 
 export const portal = {
-  reports: async () => (await callJson("portalReports", none)) as PortalSummary[],
-  report: async (id: string) => (await callJson("portalReport", { id })) as PortalReport,
-  consent: async (id: string, tier: ConsentTier, given: boolean) => (await callJson("portalConsent", { id }, { body: { tier, given } })) as PortalReport["report"],
+  reports: async () => await typedCall<PortalSummary[]>()("portalReports", none),
+  report: async (id: string) => await typedCall<PortalReport>()("portalReport", { id }),
+  consent: async (id: string, tier: ConsentTier, given: boolean) => await typedCall<PortalReport["report"]>()("portalConsent", { id }, { body: { tier, given } }),
   requestMore: async (id: string, matchId: string, unblurred: boolean, note?: string) =>
-    (await callJson("portalRequest", { id }, { body: note ? { matchId, unblurred, note } : { matchId, unblurred } })) as PortalMatch["requests"][number],
+    await typedCall<PortalMatch["requests"][number]>()("portalRequest", { id }, { body: note ? { matchId, unblurred, note } : { matchId, unblurred } }),
   imageUrl: (id: string) => urlOf("portalImage", { id }),
 };

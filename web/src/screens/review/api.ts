@@ -1,4 +1,4 @@
-import { callJson } from "../../api/client.ts";
+import { typedCall } from "../../api/client.ts";
 import type {
   AgreementStats,
   AssignResult,
@@ -18,17 +18,17 @@ import type {
 const none = {} as never;
 
 export const reviewApi = {
-  drawSample: (input: { size: number; seed: string; doubleShare: number }) => callJson("reviewDrawSample", none, { body: input }) as Promise<SampleView>,
-  sample: (id: string) => callJson("reviewSample", { id }) as Promise<SampleDetail>,
-  assign: (id: string, reviewers: string[]) => callJson("reviewAssignSample", { id }, { body: { reviewers } }) as Promise<AssignResult>,
-  myAssignments: (open: boolean) => callJson("reviewMyAssignments", none, { query: { open: String(open) } }) as Promise<Assignment[]>,
-  submit: (assignment: string, input: SubmitReviewInput) => callJson("reviewSubmit", { id: assignment }, { body: input }) as Promise<ReviewView>,
-  review: (id: string) => callJson("reviewGet", { id }) as Promise<ReviewView>,
-  ofBody: (bodyId: string) => callJson("reviewsOfBody", { id: bodyId }) as Promise<{ reviews: ReviewView[]; hidden: number }>,
-  disagreements: () => callJson("reviewDisagreements", none) as Promise<Dispute[]>,
+  drawSample: (input: { size: number; seed: string; doubleShare: number }) => typedCall<SampleView>()("reviewDrawSample", none, { body: input }),
+  sample: (id: string) => typedCall<SampleDetail>()("reviewSample", { id }),
+  assign: (id: string, reviewers: string[]) => typedCall<AssignResult>()("reviewAssignSample", { id }, { body: { reviewers } }),
+  myAssignments: (open: boolean) => typedCall<Assignment[]>()("reviewMyAssignments", none, { query: { open: String(open) } }),
+  submit: (assignment: string, input: SubmitReviewInput) => typedCall<ReviewView>()("reviewSubmit", { id: assignment }, { body: input }),
+  review: (id: string) => typedCall<ReviewView>()("reviewGet", { id }),
+  ofBody: (bodyId: string) => typedCall<{ reviews: ReviewView[]; hidden: number }>()("reviewsOfBody", { id: bodyId }),
+  disagreements: () => typedCall<Dispute[]>()("reviewDisagreements", none),
   resolve: (item: string, input: { method: ResolutionMethod; findings: string[]; causes: string[]; note: string }) =>
-    callJson("reviewResolve", { id: item }, { body: input }) as Promise<{ resolution: Resolution; sha256: string }>,
-  stats: (sample?: string) => callJson("reviewStats", none, { query: { sample } }) as Promise<AgreementStats>,
-  body: (id: string) => callJson("reviewBody", { id }) as Promise<BodyForReview>,
-  findings: () => callJson("reviewVocabulary", none, { query: { vocabulary: "finding" } }) as Promise<Term[]>,
+    typedCall<{ resolution: Resolution; sha256: string }>()("reviewResolve", { id: item }, { body: input }),
+  stats: (sample?: string) => typedCall<AgreementStats>()("reviewStats", none, { query: { sample } }),
+  body: (id: string) => typedCall<BodyForReview>()("reviewBody", { id }),
+  findings: () => typedCall<Term[]>()("reviewVocabulary", none, { query: { vocabulary: "finding" } }),
 };

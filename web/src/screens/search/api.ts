@@ -1,4 +1,4 @@
-import { callJson } from "../../api/client.ts";
+import { typedCall } from "../../api/client.ts";
 import type { SearchResult } from "../../api/types/search.ts";
 import { toQuery, type SearchState } from "./url.ts";
 
@@ -7,5 +7,5 @@ const none = {} as never;
 
 export const searchApi = {
   search: (s: SearchState, limit: number, signal?: AbortSignal) =>
-    callJson("search", none, { query: { ...toQuery(s), limit }, priority: "high", ...(signal ? { signal } : {}) }) as Promise<SearchResult>,
+    typedCall<SearchResult>()("search", none, { query: { ...toQuery(s), limit }, priority: "high", ...(signal ? { signal } : {}) }),
 };

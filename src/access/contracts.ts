@@ -1,0 +1,49 @@
+import { z } from "zod";
+import { Role } from "../core/contracts.ts";
+
+/**
+ * The access module's contracts: zod schemas of what its use cases answer, the one source of the types the
+ * server returns, the OpenAPI document describes and the web app imports (type-only). Route tables name them as
+ * `response`, so a handler that answers otherwise does not compile, and test/http/responses.test.ts checks
+ * what is served against them. Contracts may import other modules' contracts (and nothing else but zod).
+ */
+
+export const UserView = z.object({ id: z.string(), email: z.string(), role: Role, disabled: z.boolean(), secondFactor: z.boolean(), mustChangePassword: z.boolean(), createdAt: z.string(), lastSignInAt: z.string().nullable() });
+export type UserView = z.infer<typeof UserView>;
+
+export const GetUsersAnswer = z.array(UserView);
+export type GetUsersAnswer = z.infer<typeof GetUsersAnswer>;
+
+export const PostUsersAnswer = z.object({ user: UserView, oneTimePassword: z.string() });
+export type PostUsersAnswer = z.infer<typeof PostUsersAnswer>;
+
+export const PostUsersByIdResetAnswer = z.object({ user: UserView, oneTimePassword: z.string() });
+export type PostUsersByIdResetAnswer = z.infer<typeof PostUsersByIdResetAnswer>;
+
+export const Action = z.enum(["users.manage", "archive.read", "archive.ingest", "archive.verify", "original.view", "original.reveal", "metadata.sensitive", "log.read", "log.entries", "jobs.read", "jobs.run", "account.self", "token.manage", "sealed.list", "sealed.write", "sealed.open", "keys.rotate", "personal.read", "report.read", "disclosure.read", "catalogue.read", "catalogue.group", "catalogue.edit", "catalogue.check", "catalogue.import", "catalogue.export", "vocabulary.manage", "report.file", "report.edit", "report.import", "family.match", "family.candidates", "disclosure.make", "package.export", "review.sample", "review.assign", "review.submit", "review.read", "review.resolve", "review.stats", "dossier.read", "dossier.edit", "redaction.mark", "authenticity.run", "authenticity.read", "authenticity.ela"]);
+export type Action = z.infer<typeof Action>;
+
+export const ApiTokenView = z.object({ id: z.string(), name: z.string(), scopes: z.array(Action), createdAt: z.string(), lastUsedAt: z.string().nullable(), expiresAt: z.string().nullable(), revoked: z.boolean() });
+export type ApiTokenView = z.infer<typeof ApiTokenView>;
+
+export const GetTokensAnswer = z.array(ApiTokenView);
+export type GetTokensAnswer = z.infer<typeof GetTokensAnswer>;
+
+export const PostTokensAnswer = ApiTokenView.merge(z.object({ token: z.string() }));
+export type PostTokensAnswer = z.infer<typeof PostTokensAnswer>;
+
+export const SealedView = z.object({ sourceId: z.string(), sealedAt: z.string(), sealedBy: z.string(), keyId: z.string() });
+export type SealedView = z.infer<typeof SealedView>;
+
+export const GetSealedAnswer = z.array(SealedView);
+export type GetSealedAnswer = z.infer<typeof GetSealedAnswer>;
+
+export const Sensitivity = z.enum(["public", "internal", "restricted", "confidential"]);
+export type Sensitivity = z.infer<typeof Sensitivity>;
+
+export const SessionStage = z.enum(["password_change", "totp_enrol", "totp", "full"]);
+export type SessionStage = z.infer<typeof SessionStage>;
+
+export const SessionView = z.object({ id: z.string(), createdAt: z.string(), lastSeenAt: z.string(), expiresAt: z.string(), current: z.boolean() });
+export type SessionView = z.infer<typeof SessionView>;
+

@@ -1,0 +1,124 @@
+import { z } from "zod";
+import { Sensitivity } from "../access/contracts.ts";
+
+/**
+ * The catalogue module's contracts: zod schemas of what its use cases answer, the one source of the types the
+ * server returns, the OpenAPI document describes and the web app imports (type-only). Route tables name them as
+ * `response`, so a handler that answers otherwise does not compile, and test/http/responses.test.ts checks
+ * what is served against them. Contracts may import other modules' contracts (and nothing else but zod).
+ */
+
+export const SearchHit = z.object({ id: z.string(), ref: z.string(), externalRef: z.string().nullable(), detaineeNo: z.string().nullable(), branchNo: z.string().nullable(), examinerNo: z.string().nullable(), hospital: z.string().nullable(), photoDate: z.string().nullable(), deathDate: z.string().nullable(), sex: z.string().nullable(), ageMin: z.number().nullable(), ageMax: z.number().nullable(), nameAr: z.string().nullable(), nameLat: z.string().nullable(), identificationStatus: z.string(), reviewStatus: z.string(), photos: z.number(), coverPhoto: z.string().nullable() });
+export type SearchHit = z.infer<typeof SearchHit>;
+
+export const FacetBucket = z.object({ value: z.string().nullable(), count: z.number(), labelAr: z.string().optional(), labelEn: z.string().optional() });
+export type FacetBucket = z.infer<typeof FacetBucket>;
+
+export const SearchResult = z.object({ total: z.number(), items: z.array(SearchHit), next: z.string().nullable(), facets: z.object({ branch: z.array(FacetBucket).optional(), hospital: z.array(FacetBucket).optional(), period: z.array(FacetBucket).optional(), finding: z.array(FacetBucket).optional(), review: z.array(FacetBucket).optional(), identification: z.array(FacetBucket).optional(), sex: z.array(FacetBucket).optional() }), tokens: z.array(z.string()) });
+export type SearchResult = z.infer<typeof SearchResult>;
+
+export const FuzzyDate = z.object({ text: z.string(), earliest: z.string(), latest: z.string() });
+export type FuzzyDate = z.infer<typeof FuzzyDate>;
+
+export const Mark = z.object({ type: z.string(), region: z.string().nullable(), description: z.string() });
+export type Mark = z.infer<typeof Mark>;
+
+export const BodyView = z.object({ id: z.string(), ref: z.string(), refNo: z.number(), externalRef: z.string().nullable(), sourceId: z.string().nullable(), detaineeNo: z.string().nullable(), detaineeNoNorm: z.string().nullable(), branchNo: z.string().nullable(), branchNoNorm: z.string().nullable(), examinerNo: z.string().nullable(), examinerNoNorm: z.string().nullable(), hospital: z.string().nullable(), photoDate: z.string().nullable(), photoMonth: z.string().nullable(), deathDate: FuzzyDate.nullable(), sex: z.enum(["male", "female"]).nullable(), ageMin: z.number().nullable(), ageMax: z.number().nullable(), marks: z.array(Mark), clothing: z.string().nullable(), injuries: z.array(z.string()), reviewFindings: z.array(z.string()), identificationStatus: z.enum(["unidentified", "possible_match", "identified"]), nameAr: z.string().nullable(), nameLat: z.string().nullable(), reviewStatus: z.enum(["unreviewed", "sampled", "in_review", "reviewed", "disputed"]), notes: z.string().nullable(), sensitivity: Sensitivity, mergedInto: z.string().nullable(), version: z.number(), createdAt: z.string(), createdBy: z.string(), updatedAt: z.string() });
+export type BodyView = z.infer<typeof BodyView>;
+
+export const GetBodiesAnswer = z.object({ items: z.array(BodyView), next: z.number().nullable() });
+export type GetBodiesAnswer = z.infer<typeof GetBodiesAnswer>;
+
+export const BodyPhoto = z.object({ sha256: z.string(), role: z.string(), position: z.number(), captureTime: z.string().nullable(), width: z.number().nullable(), height: z.number().nullable() });
+export type BodyPhoto = z.infer<typeof BodyPhoto>;
+
+export const NumberMethod = z.enum(["ocr", "typed"]);
+export type NumberMethod = z.infer<typeof NumberMethod>;
+
+export const BodyNumber = z.object({ id: z.string(), bodyId: z.string(), role: z.enum(["branch", "detainee", "examiner"]), value: z.string(), valueNorm: z.string(), sourceSha256: z.string().nullable(), method: NumberMethod, confidence: z.number().nullable(), origin: z.string().nullable(), enteredBy: z.string(), enteredAt: z.string(), checkedBy: z.string().nullable(), checkedAt: z.string().nullable(), retired: z.object({ at: z.string(), by: z.string(), reason: z.string() }).nullable() });
+export type BodyNumber = z.infer<typeof BodyNumber>;
+
+export const BodyDetail = z.object({ photos: z.array(BodyPhoto), numbers: z.array(BodyNumber), id: z.string(), ref: z.string(), refNo: z.number(), externalRef: z.string().nullable(), sourceId: z.string().nullable(), detaineeNo: z.string().nullable(), detaineeNoNorm: z.string().nullable(), branchNo: z.string().nullable(), branchNoNorm: z.string().nullable(), examinerNo: z.string().nullable(), examinerNoNorm: z.string().nullable(), hospital: z.string().nullable(), photoDate: z.string().nullable(), photoMonth: z.string().nullable(), deathDate: FuzzyDate.nullable(), sex: z.enum(["male", "female"]).nullable(), ageMin: z.number().nullable(), ageMax: z.number().nullable(), marks: z.array(Mark), clothing: z.string().nullable(), injuries: z.array(z.string()), reviewFindings: z.array(z.string()), identificationStatus: z.enum(["unidentified", "possible_match", "identified"]), nameAr: z.string().nullable(), nameLat: z.string().nullable(), reviewStatus: z.enum(["unreviewed", "sampled", "in_review", "reviewed", "disputed"]), notes: z.string().nullable(), sensitivity: Sensitivity, mergedInto: z.string().nullable(), version: z.number(), createdAt: z.string(), createdBy: z.string(), updatedAt: z.string() });
+export type BodyDetail = z.infer<typeof BodyDetail>;
+
+export const HistoryEntry = z.object({ recordType: z.string(), recordId: z.string(), field: z.string(), old: z.unknown(), new: z.unknown(), actor: z.string(), at: z.string(), eventSeq: z.number() });
+export type HistoryEntry = z.infer<typeof HistoryEntry>;
+
+export const GetBodiesByIdHistoryAnswer = z.array(HistoryEntry);
+export type GetBodiesByIdHistoryAnswer = z.infer<typeof GetBodiesByIdHistoryAnswer>;
+
+export const EndKind = z.enum(["body", "entity"]);
+export type EndKind = z.infer<typeof EndKind>;
+
+export const Evidence = z.object({ kind: z.enum(["number", "photo", "document", "testimony", "other"]), ref: z.string(), note: z.string().optional() });
+export type Evidence = z.infer<typeof Evidence>;
+
+export const LinkView = z.object({ id: z.string(), type: z.string(), from: z.object({ kind: EndKind, id: z.string() }), to: z.object({ kind: EndKind, id: z.string() }), evidence: z.array(Evidence), reasoning: z.string(), confidence: z.enum(["confirmed", "probable", "possible"]), version: z.number(), createdAt: z.string(), createdBy: z.string(), retracted: z.object({ at: z.string(), by: z.string(), reason: z.string() }).nullable() });
+export type LinkView = z.infer<typeof LinkView>;
+
+export const GetBodiesByIdLinksAnswer = z.array(LinkView);
+export type GetBodiesByIdLinksAnswer = z.infer<typeof GetBodiesByIdLinksAnswer>;
+
+export const PostBodiesByIdSplitAnswer = z.object({ from: BodyDetail, created: BodyDetail });
+export type PostBodiesByIdSplitAnswer = z.infer<typeof PostBodiesByIdSplitAnswer>;
+
+export const MergeResult = z.object({ body: BodyDetail, conflicts: z.array(z.object({ field: z.string(), kept: z.unknown(), absorbed: z.unknown() })) });
+export type MergeResult = z.infer<typeof MergeResult>;
+
+export const ReadingEvidence = z.object({ region: z.object({ cx: z.number(), cy: z.number(), width: z.number(), height: z.number(), angle: z.number() }), cardScore: z.number(), label: z.string().nullable(), ocrConfidence: z.number() });
+export type ReadingEvidence = z.infer<typeof ReadingEvidence>;
+
+export const GetPhotosBySha256ReadingsAnswer = z.array(z.object({ role: z.string(), value: z.string(), confidence: z.number().nullable(), reader: z.string(), readAt: z.string(), evidence: ReadingEvidence.nullable() }));
+export type GetPhotosBySha256ReadingsAnswer = z.infer<typeof GetPhotosBySha256ReadingsAnswer>;
+
+export const PostSourcesByIdProposalsAnswer = z.object({ jobId: z.string() });
+export type PostSourcesByIdProposalsAnswer = z.infer<typeof PostSourcesByIdProposalsAnswer>;
+
+export const ProposalStatus = z.enum(["proposed", "accepted", "split", "merged", "rejected"]);
+export type ProposalStatus = z.infer<typeof ProposalStatus>;
+
+export const ProposalView = z.object({ id: z.string(), sourceId: z.string(), runId: z.string(), position: z.number(), photos: z.array(z.string()), roles: z.record(z.string()), numbers: z.array(z.object({ role: z.enum(["branch", "detainee", "examiner"]), value: z.string(), valueNorm: z.string(), confidence: z.number().nullable(), photo: z.string() })), reasons: z.array(z.object({ code: z.string(), text: z.string() })), score: z.number().nullable(), status: ProposalStatus, parents: z.array(z.string()), bodyId: z.string().nullable(), decidedBy: z.string().nullable(), decidedAt: z.string().nullable(), createdAt: z.string() });
+export type ProposalView = z.infer<typeof ProposalView>;
+
+export const GetSourcesByIdProposalsAnswer = z.object({ items: z.array(ProposalView), next: z.number().nullable() });
+export type GetSourcesByIdProposalsAnswer = z.infer<typeof GetSourcesByIdProposalsAnswer>;
+
+export const PostProposalsAcceptAnswer = z.object({ bodies: z.array(z.object({ proposalId: z.string(), bodyId: z.string() })) });
+export type PostProposalsAcceptAnswer = z.infer<typeof PostProposalsAcceptAnswer>;
+
+export const PostProposalsByIdSplitAnswer = z.array(ProposalView);
+export type PostProposalsByIdSplitAnswer = z.infer<typeof PostProposalsByIdSplitAnswer>;
+
+export const EntityView = z.object({ id: z.string(), kind: z.enum(["hospital", "facility", "unit", "person"]), number: z.string().nullable(), numberNorm: z.string().nullable(), nameAr: z.string().nullable(), nameEn: z.string().nullable(), title: z.string().nullable(), governorate: z.string().nullable(), parentId: z.string().nullable(), commanderId: z.string().nullable(), vocabularyCode: z.string().nullable(), description: z.string().nullable(), sensitivity: Sensitivity, version: z.number(), createdAt: z.string(), createdBy: z.string(), updatedAt: z.string() });
+export type EntityView = z.infer<typeof EntityView>;
+
+export const GetEntitiesAnswer = z.object({ items: z.array(EntityView), next: z.string().nullable() });
+export type GetEntitiesAnswer = z.infer<typeof GetEntitiesAnswer>;
+
+export const EntitySummary = z.object({ id: z.string(), kind: z.enum(["hospital", "facility", "unit", "person"]), number: z.string().nullable(), nameAr: z.string().nullable(), nameEn: z.string().nullable(), title: z.string().nullable() });
+export type EntitySummary = z.infer<typeof EntitySummary>;
+
+export const EntityDetail = z.object({ parents: z.array(EntitySummary), commanders: z.array(EntitySummary), id: z.string(), kind: z.enum(["hospital", "facility", "unit", "person"]), number: z.string().nullable(), numberNorm: z.string().nullable(), nameAr: z.string().nullable(), nameEn: z.string().nullable(), title: z.string().nullable(), governorate: z.string().nullable(), parentId: z.string().nullable(), commanderId: z.string().nullable(), vocabularyCode: z.string().nullable(), description: z.string().nullable(), sensitivity: Sensitivity, version: z.number(), createdAt: z.string(), createdBy: z.string(), updatedAt: z.string() });
+export type EntityDetail = z.infer<typeof EntityDetail>;
+
+export const GetEntitiesByIdLinksAnswer = z.array(LinkView);
+export type GetEntitiesByIdLinksAnswer = z.infer<typeof GetEntitiesByIdLinksAnswer>;
+
+export const Term = z.object({ vocabulary: z.enum(["branch", "hospital", "finding", "governorate", "mark_type", "body_region", "link_type", "photo_role"]), code: z.string(), labelAr: z.string(), labelEn: z.string(), parent: z.string().nullable(), extra: z.record(z.unknown()), sort: z.number(), retired: z.boolean() });
+export type Term = z.infer<typeof Term>;
+
+export const GetVocabulariesAnswer = z.array(Term);
+export type GetVocabulariesAnswer = z.infer<typeof GetVocabulariesAnswer>;
+
+export const RejectedRow = z.object({ row: z.number(), column: z.string().nullable(), message: z.string() });
+export type RejectedRow = z.infer<typeof RejectedRow>;
+
+export const ImportReport = z.object({ importId: z.string(), ok: z.boolean(), dryRun: z.boolean(), rows: z.number(), created: z.number(), updated: z.number(), unchanged: z.number(), rejected: z.array(RejectedRow), ignoredColumns: z.array(z.string()), sha256: z.string() });
+export type ImportReport = z.infer<typeof ImportReport>;
+
+export const StatBucket = z.object({ value: z.string().nullable(), count: z.number().nullable(), labelAr: z.string().optional(), labelEn: z.string().optional() });
+export type StatBucket = z.infer<typeof StatBucket>;
+
+export const Statistics = z.object({ generatedAt: z.string(), minCount: z.number(), totals: z.object({ bodies: z.number().nullable(), photos: z.number().nullable(), originals: z.number(), facilities: z.number().nullable(), reviewed: z.number().nullable() }), byBranch: z.array(StatBucket), byHospital: z.array(StatBucket), byPhotoMonth: z.array(StatBucket), byDeathMonth: z.array(StatBucket), byFinding: z.array(StatBucket) });
+export type Statistics = z.infer<typeof Statistics>;
+

@@ -1,0 +1,18 @@
+import { z } from "zod";
+
+/**
+ * The core module's contracts: zod schemas of what its use cases answer, the one source of the types the
+ * server returns, the OpenAPI document describes and the web app imports (type-only). Route tables name them as
+ * `response`, so a handler that answers otherwise does not compile, and test/http/responses.test.ts checks
+ * what is served against them. Contracts may import other modules' contracts (and nothing else but zod).
+ */
+
+export const Role = z.enum(["public", "admin", "archivist", "investigator", "forensic_reviewer", "family_caseworker", "prosecutor", "curator", "family_member"]);
+export type Role = z.infer<typeof Role>;
+
+export const JobView = z.object({ status: z.enum(["queued", "running", "done", "failed"]), id: z.string(), kind: z.string(), attempts: z.number(), maxAttempts: z.number(), progress: z.object({ done: z.number(), total: z.number(), note: z.string().nullable() }), result: z.unknown(), error: z.string().nullable(), createdAt: z.string(), updatedAt: z.string() });
+export type JobView = z.infer<typeof JobView>;
+
+export const Dialect = z.enum(["sqlite", "postgres"]);
+export type Dialect = z.infer<typeof Dialect>;
+

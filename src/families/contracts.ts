@@ -1,0 +1,115 @@
+import { z } from "zod";
+import { Mark } from "../catalogue/contracts.ts";
+
+/**
+ * The families module's contracts: zod schemas of what its use cases answer, the one source of the types the
+ * server returns, the OpenAPI document describes and the web app imports (type-only). Route tables name them as
+ * `response`, so a handler that answers otherwise does not compile, and test/http/responses.test.ts checks
+ * what is served against them. Contracts may import other modules' contracts (and nothing else but zod).
+ */
+
+export const NameScript = z.enum(["ar", "lat", "mixed", "none"]);
+export type NameScript = z.infer<typeof NameScript>;
+
+export const NameSlots = z.object({ raw: z.string(), script: NameScript, given: z.string().optional(), father: z.string().optional(), grandfather: z.string().optional(), family: z.string().optional(), mother: z.string().optional(), ancestors: z.array(z.string()), aliases: z.array(z.string()), titles: z.array(z.string()), notes: z.array(z.string()) });
+export type NameSlots = z.infer<typeof NameSlots>;
+
+export const Sighting = z.object({ place: z.string(), when: z.string().optional(), witness: z.string().optional() });
+export type Sighting = z.infer<typeof Sighting>;
+
+export const ReportView = z.object({ id: z.string(), ref: z.string(), nameAr: z.string().nullable(), nameLat: z.string().nullable(), slots: NameSlots, motherName: z.string().nullable(), aliases: z.array(z.string()), sex: z.enum(["male", "female"]).nullable(), birthDate: z.string().nullable(), birthPrecision: z.string().nullable(), birthPlace: z.string().nullable(), arrestDate: z.string().nullable(), arrestEarliest: z.string().nullable(), arrestLatest: z.string().nullable(), arrestPlace: z.string().nullable(), arrestGovernorate: z.string().nullable(), branch: z.string().nullable(), branchCertainty: z.enum(["probable", "certain", "rumoured"]).nullable(), seenInDetention: z.array(Sighting), marks: z.array(Mark), numbers: z.array(z.object({ role: z.string(), value: z.string() })), consent: z.object({ dataSharing: z.object({ given: z.boolean(), at: z.string(), by: z.string() }).optional(), recontact: z.object({ given: z.boolean(), at: z.string(), by: z.string() }).optional(), viewingPhotos: z.object({ given: z.boolean(), at: z.string(), by: z.string() }).optional(), dnaReferral: z.object({ given: z.boolean(), at: z.string(), by: z.string() }).optional() }), reporterName: z.string().nullable(), reporterRelationship: z.string().nullable(), reporterContact: z.string().nullable(), filedBy: z.string().nullable(), caseworkerId: z.string().nullable(), status: z.string(), version: z.number(), createdAt: z.string(), updatedAt: z.string() });
+export type ReportView = z.infer<typeof ReportView>;
+
+export const GetFamiliesReportsAnswer = z.array(ReportView);
+export type GetFamiliesReportsAnswer = z.infer<typeof GetFamiliesReportsAnswer>;
+
+export const ReportImportReport = z.object({ importId: z.string(), ok: z.boolean(), dryRun: z.boolean(), rows: z.number(), created: z.number(), rejected: z.array(z.object({ row: z.number(), column: z.string().nullable(), message: z.string() })), ignoredColumns: z.array(z.string()), sha256: z.string() });
+export type ReportImportReport = z.infer<typeof ReportImportReport>;
+
+export const Band = z.enum(["review", "exclude", "strong"]);
+export type Band = z.infer<typeof Band>;
+
+export const EvidenceKey = z.enum(["marks", "sexAgrees", "sexExcluded", "ageFits", "ageNear", "ageOff", "datesExcluded", "periodBefore", "periodWithin", "periodWithinFits", "periodDaysAfter", "periodDaysAfterFits", "periodOneMonthUsual", "periodOneMonthLong", "periodMonthsUsual", "periodMonthsLong", "branchAgrees", "branchDiffers", "numberHit", "numberClash", "nameNoKey", "nameSame", "nameSameNotEnough", "namePartly", "nameDifferent"]);
+export type EvidenceKey = z.infer<typeof EvidenceKey>;
+
+export const EvidenceParam = z.union([z.boolean(), z.string(), z.number()]).nullable();
+export type EvidenceParam = z.infer<typeof EvidenceParam>;
+
+export const MarkFit = z.enum(["type", "none", "place", "elsewhere"]);
+export type MarkFit = z.infer<typeof MarkFit>;
+
+export const MarkPart = z.object({ fit: MarkFit, type: z.string(), region: z.string().nullable(), bodyRegion: z.string().nullable() });
+export type MarkPart = z.infer<typeof MarkPart>;
+
+export const FamiliesEvidence = z.object({ feature: z.enum(["name", "age", "branch", "period", "sex", "marks", "numbers", "dates"]), points: z.number(), text: z.string(), key: EvidenceKey, params: z.record(EvidenceParam), parts: z.array(MarkPart).optional() });
+export type FamiliesEvidence = z.infer<typeof FamiliesEvidence>;
+
+export const CandidateView = z.object({ rank: z.number(), bodyId: z.string(), ref: z.string(), score: z.number(), band: Band, evidence: z.array(FamiliesEvidence) });
+export type CandidateView = z.infer<typeof CandidateView>;
+
+export const GetFamiliesReportsByIdCandidatesAnswer = z.object({ report: z.string(), candidates: z.array(CandidateView) });
+export type GetFamiliesReportsByIdCandidatesAnswer = z.infer<typeof GetFamiliesReportsByIdCandidatesAnswer>;
+
+export const DecisionView = z.object({ id: z.string(), bodyId: z.string(), status: z.enum(["confirmed", "probable", "presumptive", "excluded"]), score: z.number().nullable(), decidedBy: z.string(), reason: z.string(), createdAt: z.string() });
+export type DecisionView = z.infer<typeof DecisionView>;
+
+export const DisclosureView = z.object({ id: z.string(), bodyId: z.string(), recipientId: z.string(), stage: z.enum(["text", "blurred_face", "more"]), status: z.enum(["confirmed", "probable", "presumptive", "excluded"]), text: z.string(), consentNote: z.string(), decidedBy: z.string(), reason: z.string(), photo: z.string().nullable(), blurred: z.boolean(), requestId: z.string().nullable(), createdAt: z.string() });
+export type DisclosureView = z.infer<typeof DisclosureView>;
+
+export const RequestView = z.object({ id: z.string(), bodyId: z.string(), requestedBy: z.string(), unblurred: z.boolean(), note: z.string(), status: z.enum(["requested", "approved", "declined"]), decidedBy: z.string().nullable(), decidedAt: z.string().nullable(), reason: z.string().nullable(), createdAt: z.string() });
+export type RequestView = z.infer<typeof RequestView>;
+
+export const FlagWords = z.object({ key: z.enum(["outranked", "statusChanged", "viewBlurred", "viewUnblurred"]), params: z.record(z.string()) });
+export type FlagWords = z.infer<typeof FlagWords>;
+
+export const FlagView = z.object({ id: z.string(), reportId: z.string(), reportRef: z.string(), bodyId: z.string(), caseworkerId: z.string().nullable(), kind: z.enum(["status-changed", "outranked", "view-request"]), detail: z.string(), words: FlagWords.nullable(), createdAt: z.string(), clearedBy: z.string().nullable(), clearedAt: z.string().nullable(), clearNote: z.string().nullable() });
+export type FlagView = z.infer<typeof FlagView>;
+
+export const CaseView = z.object({ report: ReportView, members: z.array(z.string()), decisions: z.array(DecisionView.merge(z.object({ history: z.array(DecisionView) }))), disclosures: z.array(DisclosureView), requests: z.array(RequestView), flags: z.array(FlagView) });
+export type CaseView = z.infer<typeof CaseView>;
+
+export const PostFamiliesReportsByIdMembersAnswer = z.object({ reportId: z.string(), userId: z.string(), members: z.array(z.string()) });
+export type PostFamiliesReportsByIdMembersAnswer = z.infer<typeof PostFamiliesReportsByIdMembersAnswer>;
+
+export const PostFamiliesReportsByIdMembersByUserIdEndAnswer = z.object({ reportId: z.string(), userId: z.string(), members: z.array(z.string()) });
+export type PostFamiliesReportsByIdMembersByUserIdEndAnswer = z.infer<typeof PostFamiliesReportsByIdMembersByUserIdEndAnswer>;
+
+export const PostFamiliesRequestsByIdApproveAnswer = z.array(DisclosureView);
+export type PostFamiliesRequestsByIdApproveAnswer = z.infer<typeof PostFamiliesRequestsByIdApproveAnswer>;
+
+export const GetFamiliesFlagsAnswer = z.array(FlagView);
+export type GetFamiliesFlagsAnswer = z.infer<typeof GetFamiliesFlagsAnswer>;
+
+export const ReasonKey = z.enum(["namesSame", "namesPossibly", "motherAgree", "motherDiffer", "sameSex", "birthWithin", "birthApart", "arrestOverlap", "arrestApart", "sameGovernorate", "otherGovernorates", "sameBranch", "sameNumber"]);
+export type ReasonKey = z.infer<typeof ReasonKey>;
+
+export const ReasonWords = z.object({ key: ReasonKey, params: z.record(z.union([z.string(), z.number()])) });
+export type ReasonWords = z.infer<typeof ReasonWords>;
+
+export const DuplicateView = z.object({ id: z.string(), status: z.enum(["proposed", "accepted", "rejected", "superseded"]), score: z.number(), reasons: z.array(z.string()), words: z.array(ReasonWords.nullable()), a: z.object({ id: z.string(), ref: z.string(), nameAr: z.string().nullable(), nameLat: z.string().nullable() }), b: z.object({ id: z.string(), ref: z.string(), nameAr: z.string().nullable(), nameLat: z.string().nullable() }), survivorId: z.string().nullable(), decidedBy: z.string().nullable(), decidedAt: z.string().nullable(), reason: z.string().nullable(), createdAt: z.string() });
+export type DuplicateView = z.infer<typeof DuplicateView>;
+
+export const GetFamiliesDuplicatesAnswer = z.array(DuplicateView);
+export type GetFamiliesDuplicatesAnswer = z.infer<typeof GetFamiliesDuplicatesAnswer>;
+
+export const PostFamiliesDuplicatesScanAnswer = z.object({ proposed: z.number(), proposals: z.array(DuplicateView) });
+export type PostFamiliesDuplicatesScanAnswer = z.infer<typeof PostFamiliesDuplicatesScanAnswer>;
+
+export const PostFamiliesDuplicatesByIdAcceptAnswer = z.object({ survivor: ReportView, merged: ReportView });
+export type PostFamiliesDuplicatesByIdAcceptAnswer = z.infer<typeof PostFamiliesDuplicatesByIdAcceptAnswer>;
+
+export const GetPortalReportsAnswer = z.array(z.object({ id: z.string(), ref: z.string(), nameAr: z.string().nullable(), nameLat: z.string().nullable(), status: z.string(), mergedInto: z.string().nullable(), matches: z.number() }));
+export type GetPortalReportsAnswer = z.infer<typeof GetPortalReportsAnswer>;
+
+export const PortalMatch = z.object({ matchId: z.string(), status: z.enum(["confirmed", "probable", "presumptive", "excluded"]), stage: z.enum(["text", "blurred_face", "more"]), messages: z.array(z.object({ at: z.string(), stage: z.enum(["text", "blurred_face", "more"]), text: z.string() })), images: z.array(z.object({ id: z.string(), stage: z.enum(["text", "blurred_face", "more"]), blurred: z.boolean(), at: z.string() })), requests: z.array(z.object({ status: z.enum(["requested", "approved", "declined"]), id: z.string(), createdAt: z.string(), note: z.string(), unblurred: z.boolean() })), mayRequestMore: z.boolean() });
+export type PortalMatch = z.infer<typeof PortalMatch>;
+
+export const PortalReport = z.object({ report: z.object({ status: z.string(), id: z.string(), createdAt: z.string(), updatedAt: z.string(), version: z.number(), branch: z.string().nullable(), sex: z.enum(["male", "female"]).nullable(), ref: z.string(), marks: z.array(Mark), nameAr: z.string().nullable(), nameLat: z.string().nullable(), motherName: z.string().nullable(), aliases: z.array(z.string()), birthDate: z.string().nullable(), birthPlace: z.string().nullable(), arrestDate: z.string().nullable(), arrestPlace: z.string().nullable(), arrestGovernorate: z.string().nullable(), branchCertainty: z.enum(["probable", "certain", "rumoured"]).nullable(), seenInDetention: z.array(Sighting), numbers: z.array(z.object({ role: z.string(), value: z.string() })), consent: z.object({ dataSharing: z.object({ given: z.boolean(), at: z.string(), by: z.string() }).optional(), recontact: z.object({ given: z.boolean(), at: z.string(), by: z.string() }).optional(), viewingPhotos: z.object({ given: z.boolean(), at: z.string(), by: z.string() }).optional(), dnaReferral: z.object({ given: z.boolean(), at: z.string(), by: z.string() }).optional() }), reporterName: z.string().nullable(), reporterRelationship: z.string().nullable(), reporterContact: z.string().nullable(), slots: NameSlots, birthPrecision: z.string().nullable(), arrestEarliest: z.string().nullable(), arrestLatest: z.string().nullable() }), mergedInto: z.string().nullable(), matches: z.array(PortalMatch) });
+export type PortalReport = z.infer<typeof PortalReport>;
+
+export const PostPortalReportsByIdConsentAnswer = z.object({ status: z.string(), id: z.string(), createdAt: z.string(), updatedAt: z.string(), version: z.number(), branch: z.string().nullable(), sex: z.enum(["male", "female"]).nullable(), ref: z.string(), marks: z.array(Mark), nameAr: z.string().nullable(), nameLat: z.string().nullable(), motherName: z.string().nullable(), aliases: z.array(z.string()), birthDate: z.string().nullable(), birthPlace: z.string().nullable(), arrestDate: z.string().nullable(), arrestPlace: z.string().nullable(), arrestGovernorate: z.string().nullable(), branchCertainty: z.enum(["probable", "certain", "rumoured"]).nullable(), seenInDetention: z.array(Sighting), numbers: z.array(z.object({ role: z.string(), value: z.string() })), consent: z.object({ dataSharing: z.object({ given: z.boolean(), at: z.string(), by: z.string() }).optional(), recontact: z.object({ given: z.boolean(), at: z.string(), by: z.string() }).optional(), viewingPhotos: z.object({ given: z.boolean(), at: z.string(), by: z.string() }).optional(), dnaReferral: z.object({ given: z.boolean(), at: z.string(), by: z.string() }).optional() }), reporterName: z.string().nullable(), reporterRelationship: z.string().nullable(), reporterContact: z.string().nullable(), slots: NameSlots, birthPrecision: z.string().nullable(), arrestEarliest: z.string().nullable(), arrestLatest: z.string().nullable() });
+export type PostPortalReportsByIdConsentAnswer = z.infer<typeof PostPortalReportsByIdConsentAnswer>;
+
+export const PostPortalReportsByIdRequestsAnswer = z.object({ status: z.enum(["requested", "approved", "declined"]), id: z.string(), createdAt: z.string(), note: z.string(), unblurred: z.boolean() });
+export type PostPortalReportsByIdRequestsAnswer = z.infer<typeof PostPortalReportsByIdRequestsAnswer>;
+

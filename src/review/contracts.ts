@@ -1,0 +1,72 @@
+import { z } from "zod";
+
+/**
+ * The review module's contracts: zod schemas of what its use cases answer, the one source of the types the
+ * server returns, the OpenAPI document describes and the web app imports (type-only). Route tables name them as
+ * `response`, so a handler that answers otherwise does not compile, and test/http/responses.test.ts checks
+ * what is served against them. Contracts may import other modules' contracts (and nothing else but zod).
+ */
+
+export const Stratum = z.object({ key: z.string(), branch: z.string().nullable(), period: z.string().nullable(), population: z.number(), allocated: z.number() });
+export type Stratum = z.infer<typeof Stratum>;
+
+export const SampleView = z.object({ id: z.string(), seed: z.string(), size: z.number(), population: z.number(), populationSha256: z.string(), doubleShare: z.number(), doubles: z.number(), strata: z.array(Stratum), drawnBy: z.string(), drawnAt: z.string() });
+export type SampleView = z.infer<typeof SampleView>;
+
+export const GetReviewSamplesByIdAnswer = SampleView.merge(z.object({ items: z.array(z.object({ id: z.string(), bodyId: z.string(), stratum: z.string(), double: z.boolean(), status: z.string() })) }));
+export type GetReviewSamplesByIdAnswer = z.infer<typeof GetReviewSamplesByIdAnswer>;
+
+export const AssignResult = z.object({ sampleId: z.string(), assigned: z.number(), perReviewer: z.record(z.number()) });
+export type AssignResult = z.infer<typeof AssignResult>;
+
+export const AssignmentView = z.object({ id: z.string(), itemId: z.string(), sampleId: z.string(), bodyId: z.string(), slot: z.number(), double: z.boolean(), submittedAt: z.string().nullable(), itemStatus: z.string() });
+export type AssignmentView = z.infer<typeof AssignmentView>;
+
+export const GetReviewAssignmentsAnswer = z.array(AssignmentView);
+export type GetReviewAssignmentsAnswer = z.infer<typeof GetReviewAssignmentsAnswer>;
+
+export const Region = z.union([z.object({ photo: z.string(), shape: z.literal("rect"), x: z.number(), y: z.number(), w: z.number(), h: z.number() }), z.object({ photo: z.string(), shape: z.literal("polygon"), points: z.array(z.tuple([z.number(), z.number()])) })]);
+export type Region = z.infer<typeof Region>;
+
+export const Finding = z.object({ code: z.string(), confidence: z.enum(["probable", "possible", "certain"]), regions: z.array(Region).optional(), note: z.string().optional() });
+export type Finding = z.infer<typeof Finding>;
+
+export const Cause = z.object({ code: z.enum(["blunt_trauma", "asphyxia", "starvation", "untreated_injury_or_infection", "burns", "gunshot", "undetermined"]), confidence: z.enum(["probable", "possible", "certain"]) });
+export type Cause = z.infer<typeof Cause>;
+
+export const ReviewContent = z.object({ v: z.literal("dalil.review/1"), review: z.string(), version: z.number(), supersedes: z.string().nullable(), correction: z.string().nullable(), afterUnblinding: z.literal(true).optional(), sample: z.string(), item: z.string(), assignment: z.string(), body: z.string(), bodyRef: z.string(), reviewer: z.string(), submittedAt: z.string(), findings: z.array(Finding), causes: z.array(Cause), notes: z.string().nullable() });
+export type ReviewContent = z.infer<typeof ReviewContent>;
+
+export const ReviewView = z.object({ id: z.string(), sha256: z.string(), eventSeq: z.number(), content: ReviewContent });
+export type ReviewView = z.infer<typeof ReviewView>;
+
+export const GetBodiesByIdReviewsAnswer = z.object({ reviews: z.array(ReviewView), hidden: z.number() });
+export type GetBodiesByIdReviewsAnswer = z.infer<typeof GetBodiesByIdReviewsAnswer>;
+
+export const Disagreement = z.object({ codes: z.array(z.string()), causes: z.array(z.string()) });
+export type Disagreement = z.infer<typeof Disagreement>;
+
+export const DisputeView = z.object({ itemId: z.string(), sampleId: z.string(), bodyId: z.string(), disagreement: Disagreement, reviewers: z.array(z.string()) });
+export type DisputeView = z.infer<typeof DisputeView>;
+
+export const GetReviewDisagreementsAnswer = z.array(DisputeView);
+export type GetReviewDisagreementsAnswer = z.infer<typeof GetReviewDisagreementsAnswer>;
+
+export const Resolution = z.object({ v: z.literal("dalil.review-resolution/1"), item: z.string(), body: z.string(), method: z.enum(["third_reviewer", "consensus"]), by: z.string(), participants: z.array(z.string()), reviews: z.array(z.string()), at: z.string(), findings: z.array(z.string()), causes: z.array(z.string()), note: z.string() });
+export type Resolution = z.infer<typeof Resolution>;
+
+export const PostReviewItemsByIdResolveAnswer = z.object({ resolution: Resolution, sha256: z.string() });
+export type PostReviewItemsByIdResolveAnswer = z.infer<typeof PostReviewItemsByIdResolveAnswer>;
+
+export const CodeAgreement = z.object({ code: z.string(), labelEn: z.string(), both: z.number(), onlyA: z.number(), onlyB: z.number(), neither: z.number(), n: z.number(), observed: z.number(), expected: z.number(), kappa: z.number().nullable() });
+export type CodeAgreement = z.infer<typeof CodeAgreement>;
+
+export const Kappa = z.object({ n: z.number(), observed: z.number(), expected: z.number(), kappa: z.number().nullable() });
+export type Kappa = z.infer<typeof Kappa>;
+
+export const Presence = z.object({ both: z.number(), onlyA: z.number(), onlyB: z.number(), neither: z.number() });
+export type Presence = z.infer<typeof Presence>;
+
+export const AgreementStats = z.object({ items: z.number(), codes: z.array(CodeAgreement), pooled: Kappa.merge(Presence), meanKappa: z.number().nullable(), overallMethod: z.literal("pooled"), causes: Kappa.merge(Presence), counts: z.object({ samples: z.number(), sampled: z.number(), reviewed: z.number(), inReview: z.number(), disputed: z.number(), resolved: z.number() }) });
+export type AgreementStats = z.infer<typeof AgreementStats>;
+
