@@ -62,7 +62,11 @@ export type Action =
   // Dossiers (src/dossiers): cases, exhibits, frozen versions; redaction regions of photos.
   | "dossier.read" // dossiers, their exhibits with the reasoning, versions
   | "dossier.edit" // create a dossier, add or withdraw exhibits, freeze a version
-  | "redaction.mark"; // record the regions (faces, identifying details) a redacted copy of a photo hides
+  | "redaction.mark" // record the regions (faces, identifying details) a redacted copy of a photo hides
+  // Authenticity (src/authenticity): header, sequence and content analysis of a card's photos.
+  | "authenticity.run" // analyse a card (a custody event with the software version and parameters)
+  | "authenticity.read" // the analyses: cameras, signatures, sequence, findings with their reasons
+  | "authenticity.ela"; // an error-level map of one photo: a picture made from the unblurred original
 
 /** How far a record may travel. Ordered: a role cleared for one level sees every level below it. */
 export type Sensitivity = "public" | "internal" | "restricted" | "confidential";
@@ -177,6 +181,12 @@ export const RULES: Record<Action, Rule> = {
   "dossier.edit": { roles: ["admin", "investigator"], signedIn: true },
   // Marking regions means looking at the unblurred original.
   "redaction.mark": { roles: ["admin", "archivist", "investigator"], exposes: "originals", signedIn: true },
+  // Whether a photo is what it claims to be is asked by custodians, investigators and prosecutors alike; the
+  // findings name photos and cameras (the serial only for metadata.sensitive), never show pixels.
+  "authenticity.run": { roles: ["admin", "archivist", "investigator"], signedIn: true },
+  "authenticity.read": { roles: ["admin", "archivist", "investigator", "forensic_reviewer", "prosecutor"], signedIn: true },
+  // The map shows the photograph's edges and textures: the roles that may see the unblurred original.
+  "authenticity.ela": { roles: ["admin", "archivist", "investigator", "forensic_reviewer", "prosecutor"], exposes: "originals", signedIn: true },
 };
 
 /** Roles granted each action outright (kept for callers that read the first table). */
@@ -238,6 +248,7 @@ export const JOB_KINDS: Readonly<Record<string, Action>> = {
   "dossiers.package-expiry": "package.export",
   "families.rerank": "family.match",
   "families.watch-bodies": "family.match",
+  "authenticity.run": "authenticity.run",
 };
 
 /** The job kinds this actor may follow: "all" when that is every kind (unlisted ones included), else the list. */

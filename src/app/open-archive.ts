@@ -16,6 +16,7 @@ import { registerPackageExpiry } from "../dossiers/index.ts";
 import { registerReviewBlinding } from "../review/index.ts";
 import { Invalid } from "../core/errors.ts";
 import { LogTree, WitnessClient, loadOrCreateLogKey, loadWitnessPolicy, newOrigin } from "../ledger/index.ts";
+import { registerAuthenticityJobs } from "../authenticity/index.ts";
 import { getSetting, setSetting } from "../db/settings.ts";
 import { loadKeyFile } from "../access/index.ts";
 import type { Archive } from "./context.ts";
@@ -84,6 +85,7 @@ export async function openArchive(config: Config, opts: { clock?: Clock; logger?
   registerCatalogueJobs(ctx);
   registerFamiliesJobs(ctx);
   registerDossierJobs(ctx);
+  registerAuthenticityJobs(ctx);
   registerPackageExpiry(ctx);
   registerReviewBlinding();
   return ctx;

@@ -27,10 +27,11 @@ export function registerArchiveCommands(program: Command): void {
     .requiredOption("--bodies <n>", "number of bodies", positiveIntOption("--bodies"))
     .option("--seed <seed>", "seed: the same seed writes the same card", "1")
     .option("--with-faults", "add broken and hostile files an intake must survive")
-    .action(async (out: string, o: { bodies: number; seed: string; withFaults?: boolean }, cmd: Command) => {
+    .option("--with-anomalies", "change six photos afterwards (editor re-save, other camera, shifted time, swapped thumbnail, appended bytes, crop) for the authenticity analysis to find")
+    .action(async (out: string, o: { bodies: number; seed: string; withFaults?: boolean; withAnomalies?: boolean }, cmd: Command) => {
       const opts = globalOptions(cmd);
       const bar = progressBar("demo-card");
-      const truth = await writeDemoCard(out, { bodies: o.bodies, seed: o.seed, withFaults: Boolean(o.withFaults) }, (d, t) =>
+      const truth = await writeDemoCard(out, { bodies: o.bodies, seed: o.seed, withFaults: Boolean(o.withFaults), withAnomalies: Boolean(o.withAnomalies) }, (d, t) =>
         bar.update(d, t),
       );
       bar.end();

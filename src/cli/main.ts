@@ -14,6 +14,7 @@ import { registerReviewCommands } from "./review.ts";
 import { registerPackageCommands } from "./package.ts";
 import { registerDossierCommands } from "./dossier.ts";
 import { registerWitnessCommands } from "./witness.ts";
+import { registerAuthenticityCommands } from "./authenticity.ts";
 import { reportError } from "./shell.ts";
 
 const program = new Command("dalil")
@@ -38,6 +39,7 @@ registerReviewCommands(program);
 registerPackageCommands(program);
 registerDossierCommands(program);
 registerWitnessCommands(program);
+registerAuthenticityCommands(program);
 
 try {
   await program.parseAsync(process.argv);

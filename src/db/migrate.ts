@@ -10,6 +10,7 @@ import * as m0008 from "./migrations/0008-log-openings.ts";
 import * as m0009 from "./migrations/0009-protect-records.ts";
 import * as m0011 from "./migrations/0011-reading-evidence.ts";
 import * as m0012 from "./migrations/0012-witnesses.ts";
+import * as m0013 from "./migrations/0013-authenticity.ts";
 import * as m0014 from "./migrations/0014-identifications-and-withdrawals.ts";
 
 export type Dialect = "sqlite" | "postgres";
@@ -38,6 +39,7 @@ const MIGRATIONS: Record<string, MigrationModule> = {
   "0009-protect-records": m0009,
   "0011-reading-evidence": m0011,
   "0012-witnesses": m0012,
+  "0013-authenticity": m0013,
   "0014-identifications-and-withdrawals": m0014,
 };
 

@@ -45,7 +45,7 @@ export type DeleteAccountSessionsByIdAnswer = z.infer<typeof DeleteAccountSessio
 export const GetHealthAnswer = z.object({ ok: z.boolean(), database: Dialect });
 export type GetHealthAnswer = z.infer<typeof GetHealthAnswer>;
 
-export const GetRoutesAnswer = z.array(z.object({ method: z.enum(["GET", "POST", "PUT", "DELETE"]), url: z.string(), action: z.enum(["users.manage", "archive.read", "archive.ingest", "archive.verify", "original.view", "original.reveal", "metadata.sensitive", "log.read", "log.entries", "jobs.read", "jobs.run", "account.self", "token.manage", "people.names", "work.read", "sealed.list", "sealed.write", "sealed.open", "keys.rotate", "personal.read", "report.read", "disclosure.read", "catalogue.read", "catalogue.group", "catalogue.edit", "catalogue.check", "catalogue.import", "catalogue.export", "vocabulary.manage", "report.file", "report.edit", "report.import", "family.match", "family.candidates", "disclosure.make", "package.export", "review.sample", "review.assign", "review.submit", "review.read", "review.resolve", "review.stats", "dossier.read", "dossier.edit", "redaction.mark", "public"]), summary: z.string() }));
+export const GetRoutesAnswer = z.array(z.object({ method: z.enum(["GET", "POST", "PUT", "DELETE"]), url: z.string(), action: z.union([Action, z.literal("public")]), summary: z.string() }));
 export type GetRoutesAnswer = z.infer<typeof GetRoutesAnswer>;
 
 /** The OpenAPI document itself: its operations are described by the OpenAPI 3.1 schema, not here. */

@@ -12,6 +12,7 @@ import { backends } from "../support/backends.ts";
 import { demoCard, freshArchive } from "../support/archive.ts";
 import { norm, pdfText, render, reportRoot, skipBrowser } from "../support/report-pdf.ts";
 import { readyUser } from "../support/accounts.ts";
+import { runAuthenticity } from "../../src/authenticity/index.ts";
 import { assignSample, drawReviewSample, myAssignments, submitReview } from "../../src/review/index.ts";
 
 const actor = operatorActor();
@@ -25,9 +26,11 @@ for (const { backend, skip } of await backends()) {
     const { dir, truth } = await demoCard(4, false, "report");
     const a = await freshArchive(backend);
     try {
-      await ingestCard(a.archive, actor, { path: dir, label: "card" });
+      const card = await ingestCard(a.archive, actor, { path: dir, label: "card" });
       const bodies = await catalogueDemoCard(a.archive, actor, truth);
       assert.equal(bodies.length, 4);
+      // The card's authenticity analysis, for Annex D.
+      await runAuthenticity(a.archive, investigator, { source: card.source, content: false });
       const branch = await createEntity(a.archive, actor, { kind: "facility", nameAr: "فرع فلسطين", nameEn: "Palestine Branch", number: "235" });
       await createLink(a.archive, actor, {
         type: "died_at",
@@ -72,7 +75,7 @@ for (const { backend, skip } of await backends()) {
       assert.doesNotMatch(readFileSync(ar.html, "utf8"), /data:image/);
 
       const text = pdfText(ar.pdf);
-      for (const phrase of ["ملف الفرع 235", "المحتويات", "المنهجية", "سجل الحفظ", "الإحصاءات", "بحسب رقم الفرع", "حروق كهربائية", "حروق على الكاحلين", "الرقم 235 على البطاقة يربط هذه الجثة بفرع فلسطين.", "فرع فلسطين", "الملحق أ: نقطة التحقق الموقّعة لسجل الحفظ"]) {
+      for (const phrase of ["ملف الفرع 235", "المحتويات", "المنهجية", "سجل الحفظ", "الإحصاءات", "بحسب رقم الفرع", "حروق كهربائية", "حروق على الكاحلين", "الرقم 235 على البطاقة يربط هذه الجثة بفرع فلسطين.", "فرع فلسطين", "الملحق أ: نقطة التحقق الموقّعة لسجل الحفظ", "الملحق د: أصالة الصور", "لا نتيجة فوق مستوى المعلومة."]) {
         assert.ok(text.includes(norm(phrase)), `Arabic phrase in logical order: ${phrase}`);
       }
       for (const e of exhibits) assert.ok(text.includes(e.number), e.number);
@@ -99,7 +102,7 @@ for (const { backend, skip } of await backends()) {
 
       const en = await buildReport(a.archive, investigator, { title: "Branch 235 dossier", lang: "en", clearance: "redacted", exhibits: exhibits.slice(0, 2), outDir: join(root, `${backend.name}-en`) });
       const etext = pdfText(en.pdf);
-      for (const phrase of ["Branch 235 dossier", "Contents", "How a stranger verifies this report", "By finding", "Exhibit E-0002", "Annex B", "Electrical burns (probable)"]) assert.ok(etext.includes(norm(phrase)), phrase);
+      for (const phrase of ["Branch 235 dossier", "Contents", "How a stranger verifies this report", "By finding", "Exhibit E-0002", "Annex B", "Electrical burns (probable)", "Annex D: authenticity of the photographs", "No finding above information."]) assert.ok(etext.includes(norm(phrase)), phrase);
       assert.ok(etext.includes(norm(`Custody log index: ${ingestSeq} (read from the medium)`)), "the ingestion event's log index");
       // On a left-to-right page poppler orders the runs of a mixed line left to right (the number lands before the
       // words around it); each Arabic run still reads back in logical order, which is what is checked here.
@@ -115,6 +118,8 @@ for (const { backend, skip } of await backends()) {
         render(ar.pdf, exPage, "ar-exhibit");
         render(en.pdf, (await readPdfIndex(en.pdf)).dests.get("x1")!, "en-exhibit");
         render(en.pdf, 3, "en-method");
+        render(ar.pdf, dests.get("annex-d")!, "ar-annex-d");
+        render(en.pdf, (await readPdfIndex(en.pdf)).dests.get("annex-d")!, "en-annex-d");
         assert.ok(existsSync(p1));
       }
 

@@ -13,6 +13,7 @@ import { ensureAccounts } from "../support/archive.ts";
 import { freshAccessArchive } from "../support/accounts.ts";
 import { as, investigator, seedBodies } from "../support/catalogue.ts";
 import { frozenPhotoDossier } from "../support/packages.ts";
+import { runAuthenticity } from "../../src/authenticity/index.ts";
 
 /**
  * The contracts are what the server sends: the OpenAPI document built from the route tables is valid OpenAPI
@@ -49,18 +50,21 @@ test("every JSON GET answers what its contract says, for a role that may call it
   const { dossierId, photos } = await frozenPhotoDossier(t.ctx, "contracts");
   const [body] = await seedBodies(t.ctx, investigator, [{ sex: "male" }]);
   const source = await t.ctx.db.db.selectFrom("sources").select("id").executeTakeFirstOrThrow();
+  // An analysis of that card, so its authenticity page answers a report (headers and sequence; no pixels).
+  await runAuthenticity(t.ctx, investigator, { source: source.id, content: false });
   const http = await buildHttpApp(t.ctx, { actorFor: (req) => actors.get(String(req.headers["x-test-role"])) });
   try {
     const doc = (await http.app.inject({ url: "/api/openapi.json" })).json<OpenApiDocument>();
     const ajv = new Ajv({ allErrors: true, strict: false });
     addFormats.default(ajv);
-    // Path parameters the fixture can fill: an original, a dossier, a body.
+    // Path parameters the fixture can fill: an original, a dossier, a body, a source (card).
     const fill = (url: string): string | null => {
       const filled = url
         .replace(":sha256", photos[0]!)
         .replace(/^\/api\/dossiers\/:id/, `/api/dossiers/${dossierId}`)
         .replace(/^\/api\/bodies\/:id/, `/api/bodies/${body!.id}`)
-        .replace(/^\/api\/sources\/:id/, `/api/sources/${source.id}`);
+        .replace(/^\/api\/sources\/:id/, `/api/sources/${source.id}`)
+        .replace(":source", source.id);
       return filled.includes(":") || filled.includes("*") ? null : filled;
     };
     const checked: string[] = [];
@@ -95,7 +99,7 @@ test("every JSON GET answers what its contract says, for a role that may call it
     assert.deepEqual(names.json<{ people: { kind: string }[] }>().people.map((p) => p.kind), ["account", "operator", "system", "unknown"]);
     // Every JSON GET without a path parameter, and the pages of an original, a dossier, a body and a source.
     assert.ok(checked.length >= 40, `checked ${checked.length}; not reached: ${unfilled.join(", ")}`);
-    for (const must of ["/api/gallery", "/api/originals/:sha256", "/api/dossiers/:id", "/api/bodies/:id", "/api/search", "/api/statistics", "/api/sources/:id/sightings", "/api/session", "/api/work"]) assert.ok(checked.includes(must), `${must} checked`);
+    for (const must of ["/api/gallery", "/api/originals/:sha256", "/api/dossiers/:id", "/api/bodies/:id", "/api/search", "/api/statistics", "/api/sources/:id/sightings", "/api/session", "/api/work", "/api/authenticity/runs", "/api/authenticity/sources/:source", "/api/authenticity/photos/:sha256"]) assert.ok(checked.includes(must), `${must} checked`);
   } finally {
     await http.app.close();
     await t.close();

@@ -11,6 +11,7 @@ import { REVIEW_MATRIX } from "../review/matrix-rows.ts";
 import { WEB_MATRIX } from "../web/matrix-rows.ts";
 import { FAMILIES_MATRIX } from "../families/matrix-rows.ts";
 import { DOSSIERS_MATRIX } from "../dossiers/matrix-rows.ts";
+import { AUTHENTICITY_MATRIX } from "../authenticity/matrix-rows.ts";
 import { STATISTICS_MATRIX } from "../catalogue/statistics-matrix-rows.ts";
 
 /**
@@ -117,6 +118,7 @@ const MATRIX: Record<string, Row> = {
   ...WEB_MATRIX,
   ...FAMILIES_MATRIX,
   ...DOSSIERS_MATRIX,
+  ...AUTHENTICITY_MATRIX,
   ...STATISTICS_MATRIX,
 };
 

@@ -21,6 +21,7 @@ import { buildPackage } from "../../src/dossiers/package.ts";
 import { createDossier, freezeDossier } from "../../src/dossiers/dossiers.ts";
 import { addExhibit, reviseReasoning, withdrawExhibit } from "../../src/dossiers/exhibits.ts";
 import { markRegion, withdrawRegion } from "../../src/dossiers/redaction.ts";
+import { errorLevel, runAuthenticity } from "../../src/authenticity/index.ts";
 import { createReport, setConsent, updateReport } from "../../src/families/reports.ts";
 import { rerank } from "../../src/families/matching.ts";
 import { decide, disclose } from "../../src/families/disclosure.ts";
@@ -70,6 +71,9 @@ for (const { backend, skip } of await backends()) {
       await verifyArchive(a, operator);
       await buildPackage(a, operator, { originals: shas.slice(0, 2), recipient: `${MARK} Office of the Prosecutor`, purpose: `${MARK} case 12`, out: join(tempDir("dalil-leaf-"), "pkg") });
       await markRegion(a, archivist, { sha256: shas[0]!, x: 1, y: 1, w: 10, h: 10, label: "face" }).then((r) => withdrawRegion(a, archivist, r.id));
+      // An authenticity analysis of the card (the paths on it are read for file numbers) and an error-level map.
+      await runAuthenticity(a, archivist, { source: s.source, content: false });
+      await errorLevel(a, archivist, { sha256: shas[0]!, quality: 90 });
 
       // The catalogue: bodies with typed numbers and names, split and merged with reasons; an entity; an export.
       const photos = [await seedPhoto(a, 1), await seedPhoto(a, 2), await seedPhoto(a, 3)];
@@ -222,6 +226,17 @@ const ALLOWED: Record<string, Kind[]> = {
   "creation|detail.renditions[].width": ["number"],
   "creation|detail.renditions[].height": ["number"],
   "creation|detail.repair": ["boolean"],
+  "creation|detail.derivative": ["enum"],
+  "creation|detail.quality": ["number"],
+  "validation|detail.analysis": ["enum"],
+  "validation|detail.run": ["id"],
+  "validation|detail.parameters.content": ["boolean"],
+  "validation|detail.photos": ["number"],
+  "validation|detail.findings.information": ["number"],
+  "validation|detail.findings.look": ["number"],
+  "validation|detail.findings.strong": ["number"],
+  "validation|detail.input": ["hash"],
+  "validation|detail.report": ["hash"],
   "export|detail.reason": ["enum"], // a failed build: the error's code (ENOSPC, interrupted), never its message
   "export|detail.completed": ["boolean"],
   "export|detail.content": ["enum"],

@@ -4,6 +4,7 @@ import { dirname, join } from "node:path";
 import sharp from "sharp";
 import { Conflict, Invalid } from "../../core/errors.ts";
 import { BodyFactory, photosPerBody } from "./bodies.ts";
+import { MIN_PHOTOS_FOR_ANOMALIES, plantAnomalies } from "./anomalies.ts";
 import type { BodyRecord } from "./bodies.ts";
 import { cameraExif, chooseCamera, chooseShotSettings, retouchExif } from "./exif.ts";
 import type { ShotSettings } from "./exif.ts";
@@ -34,6 +35,8 @@ export interface DemoCardOptions {
   /** Same seed, same card, byte for byte (on the same fonts and sharp/libvips version). 42 and "42" are one seed. */
   seed?: string | number;
   withFaults?: boolean;
+  /** Change six photos afterwards (an editor's re-save, another camera, a shifted time …), recorded in the truth. */
+  withAnomalies?: boolean;
   /** First working day, YYYY-MM-DD (Damascus time); moved to the next Sunday–Thursday if needed. */
   startDate?: string;
   /** Files per DCIM folder before the camera opens the next one (a real camera: 999 or 9999). */
@@ -435,6 +438,12 @@ export async function writeDemoCard(
     photos: out.photos.sort((a, b) => a.seq - b.seq).map((p) => p.photo),
     faults: out.faults.sort((a, b) => a.seq - b.seq).map((f) => f.fault),
   };
+  if (opts.withAnomalies) {
+    if (truth.photos.filter((p) => p.kind === "original").length < MIN_PHOTOS_FOR_ANOMALIES) {
+      throw new Invalid(`Planted anomalies need a card of at least ${MIN_PHOTOS_FOR_ANOMALIES} photos; ask for more bodies.`, "bodies");
+    }
+    truth.anomalies = await plantAnomalies(outDir, truth, root.fork("anomalies"));
+  }
   await writeFile(join(outDir, "truth.json"), `${JSON.stringify(truth, null, 2)}\n`, { flag: "wx" });
   return truth;
 }

@@ -9,5 +9,7 @@ export type {
   DigitForm,
   PhotoKind,
   FaultExpectation,
+  TruthAnomaly,
 } from "./truth.ts";
+export { ANOMALIES } from "./anomalies.ts";
 export { toArabicIndic } from "./paper-card.ts";

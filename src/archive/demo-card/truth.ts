@@ -61,6 +61,16 @@ export interface TruthFault {
   bytes: number;
 }
 
+/** A photo changed after the camera wrote it (anomalies.ts), and the authenticity finding it must raise. */
+export interface TruthAnomaly {
+  path: string;
+  anomaly: string;
+  /** The message key of the finding (src/authenticity/messages.ts) that names the change. */
+  expect: string;
+  detail: string;
+  sha256: string;
+}
+
 export interface DemoCardTruth {
   version: 1;
   seed: string;
@@ -70,4 +80,6 @@ export interface DemoCardTruth {
   bodies: TruthBody[];
   photos: TruthPhoto[];
   faults: TruthFault[];
+  /** Present when the card was written with planted anomalies (`withAnomalies`). */
+  anomalies?: TruthAnomaly[];
 }

@@ -28,6 +28,8 @@ export interface DocumentParts {
   record: MethodRecord;
   /** Withdrawn exhibits, listed in Annex C so their numbers stay findable. */
   withdrawn: WithdrawnExhibit[];
+  /** Annex D, per printed photo; null when the preparer may not read authenticity analyses. */
+  authenticity: AuthenticityRow[] | null;
   styles: string;
 }
 
@@ -48,6 +50,17 @@ export interface HashRow {
   exhibit: string;
   photo: number;
   sha256: string;
+}
+
+export interface AuthenticityRow {
+  exhibit: string;
+  photo: number;
+  sha256: string;
+  analysed: boolean;
+  camera: string | null;
+  signature: string | null;
+  /** Findings above information, worded in the report's language. */
+  findings: { severity: string; text: string }[];
 }
 
 export type PageNumbers = Map<string, number> | null;
@@ -91,6 +104,7 @@ export function contents(d: DocumentParts, exhibits: TocExhibit[], pages: PageNu
     tocLine(esc(w.annexCheckpoint), "annex-a", pages),
     tocLine(esc(w.annexHashes), "annex-b", pages),
     ...(d.withdrawn.length ? [tocLine(esc(w.annexWithdrawn), "annex-c", pages)] : []),
+    tocLine(esc(w.annexAuthenticity), "annex-d", pages),
   ];
   return `<nav class="toc page" id="contents"><h2>${esc(w.contents)}</h2><ol>${lines.join("")}</ol></nav>`;
 }
@@ -143,6 +157,24 @@ function withdrawnAnnex(d: DocumentParts): string {
     .map((x) => `<tr><td>${esc(x.number)}</td><td>${esc(kindName(w, x.kind))}</td><td><bdi>${esc(x.at.slice(0, 10))}</bdi></td><td dir="auto">${esc(x.reason)}</td></tr>`)
     .join("");
   return `<section class="page" id="annex-c"><h2>${esc(w.annexWithdrawn)}</h2><p>${esc(w.withdrawnIntro)}</p><table class="hashes withdrawn"><thead><tr><th>${esc(w.exhibit)}</th><th>${esc(w.kind)}</th><th>${esc(w.withdrawnAt)}</th><th>${esc(w.withdrawReason)}</th></tr></thead><tbody>${rows}</tbody></table></section>`;
+}
+
+/** Annex D: what the authenticity analysis of each printed photo's card found about it (or that none was made). */
+export function authenticityAnnex(d: DocumentParts): string {
+  const { w } = d;
+  const head = `<section class="page" id="annex-d"><h2>${esc(w.annexAuthenticity)}</h2>`;
+  if (d.authenticity === null) return `${head}<p>${esc(w.authenticityNotShown)}</p></section>`;
+  const rows = d.authenticity
+    .map((r) => {
+      const what = !r.analysed
+        ? esc(w.authenticityNotAnalysed)
+        : r.findings.length === 0
+          ? esc(w.authenticityClean)
+          : `<ul>${r.findings.map((f) => `<li><strong>${esc(w.severityNames[f.severity] ?? f.severity)}</strong>: ${esc(f.text)}</li>`).join("")}</ul>`;
+      return `<tr><td>${esc(r.exhibit)}</td><td>${r.photo}</td><td class="hash">${esc(r.sha256.slice(0, 16))}…</td><td>${esc(r.camera ?? "—")}</td><td class="hash">${esc(r.signature ?? "—")}</td><td>${what}</td></tr>`;
+    })
+    .join("");
+  return `${head}<p>${esc(w.authenticityIntro)}</p><table class="hashes"><thead><tr><th>${esc(w.exhibit)}</th><th>${esc(w.photoShort)}</th><th>${esc(w.sha256)}</th><th>${esc(w.authenticityCamera)}</th><th>${esc(w.authenticitySignature)}</th><th>${esc(w.authenticityFindings)}</th></tr></thead><tbody>${rows}</tbody></table></section>`;
 }
 
 export const TAIL = "</body></html>";

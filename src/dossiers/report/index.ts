@@ -3,12 +3,13 @@ import { join, resolve } from "node:path";
 import type { Ctx } from "../../app/context.ts";
 import type { Actor } from "../../core/actor.ts";
 import { Vocabularies } from "../../catalogue/index.ts";
+import { photoAuthenticity, wordFinding } from "../../authenticity/index.ts";
 import { checkExhibits, Gatherer, type ExhibitInput, type WithdrawnExhibit } from "./gather.ts";
 import { words, type ReportLang } from "./i18n.ts";
 import { printImage, type Clearance, type PrintedImage } from "./images.ts";
 import { computeStats, statRow, type StatRow } from "./stats.ts";
 import { renderExhibit } from "./exhibit-html.ts";
-import { annexes, contents, cover, head, method, statistics, TAIL, type DocumentParts, type HashRow, type MethodRecord, type PageNumbers, type TocExhibit } from "./document-html.ts";
+import { authenticityAnnex, annexes, contents, cover, head, method, statistics, TAIL, type DocumentParts, type AuthenticityRow, type HashRow, type MethodRecord, type PageNumbers, type TocExhibit } from "./document-html.ts";
 import { installFonts } from "./fonts.ts";
 import { stylesheet } from "./style.ts";
 import { launchChromium, printPdf, readPdfIndex, TAGGED_MAX_SECTIONS } from "./pdf.ts";
@@ -106,6 +107,7 @@ export async function buildReport(ctx: Ctx, actor: Actor, input: ReportInput): P
   await Promise.all(Array.from({ length: Math.min(CONCURRENCY, n) }, worker));
 
   const cp = await ctx.tree.checkpoint();
+  const authenticity = ctx.policy.allows(actor, "authenticity.read") ? await authenticityRows(ctx, actor, hashes.flat(), input.lang) : null;
   const parts: DocumentParts = {
     lang: input.lang,
     w,
@@ -120,10 +122,11 @@ export async function buildReport(ctx: Ctx, actor: Actor, input: ReportInput): P
     record,
     stats: computeStats(rows.filter((r): r is StatRow => r !== null), vocab, input.lang, w.unknown),
     withdrawn,
+    authenticity,
     styles: stylesheet(await installFonts(outDir), input.lang),
   };
   const document = (sections: string[], pages: PageNumbers) =>
-    [head(parts), cover(parts, n), contents(parts, toc, pages), method(parts), statistics(parts), ...sections, annexes(parts, hashes.flat()), TAIL].join("");
+    [head(parts), cover(parts, n), contents(parts, toc, pages), method(parts), statistics(parts), ...sections, annexes(parts, hashes.flat()), authenticityAnnex(parts), TAIL].join("");
 
   const html = join(outDir, "report.html");
   const pdf = join(outDir, "report.pdf");
@@ -146,4 +149,22 @@ export async function buildReport(ctx: Ctx, actor: Actor, input: ReportInput): P
   const { pages } = await readPdfIndex(pdf);
   input.onProgress?.(++done, total);
   return { html, pdf, pages };
+}
+
+/** Annex D's rows: the latest analysis covering each printed photo, its findings above information in `lang`. */
+async function authenticityRows(ctx: Ctx, actor: Actor, hashes: HashRow[], lang: "ar" | "en"): Promise<AuthenticityRow[]> {
+  const out: AuthenticityRow[] = [];
+  for (const h of hashes) {
+    const a = await photoAuthenticity(ctx, actor, h.sha256);
+    out.push({
+      exhibit: h.exhibit,
+      photo: h.photo,
+      sha256: h.sha256,
+      analysed: a.run !== null,
+      camera: a.summary?.camera ?? null,
+      signature: a.summary?.signature ?? null,
+      findings: a.findings.filter((f) => f.severity !== "information").map((f) => ({ severity: f.severity, text: wordFinding(f.key, f.params, lang) })),
+    });
+  }
+  return out;
 }

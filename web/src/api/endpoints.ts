@@ -4,6 +4,7 @@ import { SEARCH_ENDPOINTS } from "./endpoints/search.ts";
 import { STATISTICS_ENDPOINTS } from "./endpoints/statistics.ts";
 import { FAMILIES_ENDPOINTS } from "./endpoints/families.ts";
 import { DOSSIERS_ENDPOINTS } from "./endpoints/dossiers.ts";
+import { AUTHENTICITY_ENDPOINTS } from "./endpoints/authenticity.ts";
 
 /**
  * Every server route the web app calls, in one table. A test (test/web/endpoints.test.ts) checks each entry
@@ -58,6 +59,7 @@ export const ENDPOINTS = {
   ...STATISTICS_ENDPOINTS,
   ...FAMILIES_ENDPOINTS,
   ...DOSSIERS_ENDPOINTS,
+  ...AUTHENTICITY_ENDPOINTS,
 } as const satisfies Record<string, { method: "GET" | "POST" | "PUT" | "DELETE"; url: string }>;
 
 export type EndpointName = keyof typeof ENDPOINTS;

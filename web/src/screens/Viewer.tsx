@@ -16,6 +16,7 @@ import { useAsync } from "../components/useAsync.ts";
 import { ZoomPan } from "../components/ZoomPan.tsx";
 import { EventDetail, SourceLabel, eventTypeKey } from "../components/events.tsx";
 import { ProofPanel } from "../components/ProofPanel.tsx";
+import { PhotoAuthenticity } from "./authenticity/PhotoSection.tsx";
 
 /**
  * One photograph: blurred until the viewer reveals it for this view (with a reason, recorded in the custody log
@@ -111,6 +112,7 @@ export function Viewer({ params }: ScreenProps) {
               </dl>
             </section>
             <MetadataPanel data={metadata.data} error={metadata.error} />
+            {session.can("authenticity.read") && <PhotoAuthenticity sha256={sha256} />}
           </div>
         </div>
       )}
