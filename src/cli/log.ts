@@ -3,7 +3,7 @@ import { dirname, join } from "node:path";
 import type { Command } from "commander";
 import { operatorActor } from "../core/actor.ts";
 import { Invalid } from "../core/errors.ts";
-import { checkProofBundle, consistencyProof, latestCheckpoint, logTiles, proveOriginal, timestampLatestCheckpoint, verifierKey, describeQuorum, quorumMet } from "../ledger/index.ts";
+import { checkProofBundle, consistencyProof, latestCheckpoint, logTiles, proveOriginal, timestampLatestCheckpoint, verifierKey, describeQuorum, witnessStates, cosignLatest } from "../ledger/index.ts";
 import { globalOptions, positiveIntOption, print, withArchive } from "./shell.ts";
 
 export function registerLogCommands(program: Command): void {
@@ -103,20 +103,18 @@ export function registerLogCommands(program: Command): void {
     .action(async (_o, cmd: Command) => {
       const opts = globalOptions(cmd);
       await withArchive(opts, async (a) => {
-        const client = a.tree.witnesses;
-        if (!client) {
+        const w = await witnessStates(a, operatorActor());
+        if (!w) {
           print(opts, { policy: null, witnesses: [] }, "no witness policy: put one at DATA/witnesses.policy or name it with DALIL_WITNESS_POLICY (docs/witnesses.md)");
           return;
         }
-        const states = await client.states();
-        const latest = await a.tree.latestCheckpoint();
-        const lines = states.map((s) => {
+        const lines = w.witnesses.map((s) => {
           const cos = s.lastCosigned ? `cosigned size ${s.lastCosigned.size} at ${new Date(s.lastCosigned.time * 1000).toISOString()}` : "has cosigned nothing";
-          const behind = s.lastCosigned && latest && s.lastCosigned.size < latest.size ? ` (the latest checkpoint is ${latest.size})` : "";
+          const behind = s.lastCosigned && w.latestSize !== null && s.lastCosigned.size < w.latestSize ? ` (the latest checkpoint is ${w.latestSize})` : "";
           const alarm = s.lastAlarm ? `\n    ALARM (${s.alarms}): ${s.lastAlarm.kind}${s.lastAlarm.status ? ` ${s.lastAlarm.status}` : ""} at size ${s.lastAlarm.size}, ${s.lastAlarm.at}: ${s.lastAlarm.detail}` : "";
           return `${s.name}  ${s.url ?? "(no URL: offline verification only)"}\n    ${cos}${behind}${alarm}`;
         });
-        print(opts, { policy: client.source.file, quorum: client.policy.quorum, latest: latest?.size ?? null, witnesses: states }, `policy ${client.source.file}, quorum ${describeQuorum(client.policy)}\n${lines.join("\n")}`);
+        print(opts, { policy: w.policyFile, quorum: w.policy.quorum, latest: w.latestSize, witnesses: w.witnesses }, `policy ${w.policyFile}, quorum ${describeQuorum(w.policy)}\n${lines.join("\n")}`);
       });
     });
 
@@ -126,11 +124,7 @@ export function registerLogCommands(program: Command): void {
     .action(async (_o, cmd: Command) => {
       const opts = globalOptions(cmd);
       await withArchive(opts, async (a) => {
-        if (!a.tree.witnesses) throw new Invalid("No witness policy: put one at DATA/witnesses.policy or name it with DALIL_WITNESS_POLICY (docs/witnesses.md).");
-        await a.tree.checkpoint({ cosign: false });
-        const { checkpoint, outcomes } = await a.tree.cosign();
-        const cosigned = new Set(outcomes.filter((o) => o.outcome === "cosigned").map((o) => o.witness));
-        const met = quorumMet(a.tree.witnesses.policy, cosigned);
+        const { checkpoint, outcomes, quorumMet: met } = await cosignLatest(a, operatorActor());
         const text = outcomes.map((o) => `${o.witness}: ${o.outcome}${"detail" in o ? ` — ${o.detail}` : ""}${o.outcome === "ahead" ? ` (it holds ${o.heldSize})` : ""}`).join("\n");
         print(opts, { size: checkpoint.size, outcomes, quorum: met, note: checkpoint.published }, `checkpoint ${checkpoint.size}: ${met ? "quorum met" : "QUORUM NOT MET"}\n${text}`);
         if (!met) process.exitCode = 1;

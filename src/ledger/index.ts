@@ -15,7 +15,7 @@ export { tilePath, tilesForSize } from "./tiles.ts";
 export { assertTimestampCovers } from "./timestamp.ts";
 export { formatTlogProof, parseTlogProof } from "./tlog-proof.ts";
 export { verifyLedger, type Finding, type LedgerReport } from "./verify.ts";
-export { consistencyProof, latestCheckpoint, logTile, logTiles, timestampLatestCheckpoint, verifierKey } from "./reads.ts";
+export { consistencyProof, cosignLatest, latestCheckpoint, logTile, logTiles, timestampLatestCheckpoint, verifierKey, witnessStates } from "./reads.ts";
 export { WitnessClient, loadWitnessPolicy, type WitnessOutcome, type WitnessState } from "./witness-client.ts";
 export { checkQuorum, describeQuorum, parseWitnessPolicy, quorumMet, type WitnessPolicy } from "./witness-policy.ts";
 export { cosignerVkey, generateCosigner, parseCosignerKey, type Cosigner } from "./cosignature.ts";

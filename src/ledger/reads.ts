@@ -4,6 +4,8 @@ import { Invalid } from "../core/errors.ts";
 import type { TileFile } from "./tiles.ts";
 import { tilePath, tilesForSize } from "./tiles.ts";
 import type { StoredCheckpoint } from "./tree.ts";
+import type { WitnessOutcome, WitnessState } from "./witness-client.ts";
+import { quorumMet, type WitnessPolicy } from "./witness-policy.ts";
 
 /**
  * Reading the custody log's shape, for the HTTP routes under /log and the `log` commands alike. Checkpoints, the
@@ -60,4 +62,30 @@ export async function logTiles(ctx: Ctx, actor: Actor, input: { entries?: boolea
     }
   }
   return { checkpoint, tiles: tiles() };
+}
+
+/** The witness policy in force and each witness's last cosignature and last alarm; null when there is no policy. */
+export async function witnessStates(
+  ctx: Ctx,
+  actor: Actor,
+): Promise<{ policyFile: string; policy: WitnessPolicy; latestSize: number | null; witnesses: WitnessState[] } | null> {
+  ctx.policy.require(actor, "archive.verify");
+  const client = ctx.tree.witnesses;
+  if (!client) return null;
+  const latest = await ctx.tree.latestCheckpoint();
+  return { policyFile: client.source.file, policy: client.policy, latestSize: latest?.size ?? null, witnesses: await client.states() };
+}
+
+/**
+ * Asks every witness that has not cosigned the latest checkpoint (signed first if the log has grown) to cosign it,
+ * as after a witness was down; what each answered and whether the policy's quorum is met.
+ */
+export async function cosignLatest(ctx: Ctx, actor: Actor): Promise<{ checkpoint: StoredCheckpoint; outcomes: WitnessOutcome[]; quorumMet: boolean }> {
+  ctx.policy.require(actor, "archive.verify");
+  const client = ctx.tree.witnesses;
+  if (!client) throw new Invalid("No witness policy: put one at DATA/witnesses.policy or name it with DALIL_WITNESS_POLICY (docs/witnesses.md).");
+  await ctx.tree.checkpoint({ cosign: false });
+  const { checkpoint, outcomes } = await ctx.tree.cosign();
+  const cosigned = new Set(outcomes.filter((o) => o.outcome === "cosigned").map((o) => o.witness));
+  return { checkpoint, outcomes, quorumMet: quorumMet(client.policy, cosigned) };
 }

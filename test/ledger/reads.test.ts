@@ -5,7 +5,7 @@ import type { Archive } from "../../src/app/context.ts";
 import { operatorActor, type Actor, type Role } from "../../src/core/actor.ts";
 import { Forbidden, Invalid, Unauthenticated } from "../../src/core/errors.ts";
 import { custody } from "../../src/ledger/events.ts";
-import { consistencyProof, latestCheckpoint, logTile, logTiles, timestampLatestCheckpoint, verifierKey } from "../../src/ledger/reads.ts";
+import { consistencyProof, cosignLatest, latestCheckpoint, logTile, logTiles, timestampLatestCheckpoint, verifierKey, witnessStates } from "../../src/ledger/reads.ts";
 import { decodeEntryBundle } from "../../src/ledger/tiles.ts";
 import { backends } from "../support/backends.ts";
 import { freshArchive } from "../support/archive.ts";
@@ -59,3 +59,17 @@ for (const b of await backends()) {
     }
   });
 }
+
+test("the witnesses' state and a cosigning round are the operator's and the archivist's; without a policy, none and a sentence", async () => {
+  const [b] = await backends();
+  const { archive: a, close } = await freshArchive(b!.backend);
+  try {
+    await assert.rejects(witnessStates(a, anonymousActor), Unauthenticated);
+    await assert.rejects(witnessStates(a, as("investigator")), Forbidden);
+    await assert.rejects(cosignLatest(a, as("curator")), Forbidden);
+    assert.equal(await witnessStates(a, operatorActor()), null, "no policy, no witnesses");
+    await assert.rejects(cosignLatest(a, operatorActor()), (e: unknown) => e instanceof Invalid && /No witness policy/.test(e.message));
+  } finally {
+    await close();
+  }
+});
