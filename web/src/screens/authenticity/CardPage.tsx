@@ -39,7 +39,7 @@ export function CardPage({ params }: ScreenProps) {
       {v && (
         <>
           <p className="muted small">
-            {t("authenticity.card.run", { run: v.run, version: v.softwareVersion, at: fmt.dateTime(v.runAt) })} · {t(`authenticity.card.content.${v.parameters.content ? "on" : "off"}`)}
+            {t("authenticity.card.run", { sha: v.reportSha256.slice(0, 12), seq: fmt.num(v.eventSeq), version: v.softwareVersion, at: fmt.dateTime(v.runAt) })} · {t(`authenticity.card.content.${v.parameters.content ? "on" : "off"}`)}
           </p>
           <p className="small">
             {t("authenticity.card.reportHash")}: <code dir="ltr">{v.reportSha256}</code>
