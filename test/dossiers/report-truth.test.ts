@@ -24,7 +24,7 @@ const root = reportRoot("dalil-report-truth-");
 if (!process.env.DALIL_KEEP_REPORT) process.on("exit", () => rmSync(root, { recursive: true, force: true }));
 
 /** Latin words in the Arabic report that are names of standards, tools, formats or records, not English. */
-const NOT_ENGLISH = /^(SHA-?256|RFC|C2SP|Ed25519|base64|sha256sum|tlog-proof|B-\d+|E-\d+|[0-9a-f]{8,}|\S+@\S+|\S*\.\S*|\w+_\w+|[A-Za-z0-9+/=]{20,})$/;
+const NOT_ENGLISH = /^(SHA-?256|RFC|C2SP|Ed25519|JPEG|EXIF|base64|sha256sum|tlog-proof|B-\d+|E-\d+|[0-9a-f]{8,}|\S+@\S+|\S*\.\S*|\w+_\w+|[A-Za-z0-9+/=]{20,})$/;
 
 function rawText(pdf: string): string {
   const r = spawnSync("pdftotext", ["-enc", "UTF-8", pdf, "-"], { encoding: "utf8" });
