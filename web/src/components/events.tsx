@@ -31,10 +31,15 @@ export function SourceLabel({ id }: { id: string }) {
   return label ? <bdi>{label}</bdi> : <span className="muted">{t("events.aSource")}</span>;
 }
 
-/** A value that is a record's internal id is said as the record: a person by name, a source by label. */
+/**
+ * A value that is a record's internal id is said as the record: a person by name, a source by label; any other
+ * record (an analysis run, a job) as "a record", since its id means nothing to a reader and its screen names it.
+ */
 function Value({ v }: { v: string }) {
+  const { t } = useTranslation();
   if (/^usr_[a-z2-7]{26}$/.test(v) || v.startsWith("operator:") || v.startsWith("system:")) return <Person id={v} />;
   if (/^src_[a-z2-7]{26}$/.test(v)) return <SourceLabel id={v} />;
+  if (/^[a-z]{2,5}_[a-z2-7]{26}$/.test(v)) return <span className="muted">{t("events.aRecord")}</span>;
   return <>{v}</>;
 }
 
