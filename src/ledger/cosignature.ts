@@ -11,9 +11,9 @@
  *
  * Pure functions over strings and bytes: no database, no clock (the caller passes the time).
  */
-import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, sign, verify, type KeyObject } from "node:crypto";
+import { generateKeyPairSync, sign, verify } from "node:crypto";
 import { Invalid } from "../core/errors.ts";
-import { decodeBase64Strict, isValidKeyName, type NoteVerifier } from "./note.ts";
+import { decodeBase64Strict, ed25519PublicKey, hex8, isValidKeyName, keyIdFor, seedToKeys, splitPlus, type NoteVerifier } from "./note.ts";
 
 export const COSIGNATURE_TYPE = 0x04;
 const HEADER = "cosignature/v1\n";
@@ -21,8 +21,6 @@ const LINE_PREFIX = "\u2014 ";
 /** Key ID, timestamp, signature. */
 export const COSIGNATURE_BYTES = 4 + 8 + 64;
 
-const PKCS8_ED25519_PREFIX = Buffer.from("302e020100300506032b657004220420", "hex");
-const SPKI_ED25519_PREFIX = Buffer.from("302a300506032b6570032100", "hex");
 
 export interface Cosigner {
   readonly name: string;
@@ -49,7 +47,7 @@ export interface Cosignature {
 }
 
 export function cosignatureKeyId(name: string, publicKey: Uint8Array): number {
-  return createHash("sha256").update(Buffer.from(name, "utf8")).update(Buffer.from([0x0a, COSIGNATURE_TYPE])).update(publicKey).digest().readUInt32BE(0);
+  return keyIdFor(name, publicKey, COSIGNATURE_TYPE);
 }
 
 /** The exact bytes a cosigner signs (§ Ed25519 signed message). */
@@ -57,10 +55,6 @@ export function cosignedMessage(checkpointText: string, time: number): Buffer {
   if (!Number.isSafeInteger(time) || time < 0) throw new Invalid(`A cosignature time must be a whole number of seconds, not ${time}.`);
   if (!checkpointText.endsWith("\n")) throw new Invalid("A cosigned checkpoint body must end with a newline.");
   return Buffer.from(`${HEADER}time ${time}\n${checkpointText}`, "utf8");
-}
-
-function hex8(id: number): string {
-  return id.toString(16).padStart(8, "0");
 }
 
 function requireName(name: string): void {
@@ -73,22 +67,10 @@ export function cosignerVkey(name: string, publicKey: Uint8Array): string {
   return `${name}+${hex8(cosignatureKeyId(name, publicKey))}+${Buffer.concat([Buffer.from([COSIGNATURE_TYPE]), publicKey]).toString("base64")}`;
 }
 
-function splitKey(text: string, fields: number): string[] | null {
-  const parts: string[] = [];
-  let rest = text.trim();
-  for (let i = 0; i < fields; i++) {
-    const at = rest.indexOf("+");
-    if (at < 0) return null;
-    parts.push(rest.slice(0, at));
-    rest = rest.slice(at + 1);
-  }
-  return [...parts, rest];
-}
-
 /** Parses a cosigner vkey (type 0x04) and checks its key ID against its key. */
 export function parseCosignerVkey(vkey: string): CosignerKey {
   const bad = `The witness key ${JSON.stringify(vkey.slice(0, 200))} is malformed: expected <name>+<8 hex digit key id>+<base64 of 0x04 and the key>.`;
-  const parts = splitKey(vkey, 2);
+  const parts = splitPlus(vkey.trim(), 2);
   if (!parts) throw new Invalid(bad);
   const [name = "", idHex = "", b64 = ""] = parts;
   const key = decodeBase64Strict(b64);
@@ -103,15 +85,9 @@ export function parseCosignerVkey(vkey: string): CosignerKey {
   return { name, keyId, publicKey, vkey: vkey.trim() };
 }
 
-function keysFromSeed(seed: Uint8Array): { privateKey: KeyObject; publicKey: Buffer } {
-  if (seed.length !== 32) throw new Invalid("An Ed25519 seed must be exactly 32 bytes.");
-  const privateKey = createPrivateKey({ key: Buffer.concat([PKCS8_ED25519_PREFIX, seed]), format: "der", type: "pkcs8" });
-  return { privateKey, publicKey: createPublicKey(privateKey).export({ format: "der", type: "spki" }).subarray(-32) };
-}
-
 export function cosignerFromSeed(name: string, seed: Uint8Array): Cosigner {
   requireName(name);
-  const { privateKey, publicKey } = keysFromSeed(seed);
+  const { privateKey, publicKey } = seedToKeys(seed);
   const keyId = cosignatureKeyId(name, publicKey);
   return {
     name,
@@ -141,7 +117,7 @@ export function generateCosigner(name: string): { signerKey: string; vkey: strin
 
 export function parseCosignerKey(signerKey: string): Cosigner {
   const bad = "The witness signing key is malformed: expected PRIVATE+KEY+<name>+<key id>+<base64 of 0x04 and the seed>.";
-  const parts = splitKey(signerKey, 4);
+  const parts = splitPlus(signerKey.trim(), 4);
   if (!parts || parts[0] !== "PRIVATE" || parts[1] !== "KEY") throw new Invalid(bad);
   const [, , name = "", idHex = "", b64 = ""] = parts;
   const key = decodeBase64Strict(b64);
@@ -156,7 +132,7 @@ export function parseCosignerKey(signerKey: string): Cosigner {
  * (timestamp ‖ signature), so cosignatures verify through the same strict note parser as log signatures.
  */
 export function cosignatureVerifier(key: CosignerKey): NoteVerifier {
-  const keyObject = createPublicKey({ key: Buffer.concat([SPKI_ED25519_PREFIX, key.publicKey]), format: "der", type: "spki" });
+  const keyObject = ed25519PublicKey(key.publicKey);
   return {
     name: key.name,
     keyId: key.keyId,

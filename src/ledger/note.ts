@@ -66,16 +66,17 @@ export function isValidKeyName(name: string): boolean {
   return name.length > 0 && !/[\s\u0085+]/u.test(name) && !/\p{Surrogate}/u.test(name);
 }
 
-export function keyIdFor(name: string, publicKey: Uint8Array): number {
+/** The key ID of a key of signature type `type` (0x01 a log's Ed25519 key; 0x04 a tlog-cosignature witness key). */
+export function keyIdFor(name: string, publicKey: Uint8Array, type: number = ALG_ED25519): number {
   const digest = createHash("sha256")
     .update(Buffer.from(name, "utf8"))
-    .update(Buffer.from([0x0a, ALG_ED25519]))
+    .update(Buffer.from([0x0a, type]))
     .update(publicKey)
     .digest();
   return digest.readUInt32BE(0);
 }
 
-function hex8(id: number): string {
+export function hex8(id: number): string {
   return id.toString(16).padStart(8, "0");
 }
 
@@ -85,11 +86,17 @@ function requireName(name: string): void {
   }
 }
 
-function seedToKeys(seed: Uint8Array): { privateKey: KeyObject; publicKey: Buffer } {
+/** The Ed25519 key pair of a raw 32-byte seed: node's private key object and the raw 32-byte public key. */
+export function seedToKeys(seed: Uint8Array): { privateKey: KeyObject; publicKey: Buffer } {
   if (seed.length !== 32) throw new Invalid("An Ed25519 seed must be exactly 32 bytes.");
   const privateKey = createPrivateKey({ key: Buffer.concat([PKCS8_ED25519_PREFIX, seed]), format: "der", type: "pkcs8" });
   const spki = createPublicKey(privateKey).export({ format: "der", type: "spki" });
   return { privateKey, publicKey: spki.subarray(spki.length - 32) };
+}
+
+/** node's key object for a raw 32-byte Ed25519 public key. */
+export function ed25519PublicKey(publicKey: Uint8Array): KeyObject {
+  return createPublicKey({ key: Buffer.concat([SPKI_ED25519_PREFIX, publicKey]), format: "der", type: "spki" });
 }
 
 /** A signer from a raw 32-byte Ed25519 seed (the RFC 8032 secret key). */
@@ -128,7 +135,8 @@ export function generateSigner(name: string): { signerKey: string; verifierKey: 
 }
 
 /** Splits "a+b+rest" at the first `count` plus signs (base64 may itself contain "+"). */
-function splitPlus(text: string, count: number): string[] | null {
+/** `text` split at its first `count` "+" signs (the last part may hold more); null with fewer. */
+export function splitPlus(text: string, count: number): string[] | null {
   const parts: string[] = [];
   let rest = text;
   for (let i = 0; i < count; i++) {
@@ -176,7 +184,7 @@ export function newVerifier(verifierKey: string): NoteVerifier {
   if (keyIdFor(name, publicKey) !== id) {
     throw new Invalid(`The verifier key for ${name} has key ID ${idHex.toLowerCase()}, which does not match its public key; the key string is damaged.`);
   }
-  const keyObject = createPublicKey({ key: Buffer.concat([SPKI_ED25519_PREFIX, publicKey]), format: "der", type: "spki" });
+  const keyObject = ed25519PublicKey(publicKey);
   return {
     name,
     keyId: id,
