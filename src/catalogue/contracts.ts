@@ -125,3 +125,7 @@ export type StatBucket = z.infer<typeof StatBucket>;
 export const Statistics = z.object({ generatedAt: z.string(), minCount: z.number(), totals: z.object({ bodies: z.number().nullable(), photos: z.number().nullable(), originals: z.number(), facilities: z.number().nullable(), reviewed: z.number().nullable(), identified: z.number().nullable() }), byBranch: z.array(StatBucket), byHospital: z.array(StatBucket), byPhotoMonth: z.array(StatBucket), byDeathMonth: z.array(StatBucket), byFinding: z.array(StatBucket) });
 export type Statistics = z.infer<typeof Statistics>;
 
+
+/** GET /api/photos/:sha256/bodies: the bodies a photograph is filed under, by reference, with their photographs in order. */
+export const PhotoBodies = z.object({ bodies: z.array(z.object({ ref: z.string(), photos: z.array(z.string()) })) });
+export type PhotoBodies = z.infer<typeof PhotoBodies>;
