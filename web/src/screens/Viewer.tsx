@@ -17,6 +17,7 @@ import { EventDetail, SourceLabel, eventTypeKey } from "../components/events.tsx
 import { ProofPanel } from "../components/ProofPanel.tsx";
 import { PhotoAuthenticity } from "./authenticity/PhotoSection.tsx";
 import { PhotoNav } from "./browse/PhotoNav.tsx";
+import { AddToDossier } from "./browse/AddToDossier.tsx";
 
 /**
  * One photograph: blurred until the viewer reveals it for this view (with a reason, recorded in the custody log
@@ -84,6 +85,11 @@ export function Viewer({ params }: ScreenProps) {
           </div>
           <div className="viewer-panel">
             <Details o={o} />
+            {session.can("dossier.edit") && (
+              <p>
+                <AddToDossier kind="photo" refText={sha256} />
+              </p>
+            )}
             {session.can("original.reveal") && (
               <p>
                 <button type="button" onClick={() => setAsking("original")}>
