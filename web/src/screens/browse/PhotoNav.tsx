@@ -60,7 +60,7 @@ export function PhotoNav({ sha256 }: { sha256: string }) {
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey) return;
-      const el = e.target as HTMLElement | null;
+      const el = e.target instanceof Element ? e.target : null;
       // Typing, a dialog, or the image itself (its arrow keys pan) keep their keys.
       if (el?.closest("input, textarea, select, [contenteditable], dialog, [role=dialog]")) return;
       if (e.code.startsWith("Arrow") && el?.closest(".zoompan")) return;
