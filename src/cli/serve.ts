@@ -7,7 +7,7 @@ import { writeDemoCard } from "../archive/index.ts";
 import { ingestCard } from "../archive/index.ts";
 import type { Archive } from "../app/context.ts";
 import { Invalid } from "../core/errors.ts";
-import { seedDemo } from "./demo.ts";
+import { furnishDemo, seedDemo } from "./demo.ts";
 import { globalOptions, print, progressBar, withArchive, positiveIntOption } from "./shell.ts";
 
 interface ServeOptions {
@@ -118,6 +118,7 @@ export function registerServeCommands(program: Command): void {
           );
         }
         if (demo.groupingJob) process.stderr.write("dalil: the demo card's photographs are being grouped into bodies (the investigator's proposals)\n");
+        await furnishDemo(a, (line) => process.stderr.write(`dalil: ${line}\n`));
         await serveUntilSignal(a, { port: o.port, host: "127.0.0.1", worker: true });
       }, { create: true });
     });
