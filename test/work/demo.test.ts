@@ -69,7 +69,10 @@ for (const { backend, skip } of await backends()) {
       // Started again: nothing happens twice (the custody log does not grow).
       const size = await archive.log.size();
       await furnishDemo(archive, () => {});
-      assert.equal(await archive.log.size(), size);
+      const after = await archive.log.size();
+      const added = [];
+      for (let i = size; i < after; i++) added.push(String(await archive.log.leafAt(i)).slice(0, 300));
+      assert.deepEqual(added, []);
     } finally {
       await close();
     }
