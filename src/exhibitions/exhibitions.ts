@@ -10,10 +10,10 @@ import type { Actor } from "../core/actor.ts";
 import { Conflict, Forbidden, Invalid } from "../core/errors.ts";
 import { newId } from "../core/ids.ts";
 import type { Tx } from "../db/database.ts";
-import { custody, type EventObject } from "../ledger/index.ts";
-import type { EventType } from "../ledger/index.ts";
+import { logExhibition } from "./log.ts";
 import { activeItems, activeRegions, consentStates, exhibitionView, loadExhibition, redactionRecord, recordSha256, reviewSha256, toSummary } from "./records.ts";
 import { xdb, type ExhibitionsTable } from "./tables.ts";
+import { startConsentWatch } from "./consent-sweep.ts";
 import { LANGUAGES, type ExhibitionSummary, type ExhibitionView } from "./contracts.ts";
 
 export type Language = (typeof LANGUAGES)[number];
@@ -22,12 +22,6 @@ export interface CreateExhibition {
   title: { ar?: string | null; en?: string | null };
   statement?: { ar?: string | null; en?: string | null };
   languages: Language[];
-}
-
-/** One custody event about an exhibition, in the caller's transaction. */
-export async function logExhibition(ctx: Ctx, tx: Tx, actor: Actor, exhibitionId: string, objects: EventObject[], detail: Record<string, unknown>, type: EventType = "metadata modification"): Promise<number> {
-  const ev = await ctx.log.append(tx, custody(type, actor, ctx.clock.now(), [{ id: exhibitionId, role: "exhibition" }, ...objects], { exhibition: exhibitionId, ...detail }));
-  return ev.seq;
 }
 
 export function words(v: string | null | undefined, field: string, max: number): string | null {
@@ -192,7 +186,7 @@ export async function approveExhibition(ctx: Ctx, actor: Actor, idOrRef: string)
  */
 export async function publishExhibition(ctx: Ctx, actor: Actor, idOrRef: string): Promise<ExhibitionSummary> {
   ctx.policy.require(actor, "exhibition.publish");
-  return transition(ctx, actor, idOrRef, ["approved"], "published", "exhibition.publish", async (tx, ex) => {
+  const summary = await transition(ctx, actor, idOrRef, ["approved"], "published", "exhibition.publish", async (tx, ex) => {
     const { positions, reviews } = await unreviewed(tx, ex);
     if (positions.length) throw new Conflict(`Items ${positions.join(", ")} of exhibition ${ex.ref} are not reviewed as they stand; no item is published unreviewed.`).says("exhibition.unreviewed", { ref: ex.ref, items: positions.join(", ") });
     const items = await activeItems(tx, ex.id);
@@ -203,6 +197,9 @@ export async function publishExhibition(ctx: Ctx, actor: Actor, idOrRef: string)
     const records = items.map((i) => recordSha256(redactionRecord(i, regions.get(i.id) ?? []))).filter((r): r is string => r !== null);
     return { items: items.length, reviews, records };
   });
+  // A family may withdraw consent at any time: the sweep records each takedown (consent-sweep.ts).
+  await startConsentWatch(ctx);
+  return summary;
 }
 
 export async function withdrawExhibition(ctx: Ctx, actor: Actor, idOrRef: string): Promise<ExhibitionSummary> {

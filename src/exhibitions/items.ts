@@ -14,7 +14,8 @@ import type { Tx } from "../db/database.ts";
 import { originalFact } from "../archive/index.ts";
 import { findBodyRow, photosOfBodies } from "../catalogue/index.ts";
 import { uprightSize } from "./clean-copy.ts";
-import { authorsOf, loadDraft, logExhibition, refuseAuthor, words } from "./exhibitions.ts";
+import { authorsOf, loadDraft, refuseAuthor, words } from "./exhibitions.ts";
+import { logExhibition } from "./log.ts";
 import { activeItems, activeRegions, consentStates, loadExhibition, loadItem, redactionRecord, recordSha256, reviewSha256, toItem, toRegion } from "./records.ts";
 import { xdb, type ExhibitionItemsTable, type ExhibitionRegionsTable } from "./tables.ts";
 import { LAYERS, Layers, type ExhibitionItem, type ExhibitionRegion } from "./contracts.ts";
@@ -102,6 +103,7 @@ export async function addItem(ctx: Ctx, actor: Actor, input: AddItem): Promise<E
       reviewed_at: null,
       reviewed_record: null,
       review_seq: null,
+      withheld_at: null,
       added_by: actor.id,
       added_at: now,
       updated_by: actor.id,

@@ -41,6 +41,7 @@ export interface ExhibitionItemsTable {
   reviewed_at: string | null;
   reviewed_record: string | null; // SHA-256 of the redaction record the reviewer confirmed
   review_seq: number | null;
+  withheld_at: string | null; // taken down (consent to public display missing or withdrawn), logged once
   added_by: string;
   added_at: string;
   updated_by: string;

@@ -50,6 +50,7 @@ export async function up(db: Kysely<unknown>, m: MigrationContext): Promise<void
     .addColumn("reviewed_at", "text")
     .addColumn("reviewed_record", "text")
     .addColumn("review_seq", "bigint")
+    .addColumn("withheld_at", "text") // taken down from a published exhibition: the family's consent is missing
     .addColumn("added_by", "text", (c) => c.notNull())
     .addColumn("added_at", "text", (c) => c.notNull())
     .addColumn("updated_by", "text", (c) => c.notNull())
