@@ -8,11 +8,13 @@
  */
 import { createHash } from "node:crypto";
 import type { Ctx } from "../app/context.ts";
+import type { Actor } from "../core/actor.ts";
 import { canonicalJson } from "../core/canonical-json.ts";
 import type { Tx } from "../db/database.ts";
 import { cleanCopy, type LayerRegion } from "./clean-copy.ts";
 import { originalBytes } from "./items.ts";
-import { activeItems, activeRegions, consentStates, redactionRecord, recordSha256 } from "./records.ts";
+import { activeItems, activeRegions, consentStates, loadExhibition, loadItem, redactionRecord, recordSha256 } from "./records.ts";
+import { NotFound } from "../core/errors.ts";
 import { doorPage, exhibitionPage, STYLE, type Lang, type PageItem } from "./pages.ts";
 import { verifyText } from "./verify-text.ts";
 import type { ExhibitionsTable } from "./tables.ts";
@@ -103,4 +105,41 @@ export async function buildPublication(ctx: Ctx, ex: ExhibitionsTable): Promise<
   out.set("manifest.json", Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`));
   out.set("VERIFY.txt", Buffer.from(verifyText(manifest)));
   return { files: out, manifest, withheld };
+}
+
+const MEDIA: Record<string, string> = { html: "text/html; charset=utf-8", css: "text/css; charset=utf-8", json: "application/json", txt: "text/plain; charset=utf-8", jpg: "image/jpeg" };
+const cache = new Map<string, { key: string; pub: Promise<Publication> }>();
+
+/**
+ * One file of a published exhibition as dalil serves it at /exhibitions/<ref>/<path>: what the export would write
+ * now. Built once per state of the exhibition (its records, reviews and the families' consent, read on every
+ * request), so a withdrawal of consent takes the item down on the next request.
+ */
+export async function publishedFile(ctx: Ctx, ref: string, path: string): Promise<{ bytes: Buffer; contentType: string }> {
+  const ex = await loadExhibition(ctx.db.db, ref).catch(() => null);
+  if (!ex || ex.status !== "published") throw new NotFound(`No published exhibition ${ref}.`).says("record.notFound", { kind: "exhibition" });
+  const key = await publicationKey(ctx.db.db, ex);
+  let hit = cache.get(ex.id);
+  if (!hit || hit.key !== key) {
+    hit = { key, pub: buildPublication(ctx, ex) };
+    cache.set(ex.id, hit);
+    if (cache.size > 32) cache.delete(cache.keys().next().value!);
+  }
+  const pub = await hit.pub.catch((err: unknown) => {
+    cache.delete(ex.id);
+    throw err;
+  });
+  const bytes = pub.files.get(path || "index.html");
+  if (!bytes) throw new NotFound(`Exhibition ${ex.ref} has no ${path}.`);
+  return { bytes, contentType: MEDIA[(path || "index.html").split(".").pop() ?? ""] ?? "application/octet-stream" };
+}
+
+/** An item's image as it would be published now (its layers and regions applied): for the curator and the reviewer. */
+export async function previewItem(ctx: Ctx, actor: Actor, itemId: string): Promise<{ bytes: Buffer; width: number; height: number }> {
+  ctx.policy.require(actor, "exhibition.read");
+  const it = await loadItem(ctx.db.db, itemId);
+  if (!it.sha256) throw new NotFound(`Item ${itemId} is a text panel; it has no image.`);
+  const rs = (await activeRegions(ctx.db.db, [it.id])).get(it.id) ?? [];
+  const copy = await cleanCopy(await originalBytes(ctx, it.sha256), JSON.parse(it.layers) as Layers, rs.map((r) => ({ layer: r.layer as LayerRegion["layer"], x: r.x, y: r.y, w: r.w, h: r.h })));
+  return { bytes: copy.bytes, width: copy.width, height: copy.height };
 }
