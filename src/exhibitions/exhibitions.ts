@@ -111,10 +111,16 @@ export async function showExhibition(ctx: Ctx, actor: Actor, idOrRef: string): P
   return exhibitionView(ctx.db.db, await loadExhibition(ctx.db.db, idOrRef));
 }
 
-async function transition(ctx: Ctx, actor: Actor, idOrRef: string, from: readonly string[], to: string, action: string, check?: (tx: Tx, ex: ExhibitionsTable) => Promise<Record<string, unknown>>): Promise<ExhibitionSummary> {
+interface Step {
+  from: readonly string[];
+  to: string;
+  action: string;
+}
+
+async function transition(ctx: Ctx, actor: Actor, idOrRef: string, { from, to, action }: Step, check?: (tx: Tx, ex: ExhibitionsTable) => Promise<Record<string, unknown>>): Promise<ExhibitionSummary> {
   return ctx.db.transaction(async (tx) => {
     const ex = await loadExhibition(tx, idOrRef);
-    if (!from.includes(ex.status)) throw new Conflict(`Exhibition ${ex.ref} is ${ex.status}; it can be ${action.split(".")[1]}ed only when ${from.join(" or ")}.`);
+    if (!from.includes(ex.status)) throw new Conflict(`Exhibition ${ex.ref} is ${ex.status}; this step (${action}) needs it to be ${from.join(" or ")}.`);
     const detail = check ? await check(tx, ex) : {};
     const now = ctx.clock.now().toISOString();
     const set: Partial<ExhibitionsTable> = { status: to, updated_at: now };
@@ -157,7 +163,7 @@ async function unreviewed(tx: Tx, ex: ExhibitionsTable): Promise<{ positions: nu
 
 export async function submitExhibition(ctx: Ctx, actor: Actor, idOrRef: string): Promise<ExhibitionSummary> {
   ctx.policy.require(actor, "exhibition.edit");
-  return transition(ctx, actor, idOrRef, ["draft"], "review", "exhibition.submit", async (tx, ex) => {
+  return transition(ctx, actor, idOrRef, { from: ["draft"], to: "review", action: "exhibition.submit" }, async (tx, ex) => {
     const n = (await activeItems(tx, ex.id)).length;
     if (n === 0) throw new Invalid(`Exhibition ${ex.ref} has no items yet; add at least one before submitting it for review.`, "items");
     return { items: n };
@@ -167,12 +173,12 @@ export async function submitExhibition(ctx: Ctx, actor: Actor, idOrRef: string):
 /** A reviewer (or the author, before approval) sends the exhibition back to draft for changes. */
 export async function returnToDraft(ctx: Ctx, actor: Actor, idOrRef: string): Promise<ExhibitionSummary> {
   ctx.policy.require(actor, "exhibition.edit");
-  return transition(ctx, actor, idOrRef, ["review", "approved", "withdrawn"], "draft", "exhibition.return");
+  return transition(ctx, actor, idOrRef, { from: ["review", "approved", "withdrawn"], to: "draft", action: "exhibition.return" });
 }
 
 export async function approveExhibition(ctx: Ctx, actor: Actor, idOrRef: string): Promise<ExhibitionSummary> {
   ctx.policy.require(actor, "exhibition.review");
-  return transition(ctx, actor, idOrRef, ["review"], "approved", "exhibition.approve", async (tx, ex) => {
+  return transition(ctx, actor, idOrRef, { from: ["review"], to: "approved", action: "exhibition.approve" }, async (tx, ex) => {
     refuseAuthor(await authorsOf(tx, ex), actor, ex.ref);
     const { positions } = await unreviewed(tx, ex);
     if (positions.length) throw new Conflict(`Items ${positions.join(", ")} of exhibition ${ex.ref} are not reviewed as they stand; confirm each item first.`).says("exhibition.unreviewed", { ref: ex.ref, items: positions.join(", ") });
@@ -186,7 +192,7 @@ export async function approveExhibition(ctx: Ctx, actor: Actor, idOrRef: string)
  */
 export async function publishExhibition(ctx: Ctx, actor: Actor, idOrRef: string): Promise<ExhibitionSummary> {
   ctx.policy.require(actor, "exhibition.publish");
-  const summary = await transition(ctx, actor, idOrRef, ["approved"], "published", "exhibition.publish", async (tx, ex) => {
+  const summary = await transition(ctx, actor, idOrRef, { from: ["approved"], to: "published", action: "exhibition.publish" }, async (tx, ex) => {
     const { positions, reviews } = await unreviewed(tx, ex);
     if (positions.length) throw new Conflict(`Items ${positions.join(", ")} of exhibition ${ex.ref} are not reviewed as they stand; no item is published unreviewed.`).says("exhibition.unreviewed", { ref: ex.ref, items: positions.join(", ") });
     const items = await activeItems(tx, ex.id);
@@ -204,5 +210,5 @@ export async function publishExhibition(ctx: Ctx, actor: Actor, idOrRef: string)
 
 export async function withdrawExhibition(ctx: Ctx, actor: Actor, idOrRef: string): Promise<ExhibitionSummary> {
   ctx.policy.require(actor, "exhibition.publish");
-  return transition(ctx, actor, idOrRef, ["published"], "withdrawn", "exhibition.withdraw");
+  return transition(ctx, actor, idOrRef, { from: ["published"], to: "withdrawn", action: "exhibition.withdraw" });
 }

@@ -60,7 +60,7 @@ for (const { backend, skip } of await backends()) {
       await reviewItem(a, second, { item: i1.id });
       await reviewItem(a, second, { item: panel.id });
       await assert.rejects(approveExhibition(a, second, ex.id), (e: unknown) => e instanceof Conflict && /Items 3 of exhibition X-0001 are not reviewed/.test(e.message));
-      await assert.rejects(publishExhibition(a, second, ex.id), /can be publish/);
+      await assert.rejects(publishExhibition(a, second, ex.id), /this step \(exhibition\.publish\) needs it to be approved/);
 
       // A change after the review voids it.
       await returnToDraft(a, second, ex.id);
