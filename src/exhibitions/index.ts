@@ -25,3 +25,4 @@ export { LANGUAGES, LAYERS, ITEM_KINDS, EXHIBITION_STATUSES, EVERYTHING_MODES, t
 export { exportExhibition, type ExportResult } from "./export.ts";
 export { buildPublication, MANIFEST_FORMAT, type Publication } from "./publication.ts";
 export { sweepConsent, registerExhibitionJobs, JOB_CONSENT_SWEEP, type SweepResult } from "./consent-sweep.ts";
+export { buildDemoExhibition } from "./demo.ts";
