@@ -9,6 +9,7 @@ import type { Actor } from "../../src/core/actor.ts";
 import { addItem, addRegion, approveExhibition, createExhibition, publishExhibition, reviewItem, showExhibition, submitExhibition } from "../../src/exhibitions/index.ts";
 import { ensureWebBuilt } from "../../web/ensure-built.mjs";
 import { ensureAccounts } from "../support/archive.ts";
+import { fullSession, readyUser } from "../support/accounts.ts";
 import { seedPhoto } from "../support/casework.ts";
 import { browserSkip, expectNoAxeViolations, openBrowser, shot, startDalil, type DalilServer } from "../support/browser.ts";
 
@@ -79,6 +80,86 @@ test("a visitor passes the warnings and sees each image only after choosing to, 
           assert.equal(await b.page.locator("img").count(), 0, "the text-only page holds no image");
           await expectNoAxeViolations(b.page, `exhibition text-only page (${lang})`);
           assert.deepEqual(b.problems, []);
+        } finally {
+          await b.close();
+        }
+      });
+    }
+  } finally {
+    await server?.stop();
+    rmSync(work, { recursive: true, force: true });
+  }
+});
+
+test("two curators build, redact (a region drawn on the image), review and publish an exhibition in the web app, in English and in Arabic", { skip, timeout: 300_000 }, async (t) => {
+  ensureWebBuilt({ quiet: true });
+  const work = mkdtempSync(join(tmpdir(), "dalil-e2e-curate-"));
+  const dataDir = join(work, "data");
+  let server: DalilServer | null = null;
+  const photos: string[] = [];
+  const tokens: string[] = [];
+  try {
+    const archive = await openArchive(loadConfig({ data: dataDir }, {}));
+    try {
+      photos.push(await seedPhoto(archive, 31), await seedPhoto(archive, 32));
+      for (const email of ["curator-a@example.org", "curator-b@example.org"]) tokens.push((await fullSession(archive, (await readyUser(archive, "curator", email)).id)).token);
+    } finally {
+      await archive.close();
+    }
+    server = await startDalil(dataDir);
+    const base = server.url;
+    for (const [i, lang] of (["en", "ar"] as const).entries()) {
+      await t.test(lang, async () => {
+        const words = lang === "en"
+          ? { create: "Create the exhibition", add: "Add the item", show: "Show the image as published", submit: "Submit for review", confirm: "Confirm this item as it stands", approve: "Approve", publish: "Publish", published: "Published", open: "Open the public exhibition" }
+          : { create: "إنشاء المعرض", add: "إضافة العنصر", show: "عرض الصورة كما ستُنشر", submit: "إرسال للمراجعة", confirm: "تأكيد هذا العنصر بحالته الحالية", approve: "اعتماد", publish: "نشر", published: "منشور", open: "فتح المعرض العام" };
+        const ref = `X-000${i + 1}`;
+        const a = await openBrowser({ locale: lang === "ar" ? "ar-SY" : "en-GB" });
+        try {
+          await a.context.addCookies([{ name: "dalil_session", value: tokens[0]!, url: base, httpOnly: true, sameSite: "Strict" }]);
+          await a.page.goto(`${base}/exhibitions-work`);
+          await a.page.locator("[data-testid=exhibition-create]").waitFor();
+          await expectNoAxeViolations(a.page, `exhibitions list (${lang})`);
+          await a.page.fill("#exh-title-ar", "معرض تجريبي");
+          await a.page.fill("#exh-title-en", "A trial exhibition");
+          await a.page.getByRole("button", { name: words.create }).click();
+          await a.page.waitForURL(`**/exhibitions-work/${ref}`);
+          await a.page.fill("#exh-ref", photos[i]!);
+          await a.page.fill("#exh-cap-en", "A photograph");
+          await a.page.fill("#exh-cap-ar", "صورة");
+          await a.page.getByRole("button", { name: words.add }).click();
+          await a.page.locator("[data-testid=exhibition-item]").first().waitFor();
+          await a.page.getByRole("button", { name: words.show }).click();
+          const img = a.page.locator(".exh-canvas img");
+          await img.waitFor({ state: "visible" });
+          await a.page.waitForTimeout(300);
+          const box = (await img.boundingBox())!;
+          await a.page.mouse.move(box.x + box.width * 0.3, box.y + box.height * 0.2);
+          await a.page.mouse.down();
+          await a.page.mouse.move(box.x + box.width * 0.7, box.y + box.height * 0.8, { steps: 5 });
+          await a.page.mouse.up();
+          await a.page.locator(".exh-regions li").first().waitFor();
+          await expectNoAxeViolations(a.page, `exhibition draft with a region (${lang})`);
+          await shot(a.page, `exhibition-curate-${lang}`);
+          await a.page.getByRole("button", { name: words.submit }).click();
+          await a.page.getByRole("button", { name: words.submit }).waitFor({ state: "detached" });
+        } finally {
+          await a.close();
+        }
+        const b = await openBrowser({ locale: lang === "ar" ? "ar-SY" : "en-GB" });
+        try {
+          await b.context.addCookies([{ name: "dalil_session", value: tokens[1]!, url: base, httpOnly: true, sameSite: "Strict" }]);
+          await b.page.goto(`${base}/exhibitions-work/${ref}`);
+          await b.page.getByRole("button", { name: words.confirm }).click();
+          await b.page.getByRole("button", { name: words.confirm }).waitFor({ state: "detached" });
+          await expectNoAxeViolations(b.page, `exhibition in review (${lang})`);
+          await b.page.getByRole("button", { name: words.approve, exact: true }).click();
+          await b.page.getByRole("button", { name: words.publish, exact: true }).click();
+          await b.page.locator("[data-testid=exhibition-status] strong", { hasText: words.published }).waitFor();
+          assert.deepEqual(b.problems, []);
+          await b.page.getByRole("link", { name: words.open }).click();
+          await b.page.waitForURL(`**/exhibitions/${ref}/`);
+          await expectNoAxeViolations(b.page, `public door of the exhibition made in ${lang}`);
         } finally {
           await b.close();
         }

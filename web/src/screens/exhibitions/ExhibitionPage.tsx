@@ -1,6 +1,7 @@
 import { useRef, useState, type FormEvent, type PointerEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "../../app/router.tsx";
+import { useFormat } from "../../app/prefs.tsx";
 import type { ScreenProps } from "../../app/screens.ts";
 import { useSession } from "../../app/session.tsx";
 import { ErrorNote } from "../../components/ErrorNote.tsx";
@@ -107,6 +108,7 @@ export function ExhibitionPage({ params }: ScreenProps) {
 
 function ItemCard({ item, draft, inReview, onChange }: { item: ExhibitionItem; draft: boolean; inReview: boolean; onChange: () => void }) {
   const { t } = useTranslation();
+  const fmt = useFormat();
   const session = useSession();
   const { busy, error, act } = useAct();
   const [shown, setShown] = useState(false);
@@ -147,9 +149,9 @@ function ItemCard({ item, draft, inReview, onChange }: { item: ExhibitionItem; d
     </>
   );
   return (
-    <li className="exh-item" data-testid="exhibition-item" aria-label={`${t("exhibitions.fields.item")} ${item.position}`}>
+    <li className="exh-item" data-testid="exhibition-item" aria-label={`${t("exhibitions.fields.item")} ${fmt.num(item.position)}`}>
       <h2 className="exh-item-head">
-        {t("exhibitions.fields.item")} {item.position} · {t(`exhibitions.kind.${item.kind}`)}
+        {t("exhibitions.fields.item")} {fmt.num(item.position)} · {t(`exhibitions.kind.${item.kind}`)}
       </h2>
       {caption}
       <p className="small">
@@ -180,7 +182,7 @@ function ItemCard({ item, draft, inReview, onChange }: { item: ExhibitionItem; d
               <img
                 ref={img}
                 src={exhibitions.previewUrl(item.id, item.record ?? "")}
-                alt={t("exhibitions.page.previewAlt", { n: item.position })}
+                alt={t("exhibitions.page.previewAlt", { n: fmt.num(item.position) })}
                 draggable={false}
                 onPointerDown={down}
                 onPointerMove={move}
