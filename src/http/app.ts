@@ -25,7 +25,8 @@ import * as contracts from "./contracts.ts";
 export type { RouteSpec } from "./route-spec.ts";
 
 /** Every module's route table, in the order they are registered (the web app's fallback comes last). */
-export const MODULE_ROUTES: readonly (readonly RouteSpec[])[] = [ARCHIVE_ROUTES, LOG_ROUTES, AUTH_ROUTES, ACCESS_ROUTES, CATALOGUE_ROUTES, REVIEW_ROUTES, FAMILIES_ROUTES, DOSSIER_ROUTES, STATISTICS_ROUTES, WORK_ROUTES, AUTHENTICITY_ROUTES];
+import { MIRROR_ROUTES } from "../mirror/index.ts";
+export const MODULE_ROUTES: readonly (readonly RouteSpec[])[] = [ARCHIVE_ROUTES, LOG_ROUTES, AUTH_ROUTES, ACCESS_ROUTES, CATALOGUE_ROUTES, REVIEW_ROUTES, FAMILIES_ROUTES, DOSSIER_ROUTES, STATISTICS_ROUTES, WORK_ROUTES, AUTHENTICITY_ROUTES, MIRROR_ROUTES];
 
 /**
  * The HTTP shell over the use cases. Every route declares the action it needs (`action`, or "public" for the
