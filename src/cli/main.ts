@@ -15,6 +15,7 @@ import { registerPackageCommands } from "./package.ts";
 import { registerDossierCommands } from "./dossier.ts";
 import { registerWitnessCommands } from "./witness.ts";
 import { registerAuthenticityCommands } from "./authenticity.ts";
+import { registerMirrorCommands } from "./mirror.ts";
 import { reportError } from "./shell.ts";
 
 const program = new Command("dalil")
@@ -40,6 +41,7 @@ registerPackageCommands(program);
 registerDossierCommands(program);
 registerWitnessCommands(program);
 registerAuthenticityCommands(program);
+registerMirrorCommands(program);
 
 try {
   await program.parseAsync(process.argv);
