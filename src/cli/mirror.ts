@@ -1,8 +1,12 @@
-import { resolve } from "node:path";
+import { readdirSync, readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
 import type { Command } from "commander";
 import { operatorActor } from "../core/actor.ts";
-import { followOnce, grantMirror, initMirror, listMirrors, loadMirror, revokeMirror } from "../mirror/index.ts";
-import { globalOptions, positiveIntOption, print, withArchive } from "./shell.ts";
+import { followOnce, grantMirror, initMirror, listMirrors, loadMirror, restoreFromMirror, revokeMirror } from "../mirror/index.ts";
+import { Invalid } from "../core/errors.ts";
+import { loadConfig, paths } from "../core/config.ts";
+import { writeKeyFile } from "../core/key-file.ts";
+import { globalOptions, holdsArchive, positiveIntOption, print, withArchive } from "./shell.ts";
 
 /** The mirror's folder: --data, or DALIL_MIRROR_DATA, or ./dalil-mirror (never an archive's folder by default). */
 function mirrorDir(cmd: Command): string {
@@ -85,4 +89,25 @@ export function registerMirrorCommands(program: Command): void {
       }
     });
 
+
+  program
+    .command("restore")
+    .description("rebuild an archive in --data NEW_DIR from a mirror's folder and the archive's keys backup")
+    .requiredOption("--from <mirror-dir>", "the mirror's folder (dalil mirror follow --data …)")
+    .requiredOption("--keys <keys-dir>", "the archive's keys backup (its DATA/keys folder): the blobs and openings are ciphertext without it")
+    .action(async (o: { from: string; keys: string }, cmd: Command) => {
+      const g = globalOptions(cmd);
+      const config = loadConfig({ data: g.data });
+      if (holdsArchive(config)) throw new Invalid(`${config.dataDir} already holds an archive; restore into a new folder.`, "data");
+      for (const f of readdirSync(o.keys)) writeKeyFile(paths.keys(config), f, readFileSync(join(o.keys, f)), "create");
+      await withArchive(g, async (a) => {
+        const r = await restoreFromMirror(a, operatorActor(), { mirrorDir: resolve(o.from) });
+        const cp = await a.tree.checkpoint();
+        print(
+          g,
+          { ...r, checkpoint: cp.size },
+          `restored ${r.events} events, ${r.checkpoints} checkpoints, ${r.objects} objects (${r.bytes} bytes): ${r.sources} sources, ${r.originals} originals, ${r.renditions} renditions; the restore is event ${r.events}, signed at ${cp.size}.\nRun \`dalil verify --data ${config.dataDir}\` now.`,
+        );
+      });
+    });
 }

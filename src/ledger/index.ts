@@ -14,6 +14,7 @@ export { proveOriginal } from "./proofs.ts";
 export { decodeEntryBundle, parseTilePath, tilePath, tilesBetween, tilesForSize, TILE_WIDTH, type TileCoord } from "./tiles.ts";
 export { assertTimestampCovers } from "./timestamp.ts";
 export { formatTlogProof, parseConsistencyProof, parseTlogProof } from "./tlog-proof.ts";
+export { restoreLog } from "./restore.ts";
 export { verifyLedger, type Finding, type LedgerReport } from "./verify.ts";
 export { consistencyProof, cosignLatest, entryTileOpenings, latestCheckpoint, logTile, logTiles, timestampLatestCheckpoint, verifierKey, witnessStates } from "./reads.ts";
 export { WitnessClient, loadWitnessPolicy, type WitnessOutcome, type WitnessState } from "./witness-client.ts";

@@ -4,7 +4,9 @@ import { Conflict, Invalid, NotFound } from "../core/errors.ts";
 import { newId } from "../core/ids.ts";
 import { custody, secret } from "../ledger/index.ts";
 import { createHash, randomBytes } from "node:crypto";
-import type { Action } from "../access/index.ts";
+import { loadKeyFile, type Action } from "../access/index.ts";
+import { paths } from "../core/config.ts";
+import { OPENINGS_KEY_FILE } from "./serving.ts";
 import type { Tx } from "../db/database.ts";
 import type { Clock } from "../core/clock.ts";
 import { mdb } from "./tables.ts";
@@ -39,6 +41,8 @@ export async function grantMirror(ctx: Ctx, actor: Actor, input: { name: string 
   const token = `${TOKEN_PREFIX}${randomBytes(32).toString("base64url")}`;
   const id = newId("mir");
   const now = ctx.clock.now();
+  // the key that seals the openings a mirror holds is made now, so a keys backup taken after a grant has it
+  loadKeyFile(paths.keys(ctx.config), OPENINGS_KEY_FILE, true);
   return ctx.db.transaction(async (tx) => {
     const live = await mdb(tx).selectFrom("mirror_grants").select("id").where("name", "=", name).where("revoked_at", "is", null).executeTakeFirst();
     if (live) throw new Conflict(`A mirror named "${name}" already holds a live grant; revoke it first (dalil mirror revoke) to issue a new token.`);

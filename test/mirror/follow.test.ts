@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { cpSync, existsSync, readdirSync, readFileSync } from "node:fs";
+import { cpSync, existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { createHash } from "node:crypto";
 import { join } from "node:path";
 import { backends, tempDir } from "../support/backends.ts";
@@ -83,6 +83,30 @@ for (const { backend, skip } of await backends()) {
       assert.equal((await fetch(`${served.url}/api/originals`, { headers: { authorization: `Bearer ${grant.token}` } })).status, 403);
       assert.equal((await fetch(`${served.url}/mirror/objects`)).status, 401);
 
+      // the drill: an archive rebuilt from the mirror and the keys backup passes `dalil verify` with the same log
+      const target = await backend.fresh();
+      try {
+        const tenv: Record<string, string> = target.databaseUrl ? { DALIL_DATABASE_URL: target.databaseUrl } : {};
+        const noOpenings = join(tempDir("dalil-keys-"), "keys");
+        cpSync(join(data, "keys"), noOpenings, { recursive: true });
+        rmSync(join(noOpenings, "mirror-openings.key"));
+        const refusedRestore = await dalil(["restore", "--from", mirror, "--keys", noOpenings, "--data", join(target.dataDir, "refused")], tenv);
+        assert.notEqual(refusedRestore.code, 0);
+        assert.match(refusedRestore.stderr, /has no mirror-openings\.key/);
+        const restoredDir = join(target.dataDir, "restored");
+        const restored = await ok(["restore", "--from", mirror, "--keys", join(data, "keys"), "--data", restoredDir, "--json"], tenv);
+        assert.equal((JSON.parse(restored) as { events: number }).events, state.size);
+        const verified = await dalil(["verify", "--data", restoredDir], tenv);
+        assert.equal(verified.code, 0, verified.stdout + verified.stderr);
+        const original = await ok(["verify", "--data", data], env);
+        assert.equal(/intact: (\d+) objects/.exec(verified.stdout)?.[1], /intact: (\d+) objects/.exec(original)?.[1], "every object is back and opens");
+        const cp = (await ok(["log", "checkpoint", "--data", restoredDir], tenv)).split("\n");
+        assert.equal(cp[0], state.checkpoint.split("\n")[0], "the same log (origin and key)");
+        assert.equal(Number(cp[1]), state.size + 1, "continued by the restore's own event");
+      } finally {
+        await target.cleanup();
+      }
+
       // revoked: the token stops working at once, and the mirror says why
       await ok(["mirror", "revoke", "Museum of Memory", "--data", data], env);
       const list = await ok(["mirror", "list", "--data", data], env);
@@ -139,7 +163,6 @@ test("a forked archive stops the mirror with its evidence: the same size with an
   }
 
   // C: two other acts, so a longer log whose older entry differs from the one the mirror held
-  const { rmSync } = await import("node:fs");
   rmSync(join(mirror, "ALARM"));
   rmSync(join(mirror, "evidence"), { recursive: true });
   await ok(["mirror", "grant", "Somebody Else", "--data", c]);
