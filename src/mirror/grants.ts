@@ -31,7 +31,7 @@ export interface MirrorGrantView {
 
 function cleanName(name: string): string {
   const n = name.trim();
-  if (n.length < 1 || n.length > 120 || /[\u0000-\u001f]/.test(n)) throw new Invalid("A mirror's name is 1 to 120 characters, one line (e.g. the custodian organisation).", "name");
+  if (n.length < 1 || n.length > 120 || [...n].some((ch) => ch.charCodeAt(0) < 0x20)) throw new Invalid("A mirror's name is 1 to 120 characters, one line (e.g. the custodian organisation).", "name");
   return n;
 }
 
