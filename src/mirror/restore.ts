@@ -69,7 +69,7 @@ export async function restoreFromMirror(ctx: Ctx, actor: Actor, input: { mirrorD
   return ctx.db.transaction(async (tx) => {
     const log = await restoreLog(ctx, tx, { leaves, openings, checkpoints: notes });
     const records = await recordsFromLog(ctx, tx, leaves);
-    await ctx.log.append(tx, custody("replication", actor, ctx.clock.now(), [], { act: "restored", size: state.size, root: state.root, objects: Object.keys(manifest).length }));
+    await ctx.log.append(tx, custody("replication", actor, ctx.clock.now(), [], { act: "restored", size: state.size, root: Buffer.from(state.root, "base64").toString("hex"), objects: Object.keys(manifest).length }));
     return { events: log.events, checkpoints: log.checkpoints, objects: Object.keys(manifest).length, bytes, ...records };
   });
 }
