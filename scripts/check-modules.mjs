@@ -44,6 +44,7 @@ const OWNERS = {
   ],
   dossiers: ["dossier_exhibits", "dossier_versions", "dossiers", "redaction_regions"],
   exhibitions: ["exhibition_items", "exhibition_regions", "exhibitions"],
+  mirror: ["mirror_grants"],
 };
 const OWNER_OF = new Map(Object.entries(OWNERS).flatMap(([module, tables]) => tables.map((t) => [t, module])));
 

@@ -30,6 +30,7 @@ import { withdrawDisclosure } from "../../src/families/withdrawal.ts";
 import { previewFace } from "../../src/families/face-preview.ts";
 import { drawReviewSample } from "../../src/review/samples.ts";
 import { addItem, addRegion, approveExhibition, createExhibition, exportExhibition, orderItems, publishExhibition, removeItem, removeRegion, returnToDraft, reviewItem, submitExhibition, sweepConsent, updateExhibition, updateItem, withdrawExhibition } from "../../src/exhibitions/index.ts";
+import { grantMirror, revokeMirror } from "../../src/mirror/index.ts";
 import { parseLeaf, type CustodyEvent } from "../../src/ledger/events.ts";
 import { isCommitment } from "../../src/ledger/openings.ts";
 import { backends, tempDir } from "../support/backends.ts";
@@ -68,6 +69,8 @@ for (const { backend, skip } of await backends()) {
       await sealIdentity(a, admin, { sourceId: s.source, identity: `${MARK} photographer's name` });
       await openSealedIdentity(a, admin, { sourceId: s.source, reason: `${MARK} opening reason` });
       await rotateSealedKey(a, admin);
+      await grantMirror(a, admin, { name: `${MARK} Museum of Memory` });
+      await revokeMirror(a, admin, { name: `${MARK} Museum of Memory` });
       await addUser(a, operator, { email: `${MARK}.person@example.org`, role: "investigator" });
       await verifyArchive(a, operator);
       await buildPackage(a, operator, { originals: shas.slice(0, 2), recipient: `${MARK} Office of the Prosecutor`, purpose: `${MARK} case 12`, out: join(tempDir("dalil-leaf-"), "pkg") });
@@ -281,6 +284,11 @@ const ALLOWED: Record<string, Kind[]> = {
   "export|detail.report": ["hash"],
   "export|detail.dossier": ["id"],
   "export|detail.versionSha256": ["hash"],
+  "replication|detail.act": ["enum"],
+  "replication|detail.mirror": ["id"],
+  "replication|detail.name": ["commitment"],
+  "replication|detail.root": ["hash"],
+  "replication|detail.objects": ["number"],
   "fixity check|detail.bytes": ["number"],
   "fixity check|detail.checked": ["number"],
   "fixity check|detail.failed": ["number"],
