@@ -12,6 +12,7 @@ export { sealIdentity } from "./sealing.ts";
 export { sourceExists, originalFacts, originalFact, preservedOriginals, countPreserved, renditionOf, sourcesNamed, sourceLabels, sightedOriginals, sourcesOfOriginal, type OriginalFacts } from "./facts.ts";
 export { auditFixity, type FixityReport, type Finding } from "./fixity.ts";
 export { coverageFindings } from "./coverage.ts";
+export { recordsFromLog } from "./restore-records.ts";
 export { registerArchiveJobs, queueFixityAudit, JOB_FIXITY_AUDIT, JOB_INGEST, JOB_RENDITIONS } from "./jobs.ts";
 export { getJob, listJobs, type ListJobs } from "./job-views.ts";
 export { listSources, type SourceView } from "./sources.ts";
