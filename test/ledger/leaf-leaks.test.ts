@@ -29,7 +29,7 @@ import { linkMember } from "../../src/families/members.ts";
 import { withdrawDisclosure } from "../../src/families/withdrawal.ts";
 import { previewFace } from "../../src/families/face-preview.ts";
 import { drawReviewSample } from "../../src/review/samples.ts";
-import { addItem, addRegion, approveExhibition, createExhibition, exportExhibition, orderItems, publishExhibition, removeItem, removeRegion, returnToDraft, reviewItem, submitExhibition, sweepConsent, updateExhibition, updateItem, withdrawExhibition } from "../../src/exhibitions/index.ts";
+import { addItem, addRegion, approveExhibition, createExhibition, exportExhibition, orderItems, publishExhibition, removeItem, removeRegion, returnToDraft, previewItem, reviewItem, submitExhibition, sweepConsent, updateExhibition, updateItem, withdrawExhibition } from "../../src/exhibitions/index.ts";
 import { parseLeaf, type CustodyEvent } from "../../src/ledger/events.ts";
 import { isCommitment } from "../../src/ledger/openings.ts";
 import { backends, tempDir } from "../support/backends.ts";
@@ -145,6 +145,7 @@ for (const { backend, skip } of await backends()) {
       await submitExhibition(a, curator, ex.id);
       await returnToDraft(a, reviewer, ex.id);
       await submitExhibition(a, curator, ex.id);
+      await previewItem(a, reviewer, shown.id);
       for (const it of [shown, ofBody, panel]) await reviewItem(a, reviewer, { item: it.id });
       await approveExhibition(a, reviewer, ex.id);
       await setConsent(a, caseworker, r.id, "publicDisplay", true);
@@ -386,6 +387,7 @@ const ALLOWED: Record<string, Kind[]> = {
   "redaction|detail.record": ["hash", "null"],
   "redaction|detail.review": ["hash"],
   "redaction|detail.regions": ["number"],
+  "viewed original|detail.read": ["enum"],
   "export|detail.images": ["number"],
   "export|detail.withheld": ["number"],
   "export|detail.manifest": ["hash"],
