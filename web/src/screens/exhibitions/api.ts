@@ -14,6 +14,7 @@ export const exhibitions = {
   removeItem: async (item: string) => await typedCall<{ ok: true }>()("removeExhibitionItem", { item }, { body: {} }),
   addRegion: async (item: string, input: { layer: Layer; x: number; y: number; w: number; h: number }) => await typedCall<ExhibitionRegion>()("addExhibitionRegion", { item }, { body: input }),
   removeRegion: async (id: string) => await typedCall<{ ok: true }>()("removeExhibitionRegion", { id }, { body: {} }),
+  order: async (id: string, order: string[]) => await typedCall<ExhibitionItem[]>()("orderExhibitionItems", { id }, { body: { order } }),
   review: async (item: string) => await typedCall<ExhibitionItem>()("reviewExhibitionItem", { item }, { body: {} }),
   step: async (step: "submitExhibition" | "returnExhibition" | "approveExhibition" | "publishExhibition" | "withdrawExhibition", id: string) => await typedCall<ExhibitionSummary>()(step, { id }, { body: {} }),
   previewUrl: (item: string, version: string) => `${urlOf("exhibitionItemPreview", { item })}?v=${encodeURIComponent(version)}`,
