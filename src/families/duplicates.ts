@@ -14,6 +14,7 @@ import { reportNames } from "./matching.ts";
 import { enqueueRerank } from "./rerank-requests.ts";
 import { reportColumns, toReportView, type ReportInput, type ReportView } from "./reports.ts";
 import { cwdb, type CaseReportsTable, type DuplicatesTable } from "./casework-tables.ts";
+import { carryIdentificationOnMerge } from "./identification.ts";
 import type * as contracts from "./contracts.ts";
 
 /**
@@ -330,6 +331,8 @@ export async function acceptDuplicate(ctx: Ctx, actor: Actor, input: { id: strin
       keep = s;
     }
     const gone = keep === a ? b : a;
+    // a confirmed identification goes with the person to the report kept, or the merge is refused (0024)
+    const carried = await carryIdentificationOnMerge(ctx, tx, actor, keep, gone);
     const cols = reportColumns(mergedInput(toReportView(keep), toReportView(gone)), await Vocabularies.load(tx));
     const changed = (Object.keys(cols) as (keyof typeof cols)[]).filter((k) => cols[k] !== keep[k]);
     const reporters = [...(JSON.parse(keep.other_reporters) as Reporter[]), reporterOf(gone), ...(JSON.parse(gone.other_reporters) as Reporter[])];
@@ -360,6 +363,7 @@ export async function acceptDuplicate(ctx: Ctx, actor: Actor, input: { id: strin
         action: "report.merge",
         duplicate: dup.id,
         fields: [...changed.map(String), "otherReporters"].sort(),
+        ...(carried ? { decision: carried.id } : {}),
       }),
     );
     return { survivor: toReportView(survivor), merged: toReportView(merged) };
