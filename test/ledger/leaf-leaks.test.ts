@@ -296,6 +296,7 @@ const ALLOWED: Record<string, Kind[]> = {
   "metadata modification|detail.tier": ["enum"],
   "metadata modification|detail.user": ["id"],
   "metadata modification|detail.duplicate": ["id"],
+  "metadata modification|detail.decision": ["id"],
   "opened sealed record|detail.reason": ["commitment"],
   "revealed graphic image|detail.reason": ["commitment"],
   "viewed personal data|detail.read": ["enum"],
@@ -332,6 +333,8 @@ const ALLOWED: Record<string, Kind[]> = {
   "identification|detail.ref": ["id"],
   "identification|detail.history": ["commitment"],
   "identification|detail.fields[]": ["field"],
+  // a confirmed decision carried from a report merged into the one kept (families/identification.ts)
+  "identification|detail.carried": ["id"],
 };
 
 function fields(e: CustodyEvent): [string, unknown][] {
@@ -406,6 +409,7 @@ const NOT_DRIVEN = new Set<string>([
   "report.duplicates-proposed",
   "report.member-ended",
   "report.merge",
+  "body.identification-moved",
   "review.assign",
   "review.resolve",
   "review.status",
