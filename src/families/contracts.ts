@@ -117,3 +117,12 @@ export type PostPortalReportsByIdConsentAnswer = z.infer<typeof PostPortalReport
 export const PostPortalReportsByIdRequestsAnswer = z.object({ status: z.enum(["requested", "approved", "declined"]), id: z.string(), createdAt: z.string(), note: z.string(), unblurred: z.boolean() });
 export type PostPortalReportsByIdRequestsAnswer = z.infer<typeof PostPortalReportsByIdRequestsAnswer>;
 
+
+/** A body's photo marked as showing the face, which a caseworker may crop for stage 2. */
+export const FacePhoto = z.object({ sha256: z.string(), position: z.number() });
+export type FacePhoto = z.infer<typeof FacePhoto>;
+/** The square around the face: centre as fractions of width and height, side as a fraction of the shorter edge. */
+export const FaceRegion = z.object({ cx: z.number().min(0).max(1), cy: z.number().min(0).max(1), size: z.number().min(0.05).max(1) }).strict();
+/** A blurred face crop a caseworker made and looked at; stage 2 sends it by its id. */
+export const FacePreviewView = z.object({ id: z.string(), bodyId: z.string(), photo: z.string(), region: FaceRegion, sha256: z.string(), previewedBy: z.string(), previewedAt: z.string() });
+export type FacePreviewView = z.infer<typeof FacePreviewView>;

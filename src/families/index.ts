@@ -44,7 +44,7 @@ export {
   type CaseView,
 } from "./disclosure.ts";
 export { linkMember, endMember } from "./members.ts";
-export { previewFace } from "./face-preview.ts";
+export { previewFace, facePhotos, facePreviewImage, type FacePreviewView, type FacePhoto } from "./face-preview.ts";
 export { withdrawDisclosure, WITHDRAWAL_REASONS, type WithdrawalReason, type WithdrawDisclosure } from "./withdrawal.ts";
 export { portalReports, portalReport, portalConsent, requestMore, portalImage, type PortalReport, type PortalMatch, type PortalWithdrawal } from "./portal.ts";
 export { rerankIfBodiesChanged, type WatchResult } from "./watch.ts";

@@ -8,7 +8,7 @@ import { acceptDuplicate, listDuplicates, proposeDuplicates, rejectDuplicate } f
 import { approveRequest, caseOf, clearFlag, declineRequest, decide, disclose, disclosureImage, listFlags, recordConsent, DECISION_STATUSES } from "./disclosure.ts";
 import { endMember, linkMember } from "./members.ts";
 import { withdrawDisclosure, WITHDRAWAL_REASONS } from "./withdrawal.ts";
-import { previewFace } from "./face-preview.ts";
+import { facePhotos, facePreviewImage, previewFace } from "./face-preview.ts";
 import { portalConsent, portalImage, portalReport, portalReports, requestMore } from "./portal.ts";
 import * as contracts from "./contracts.ts";
 
@@ -31,8 +31,11 @@ import * as contracts from "./contracts.ts";
  *   POST /api/families/reports/:id/decisions { bodyId (id or ref), status, reason } → DecisionView (confirmed identifies the
  *                                                body in the catalogue; a second identification of either is 409)
  *   POST /api/families/reports/:id/disclosures { bodyId, stage: text|blurred_face, text, consentNote, reason,
- *                                                recipientId?, photo? } → DisclosureView
- *   GET  /api/families/reports/:id/face-preview?bodyId=&photo= → image/jpeg (stage 2's blurred crop, made now, not sent)
+ *                                                recipientId?, preview? (stage 2: a face preview the caseworker made) } → DisclosureView
+ *   GET  /api/families/bodies/:id/face-photos            → FacePhoto[] (the photos marked as showing the face; none: no stage 2) [face-preview.ts]
+ *   POST /api/families/reports/:id/face-previews { bodyId, photo, region: { cx, cy, size } } → FacePreviewView (a blurred
+ *                                                crop made now, stored, recorded with who saw it; stage 2 sends only such a crop)
+ *   GET  /api/families/face-previews/:id/image           → image/jpeg (that crop)
  *   GET  /api/families/disclosures/:id/image             → image/jpeg (what the family was shown)
  *   POST /api/families/disclosures/:id/withdraw { reason: sentInError|wrongRecipient|decisionChanged|familyAsked|other,
  *                                                 note? } → DisclosureView[] (this one and the later ones of the match) [withdrawal.ts]
@@ -96,7 +99,7 @@ const DiscloseBody = z
     consentNote: z.string().min(1).max(500),
     reason: Reason,
     recipientId: z.string().min(1).max(80).optional(),
-    photo: Sha.optional(),
+    preview: z.string().min(1).max(80).optional(),
   })
   .strict();
 const ApproveBody = z.object({ reason: Reason, photos: z.array(Sha).max(100).optional(), text: z.string().max(4000).optional() }).strict();
@@ -244,15 +247,33 @@ export const FAMILIES_ROUTES: readonly RouteSpec[] = [
   }),
   route({
     method: "GET",
-    url: "/api/families/reports/:id/face-preview",
+    url: "/api/families/bodies/:id/face-photos",
     action: "disclosure.make",
-    summary: "the blurred face crop stage 2 would show the family, made by the server now, for the caseworker to see before sending (JPEG)",
+    summary: "a body's photos marked as showing the face, from which stage 2's crop is chosen (none: stage 2 is not offered)",
     params: Id,
-    query: z.object({ bodyId: z.string().min(1).max(80), photo: Sha.optional() }).strict(),
+    response: z.array(contracts.FacePhoto),
+    handler: (req, ctx, actor, { params }) => facePhotos(ctx, actor, { bodyId: params.id }),
+  }),
+  route({
+    method: "POST",
+    url: "/api/families/reports/:id/face-previews",
+    action: "disclosure.make",
+    summary: "make the blurred face crop of a chosen photo and square for the caseworker to look at; stage 2 sends only such a crop",
+    params: Id,
+    body: z.object({ bodyId: z.string().min(1).max(80), photo: Sha, region: contracts.FaceRegion }).strict(),
+    response: contracts.FacePreviewView,
+    handler: (req, ctx, actor, { params, body }) => previewFace(ctx, actor, { report: params.id, ...body }),
+  }),
+  route({
+    method: "GET",
+    url: "/api/families/face-previews/:id/image",
+    action: "disclosure.make",
+    summary: "a face preview's blurred crop, exactly the bytes stage 2 would send (JPEG)",
+    params: Id,
     response: bytes("image/jpeg"),
-    handler: async (req, ctx, actor, { params, query }, reply) => {
-      const img = await previewFace(ctx, actor, { report: params.id, ...query });
-      return reply.header("content-type", img.mime).header("content-length", String(img.bytes.length)).header("cache-control", "private, no-store").send(img.bytes);
+    handler: async (req, ctx, actor, { params }, reply) => {
+      const img = await facePreviewImage(ctx, actor, params.id);
+      return reply.header("content-type", img.mime).header("content-length", String(img.bytes.length)).header("etag", `"${img.sha256}"`).header("cache-control", "private, no-store").send(img.bytes);
     },
   }),
   route({

@@ -10,7 +10,7 @@ import { decide, disclose } from "../../src/families/disclosure.ts";
 import { rerank } from "../../src/families/index.ts";
 import { Conflict, Forbidden } from "../../src/core/errors.ts";
 import { cwdb } from "../../src/families/casework-tables.ts";
-import { caseworker, familyMember, REPORT, seedMatchingBody } from "../support/casework.ts";
+import { caseworker, familyMember, REPORT, seedMatchingBody, seenFace } from "../support/casework.ts";
 
 for (const { backend, skip } of await backends()) {
   test(`a family member reading a merged report sees no other family's contact, and each family's own consent governs what it is shown (${backend.name})`, { skip }, async () => {
@@ -41,7 +41,7 @@ for (const { backend, skip } of await backends()) {
       await decide(a, caseworker, { report: r1.ref, bodyId: body.id, status: "presumptive", reason: "r" });
       for (const who of [mother, brother]) await disclose(a, caseworker, { report: r1.ref, bodyId: body.id, stage: "text", recipientId: who.id, text: "We would like to meet you.", consentNote: "phone", reason: "r" });
       await assert.rejects(disclose(a, caseworker, { report: r1.ref, bodyId: body.id, stage: "blurred_face", recipientId: mother.id, text: "t", consentNote: "n", reason: "r" }), Conflict, "the brother's consent does not speak for the mother");
-      const img = await disclose(a, caseworker, { report: r1.ref, bodyId: body.id, stage: "blurred_face", recipientId: brother.id, text: "t", consentNote: "n", reason: "r" });
+      const img = await disclose(a, caseworker, { report: r1.ref, bodyId: body.id, stage: "blurred_face", recipientId: brother.id, text: "t", consentNote: "n", reason: "r", preview: await seenFace(a, caseworker, r1.ref, body) });
       await portalImage(a, brother, img.id);
       // he withdraws it looking at the merged case: his own report's consent changes, the mother's stays as it was
       await portalConsent(a, brother, { report: r1.ref, tier: "viewingPhotos", given: false });

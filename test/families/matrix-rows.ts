@@ -55,7 +55,12 @@ export const FAMILIES_MATRIX: Record<string, Row> = {
     expect: only(CASEWORK, 404),
   },
   "GET /api/families/disclosures/:id/image": { request: () => ({ url: "/api/families/disclosures/dis_none/image" }), expect: only(CASEWORK, 404) },
-  "GET /api/families/reports/:id/face-preview": { request: () => ({ url: "/api/families/reports/rep_none/face-preview?bodyId=bod_none" }), expect: only(CASEWORK, 404) },
+  "GET /api/families/bodies/:id/face-photos": { request: () => ({ url: "/api/families/bodies/bod_none/face-photos" }), expect: only(CASEWORK, 404) },
+  "POST /api/families/reports/:id/face-previews": {
+    request: () => ({ url: "/api/families/reports/rep_none/face-previews", body: { bodyId: "bod_none", photo: "0".repeat(64), region: { cx: 0.5, cy: 0.5, size: 0.7 } } }),
+    expect: only(CASEWORK, 404),
+  },
+  "GET /api/families/face-previews/:id/image": { request: () => ({ url: "/api/families/face-previews/fpv_none/image" }), expect: only(CASEWORK, 404) },
   "POST /api/families/disclosures/:id/withdraw": { request: () => ({ url: "/api/families/disclosures/dis_none/withdraw", body: { reason: "sentInError" } }), expect: only(CASEWORK, 404) },
   "POST /api/families/requests/:id/approve": { request: () => ({ url: "/api/families/requests/vrq_none/approve", body: { reason: "matrix" } }), expect: only(CASEWORK, 404) },
   "POST /api/families/requests/:id/decline": { request: () => ({ url: "/api/families/requests/vrq_none/decline", body: { reason: "matrix" } }), expect: only(CASEWORK, 404) },

@@ -8,7 +8,7 @@ import { approveRequest, decide, disclose, recordConsent } from "../../src/famil
 import { endMember, linkMember } from "../../src/families/members.ts";
 import { portalConsent, portalImage, portalReport, portalReports, requestMore } from "../../src/families/portal.ts";
 import { Conflict, Forbidden, NotFound } from "../../src/core/errors.ts";
-import { caseworker, familyMember, REPORT, seedMatchingBody } from "../support/casework.ts";
+import { caseworker, familyMember, REPORT, seedMatchingBody, seenFace } from "../support/casework.ts";
 
 async function bytesOf(s: NodeJS.ReadableStream): Promise<Buffer> {
   const chunks: Buffer[] = [];
@@ -65,7 +65,7 @@ for (const { backend, skip } of await backends()) {
       await assert.rejects(portalImage(a, other, m.matchId), NotFound);
 
       // stage 2: one blurred face crop
-      const s2 = await disclose(a, caseworker, { report: mine.ref, bodyId: body.id, stage: "blurred_face", text: "A blurred image.", consentNote: "in person", reason: "r" });
+      const s2 = await disclose(a, caseworker, { report: mine.ref, bodyId: body.id, stage: "blurred_face", text: "A blurred image.", consentNote: "in person", reason: "r", preview: await seenFace(a, caseworker, mine.ref, body) });
       m = (await portalReport(a, mother, mine.ref)).matches[0]!;
       assert.equal(m.stage, "blurred_face");
       assert.deepEqual(m.images.map((i) => [i.id, i.blurred]), [[s2.id, true]]);

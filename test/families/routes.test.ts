@@ -50,7 +50,9 @@ for (const { backend, skip } of await backends()) {
 
       await call("cw", "POST", `/api/families/reports/${report.id}/decisions`, { bodyId: body.id, status: "probable", reason: "marks and period agree" });
       const s1 = await call<DisclosureView>("cw", "POST", `/api/families/reports/${report.id}/disclosures`, { bodyId: body.id, stage: "text", text: "We would like to meet you.", consentNote: "phone", reason: "r" });
-      const s2 = await call<DisclosureView>("cw", "POST", `/api/families/reports/${report.id}/disclosures`, { bodyId: body.id, stage: "blurred_face", text: "A blurred image.", consentNote: "in person", reason: "r" });
+      const previewed = await call<{ id: string; sha256: string }>("cw", "POST", `/api/families/reports/${report.id}/face-previews`, { bodyId: body.ref, photo: body.face, region: { cx: 0.5, cy: 0.5, size: 0.7 } });
+      const seen = await call<Buffer>("cw", "GET", `/api/families/face-previews/${previewed.id}/image`);
+      const s2 = await call<DisclosureView>("cw", "POST", `/api/families/reports/${report.id}/disclosures`, { bodyId: body.id, stage: "blurred_face", text: "A blurred image.", consentNote: "in person", reason: "r", preview: previewed.id });
       assert.equal(s1.recipientId, mother.id);
 
       const mine = await call<PortalReport>("mother", "GET", `/api/portal/reports/${report.ref}`);
@@ -58,6 +60,7 @@ for (const { backend, skip } of await backends()) {
       assert.equal(mine.matches[0]!.images[0]!.id, s2.id);
       const jpeg = await call<Buffer>("mother", "GET", `/api/portal/images/${s2.id}`);
       assert.equal(jpeg.subarray(0, 2).toString("hex"), "ffd8");
+      assert.ok(Buffer.from(jpeg).equals(Buffer.from(seen)), "the family is served the crop the caseworker saw");
       await call("other", "GET", `/api/portal/images/${s2.id}`, undefined, 404);
       await call("other", "GET", `/api/portal/reports/${report.ref}`, undefined, 404);
       await call("other", "GET", `/api/families/reports/${report.ref}`, undefined, 404);

@@ -118,10 +118,12 @@ for (const { backend, skip } of await backends()) {
       await decide(a, caseworker, { report: r.ref, bodyId: b2!.ref, status: "confirmed", reason: `${MARK} DNA result` });
       await decide(a, caseworker, { report: r.ref, bodyId: b2!.ref, status: "probable", reason: `${MARK} lab withdrew it` });
       // A disclosure to a family member, withdrawn with a note to them.
-      await previewFace(a, caseworker, { report: r.ref, bodyId: b2!.ref });
+      await setPhotoRole(a, investigator, { bodyId: b2!.id, sha256: photos[2]!, role: "face" });
+      const seen = await previewFace(a, caseworker, { report: r.ref, bodyId: b2!.ref, photo: photos[2]!, region: { cx: 0.5, cy: 0.5, size: 0.6 } });
       const relative = await familyMember(a, "leaf");
       await linkMember(a, caseworker, { report: r.ref, userId: relative.id, relationship: `${MARK} aunt` });
       const said = await disclose(a, caseworker, { report: r.ref, bodyId: b2!.ref, stage: "text", text: `${MARK} we may have found him`, consentNote: `${MARK} by phone`, reason: `${MARK} probable` });
+      await disclose(a, caseworker, { report: r.ref, bodyId: b2!.ref, stage: "blurred_face", text: `${MARK} a blurred image`, consentNote: `${MARK} in person`, reason: `${MARK} ready`, preview: seen.id });
       await withdrawDisclosure(a, caseworker, { id: said.id, reason: "other", note: `${MARK} we were wrong, we will call you` });
 
       const rows = await a.db.db.selectFrom("custody_events").select(["seq", "leaf"]).orderBy("seq").execute();
@@ -326,6 +328,8 @@ const ALLOWED: Record<string, Kind[]> = {
   "disclosure|detail.status": ["enum"],
   "disclosure|detail.recipient": ["id"],
   "disclosure|detail.withdrawal": ["enum"],
+  // the blurred face crop a caseworker previewed and the one sent (the same bytes), by hash
+  "disclosure|detail.image": ["hash"],
   "identification|detail.decision": ["id"],
   "identification|detail.status": ["enum"],
   "identification|detail.previous": ["enum"],

@@ -53,6 +53,12 @@ export type DecisionView = server.DecisionView;
 
 export type DisclosureView = server.DisclosureView;
 
+export type FacePhoto = server.FacePhoto;
+
+export type FacePreviewView = server.FacePreviewView;
+
+export type FaceRegion = FacePreviewView["region"];
+
 export type RequestView = server.RequestView;
 
 export const WITHDRAWAL_REASONS = ["sentInError", "wrongRecipient", "decisionChanged", "familyAsked", "other"] as const;

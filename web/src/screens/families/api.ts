@@ -7,6 +7,9 @@ import type {
   DecisionView,
   DisclosureView,
   DuplicateStatus,
+  FacePhoto,
+  FacePreviewView,
+  FaceRegion,
   DuplicateView,
   FlagView,
   PortalMatch,
@@ -34,10 +37,13 @@ export const families = {
     await typedCall<ReportView>()("familyConsent", { id }, { body: note ? { tier, given, note } : { tier, given } }),
   decide: async (id: string, bodyId: string, status: DecisionStatus, reason: string) =>
     await typedCall<DecisionView>()("familyDecide", { id }, { body: { bodyId, status, reason } }),
-  disclose: async (id: string, input: { bodyId: string; stage: "text" | "blurred_face"; text: string; consentNote: string; reason: string }) =>
+  disclose: async (id: string, input: { bodyId: string; stage: "text" | "blurred_face"; text: string; consentNote: string; reason: string; recipientId?: string; preview?: string }) =>
     await typedCall<DisclosureView>()("familyDisclose", { id }, { body: input }),
+  facePhotos: async (bodyId: string) => await typedCall<FacePhoto[]>()("familyFacePhotos", { id: bodyId }),
+  previewFace: async (id: string, input: { bodyId: string; photo: string; region: FaceRegion }) => await typedCall<FacePreviewView>()("familyFacePreview", { id }, { body: input }),
+  facePreviewImageUrl: (id: string) => urlOf("familyFacePreviewImage", { id }),
+  photoBlurredUrl: (sha256: string) => urlOf("rendition", { sha256, kind: "blurred" }),
   disclosureImageUrl: (id: string) => urlOf("familyDisclosureImage", { id }),
-  facePreviewUrl: (id: string, bodyId: string) => `${urlOf("familyFacePreview", { id })}?bodyId=${encodeURIComponent(bodyId)}`,
   withdraw: async (id: string, reason: WithdrawalReason, note?: string) =>
     await typedCall<DisclosureView[]>()("familyWithdrawDisclosure", { id }, { body: note ? { reason, note } : { reason } }),
   approve: async (id: string, reason: string, text?: string) => await typedCall<DisclosureView[]>()("familyApproveRequest", { id }, { body: text ? { reason, text } : { reason } }),
