@@ -12,7 +12,7 @@ import { nameScore, type PreparedName } from "../names/index.ts";
 import { keysOf } from "./scoring.ts";
 import { reportNames } from "./matching.ts";
 import { enqueueRerank } from "./rerank-requests.ts";
-import { reportColumns, toReportView, type ReportInput, type ReportView } from "./reports.ts";
+import { inputOf, reportColumns, toReportView, type ReportInput, type ReportView } from "./reports.ts";
 import { cwdb, type CaseReportsTable, type DuplicatesTable } from "./casework-tables.ts";
 import { carryIdentificationOnMerge } from "./identification.ts";
 import type * as contracts from "./contracts.ts";
@@ -265,17 +265,6 @@ function reasonText(reason: string | undefined): string {
   const t = (reason ?? "").trim();
   if (t.length > 2000) throw new Invalid("Keep the reason under 2000 characters.", "reason");
   return t;
-}
-
-/** A report as the input it could have been entered with (to merge two and validate the result). */
-function inputOf(v: ReportView): ReportInput {
-  return {
-    nameAr: v.nameAr, nameLat: v.nameLat, fatherName: v.slots.father ?? null, motherName: v.motherName, aliases: v.aliases, sex: v.sex,
-    birthDate: v.birthPrecision === "approximate" ? `~${v.birthDate}` : v.birthDate, birthPlace: v.birthPlace, arrestDate: v.arrestDate,
-    arrestPlace: v.arrestPlace, arrestGovernorate: v.arrestGovernorate, branch: v.branch, branchCertainty: v.branchCertainty,
-    seenInDetention: v.seenInDetention, marks: v.marks, numbers: v.numbers as ReportInput["numbers"], reporterName: v.reporterName,
-    reporterRelationship: v.reporterRelationship, reporterContact: v.reporterContact,
-  };
 }
 
 function union<T>(a: T[], b: T[]): T[] {

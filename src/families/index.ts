@@ -46,7 +46,8 @@ export {
 export { linkMember, endMember } from "./members.ts";
 export { previewFace, facePhotos, facePreviewImage, type FacePreviewView, type FacePhoto } from "./face-preview.ts";
 export { withdrawDisclosure, WITHDRAWAL_REASONS, type WithdrawalReason, type WithdrawDisclosure } from "./withdrawal.ts";
-export { portalReports, portalReport, portalConsent, requestMore, portalImage, type PortalReport, type PortalMatch, type PortalWithdrawal } from "./portal.ts";
+export { portalReports, portalReport, portalConsent, requestMore, portalImage, proposeChange, type PortalReport, type PortalMatch, type PortalWithdrawal } from "./portal.ts";
+export { listReportProposals, acceptReportProposal, refuseReportProposal, PROPOSABLE, type ReportProposalView } from "./proposals.ts";
 export { rerankIfBodiesChanged, type WatchResult } from "./watch.ts";
 export { registerFamiliesJobs } from "./jobs.ts";
 export { JOB_RERANK, JOB_WATCH_BODIES, enqueueRerank } from "./rerank-requests.ts";

@@ -9,7 +9,8 @@ import { approveRequest, caseOf, clearFlag, declineRequest, decide, disclose, di
 import { endMember, linkMember } from "./members.ts";
 import { withdrawDisclosure, WITHDRAWAL_REASONS } from "./withdrawal.ts";
 import { facePhotos, facePreviewImage, previewFace } from "./face-preview.ts";
-import { portalConsent, portalImage, portalReport, portalReports, requestMore } from "./portal.ts";
+import { portalConsent, portalImage, portalReport, portalReports, proposeChange, requestMore } from "./portal.ts";
+import { acceptReportProposal, listReportProposals, refuseReportProposal } from "./proposals.ts";
 import * as contracts from "./contracts.ts";
 
 /**
@@ -47,6 +48,10 @@ import * as contracts from "./contracts.ts";
  *   POST /api/families/duplicates/scan                   → { proposed, proposals: DuplicateView[] }
  *   POST /api/families/duplicates/:id/accept { survivor?, reason? } → { survivor: ReportView, merged: ReportView }
  *   POST /api/families/duplicates/:id/reject { reason? } → DuplicateView
+ *   GET  /api/families/proposals?status=proposed|accepted|refused&report= → ReportProposalView[] (what families filed or
+ *                                                added, waiting for a caseworker; a report's whole history with report=) [proposals.ts]
+ *   POST /api/families/proposals/:id/accept { reason? }  → ReportProposalView (a new report opens and is ranked; a change is applied)
+ *   POST /api/families/proposals/:id/refuse { reason }   → ReportProposalView (the family reads the reason; a new report is closed)
  *
  * Family members (role family_member; anything not theirs is 404):
  *   GET  /api/portal/reports                             → [{ id, ref, nameAr, nameLat, status, mergedInto, matches }]
@@ -54,6 +59,8 @@ import * as contracts from "./contracts.ts";
  *                                                           withdrawn: PortalWithdrawal[] } [portal.ts]
  *   POST /api/portal/reports/:id/consent { tier, given } → PortalReport["report"]
  *   POST /api/portal/reports/:id/requests { matchId, unblurred, note? } → { id, unblurred, note, status, createdAt }
+ *   POST /api/portal/reports/:id/proposals { fields: Partial<ReportInput> } → PortalProposal (something to add or correct,
+ *                                                for a caseworker to accept or refuse)
  *   GET  /api/portal/images/:id                          → image/jpeg (an image disclosed to this member)
  */
 const Id = z.object({ id: z.string().min(1).max(80) });
@@ -86,6 +93,7 @@ const ReportBody = z
     reporterContact: Text(),
   })
   .strict();
+const ProposalBody = z.object({ fields: ReportBody.omit({ ref: true, consent: true }) }).strict();
 const EditBody = ReportBody.omit({ ref: true }).extend({ expectedVersion: z.number().int().min(1).optional() }).strict();
 const ImportBody = z.object({ csv: z.string().min(1).max(20_000_000), dryRun: z.boolean().optional() }).strict();
 const ConsentBody = z.object({ tier: z.enum(CONSENT_TIERS), given: z.boolean(), note: z.string().max(500).optional() }).strict();
@@ -390,6 +398,45 @@ export const FAMILIES_ROUTES: readonly RouteSpec[] = [
     body: PortalConsentBody,
     response: contracts.PostPortalReportsByIdConsentAnswer,
     handler: (req, ctx, actor, { params, body }) => portalConsent(ctx, actor, { report: params.id, ...body }),
+  }),
+  route({
+    method: "GET",
+    url: "/api/families/proposals",
+    action: "family.match",
+    summary: "what families filed or added from the portal, waiting for a caseworker (or a report's whole history)",
+    query: z.object({ status: z.enum(["proposed", "accepted", "refused"]).optional(), report: z.string().min(1).max(80).optional() }).strict(),
+    response: z.array(contracts.ReportProposalView),
+    handler: (req, ctx, actor, { query }) => listReportProposals(ctx, actor, query),
+  }),
+  route({
+    method: "POST",
+    url: "/api/families/proposals/:id/accept",
+    action: "family.match",
+    summary: "accept a family's proposal: a new report opens and is ranked; a change is applied to the report",
+    params: Id,
+    body: optionalBody(z.object({ reason: z.string().max(2000).optional() }).strict()),
+    response: contracts.ReportProposalView,
+    handler: (req, ctx, actor, { params, body }) => acceptReportProposal(ctx, actor, { id: params.id, ...body }),
+  }),
+  route({
+    method: "POST",
+    url: "/api/families/proposals/:id/refuse",
+    action: "family.match",
+    summary: "refuse a family's proposal with a reason they read (a new report is closed, never matched)",
+    params: Id,
+    body: z.object({ reason: z.string().min(1).max(2000) }).strict(),
+    response: contracts.ReportProposalView,
+    handler: (req, ctx, actor, { params, body }) => refuseReportProposal(ctx, actor, { id: params.id, ...body }),
+  }),
+  route({
+    method: "POST",
+    url: "/api/portal/reports/:id/proposals",
+    action: "disclosure.read",
+    summary: "the family adds or corrects something about the missing person; a caseworker accepts or refuses it",
+    params: Id,
+    body: ProposalBody,
+    response: contracts.PortalProposal,
+    handler: (req, ctx, actor, { params, body }) => proposeChange(ctx, actor, { report: params.id, fields: body.fields }),
   }),
   route({
     method: "POST",

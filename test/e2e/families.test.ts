@@ -214,7 +214,7 @@ test("the families screens in Chromium: a caseworker decides and discloses in wo
             await imagesLoaded(page, "[data-testid=disclosures] li[data-stage=blurred_face] img");
             const sentSrc = (await page.locator("[data-testid=disclosures] li[data-stage=blurred_face] img").first().getAttribute("src"))!;
             const same = await page.evaluate(async ([x, y]) => {
-              const [u, v] = await Promise.all([x!, y!].map(async (src) => new Uint8Array(await (await fetch(src)).arrayBuffer())));
+              const [u, v] = (await Promise.all([x!, y!].map(async (src) => new Uint8Array(await (await fetch(src)).arrayBuffer())))) as [Uint8Array, Uint8Array];
               return u.length > 0 && u.length === v.length && u.every((b, i) => b === v[i]);
             }, [seenSrc, sentSrc]);
             assert.ok(same, "the image sent is the crop the caseworker saw, byte for byte");

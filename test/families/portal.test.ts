@@ -8,7 +8,7 @@ import { approveRequest, decide, disclose, recordConsent } from "../../src/famil
 import { endMember, linkMember } from "../../src/families/members.ts";
 import { portalConsent, portalImage, portalReport, portalReports, requestMore } from "../../src/families/portal.ts";
 import { Conflict, Forbidden, NotFound } from "../../src/core/errors.ts";
-import { caseworker, familyMember, REPORT, seedMatchingBody, seenFace } from "../support/casework.ts";
+import { caseworker, familyMember, REPORT, seedMatchingBody, seenFace, fileAsFamily } from "../support/casework.ts";
 
 async function bytesOf(s: NodeJS.ReadableStream): Promise<Buffer> {
   const chunks: Buffer[] = [];
@@ -32,8 +32,8 @@ for (const { backend, skip } of await backends()) {
       const body = await seedMatchingBody(a);
       const mother = await familyMember(a, "mother");
       const other = await familyMember(a, "other");
-      const mine = await createReport(a, mother, { ...REPORT, reporterContact: "mother's phone", consent: { viewingPhotos: true } });
-      const theirs = await createReport(a, other, { nameAr: "خالد حسن النجار", sex: "male", birthDate: "1970", reporterContact: "other family's phone" });
+      const mine = await fileAsFamily(a, mother, { ...REPORT, reporterContact: "mother's phone", consent: { viewingPhotos: true } });
+      const theirs = await fileAsFamily(a, other, { nameAr: "خالد حسن النجار", sex: "male", birthDate: "1970", reporterContact: "other family's phone" });
       await rerank(a, caseworker, {});
 
       // before any disclosure: the report, no candidate, no score, no body
