@@ -110,7 +110,9 @@ export const PortalWithdrawal = z.object({ stage: z.enum(["text", "blurred_face"
 export type PortalWithdrawal = z.infer<typeof PortalWithdrawal>;
 /** A family's new report or change to it, for a caseworker to accept or refuse (families/proposals.ts). */
 export const ReportProposalView = z.object({
-  id: z.string(), reportId: z.string(), reportRef: z.string(), kind: z.enum(["new", "change"]), fields: z.record(z.unknown()), proposedBy: z.string(), createdAt: z.string(),
+  id: z.string(), reportId: z.string(), reportRef: z.string(), kind: z.enum(["new", "change"]), fields: z.record(z.unknown()),
+  /** The same fields on the report now (what accepting would change). */
+  current: z.record(z.unknown()), proposedBy: z.string(), createdAt: z.string(),
   status: z.enum(["proposed", "accepted", "refused"]), decidedBy: z.string().nullable(), decidedAt: z.string().nullable(), reason: z.string().nullable(),
 });
 export type ReportProposalView = z.infer<typeof ReportProposalView>;

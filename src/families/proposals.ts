@@ -29,9 +29,11 @@ export const PROPOSABLE = [
   "branchCertainty", "seenInDetention", "marks", "numbers", "reporterName", "reporterRelationship", "reporterContact",
 ] as const;
 
-export function proposalView(p: ReportProposalsTable, ref: string): ReportProposalView {
+export function proposalView(p: ReportProposalsTable, report: FamilyReportsTable): ReportProposalView {
+  const fields = JSON.parse(p.fields) as Record<string, unknown>;
+  const now = inputOf(toReportView(report)) as Record<string, unknown>;
   return {
-    id: p.id, reportId: p.report_id, reportRef: ref, kind: p.kind as ReportProposalView["kind"], fields: JSON.parse(p.fields) as Record<string, unknown>, proposedBy: p.proposed_by,
+    id: p.id, reportId: p.report_id, reportRef: report.ref, kind: p.kind as ReportProposalView["kind"], fields, current: Object.fromEntries(Object.keys(fields).map((k) => [k, now[k] ?? null])), proposedBy: p.proposed_by,
     createdAt: p.created_at, status: p.status as ReportProposalView["status"], decidedBy: p.decided_by, decidedAt: p.decided_at, reason: p.reason,
   };
 }
@@ -60,10 +62,10 @@ export async function checkedChange(tx: Tx, report: FamilyReportsTable, fields: 
   return out as ReportInput;
 }
 
-async function refs(tx: Tx, ids: string[]): Promise<Map<string, string>> {
+async function reportsById(tx: Tx, ids: string[]): Promise<Map<string, FamilyReportsTable>> {
   if (ids.length === 0) return new Map();
-  const rows = await cwdb(tx).selectFrom("family_reports").select(["id", "ref"]).where("id", "in", [...new Set(ids)]).execute();
-  return new Map(rows.map((r) => [r.id, r.ref]));
+  const rows = await cwdb(tx).selectFrom("family_reports").selectAll().where("id", "in", [...new Set(ids)]).execute();
+  return new Map(rows.map((r) => [r.id, r]));
 }
 
 /** Proposals for caseworkers: by default those waiting, oldest first; or one report's whole history. A recorded read. */
@@ -80,8 +82,8 @@ export async function listReportProposals(ctx: Ctx, actor: Actor, input: { statu
     } else q = q.where("status", "=", input.status ?? "proposed");
     const rows = await q.execute();
     if (rows.length) await recordPersonalDataRead(ctx, tx, actor, [...new Set(rows.map((r) => r.report_id))].map((id) => ({ id, role: "report" })), { read: "report proposals" });
-    const byId = await refs(tx, rows.map((r) => r.report_id));
-    return rows.map((r) => proposalView(r, byId.get(r.report_id) ?? ""));
+    const byId = await reportsById(tx, rows.map((r) => r.report_id));
+    return rows.map((r) => proposalView(r, byId.get(r.report_id)!));
   });
 }
 
@@ -115,12 +117,12 @@ export async function acceptReportProposal(ctx: Ctx, actor: Actor, input: { id: 
     if (p.kind === "new") {
       await cwdb(tx).updateTable("family_reports").set({ status: "open", caseworker_id: r.caseworker_id ?? actor.id, version: r.version + 1, updated_at: now }).where("id", "=", r.id).execute();
     } else {
-      await applyReportPatchInTx(ctx, tx, actor, r, await checkedChange(tx, r, JSON.parse(p.fields) as Record<string, unknown>), "report.edit", { proposal: p.id });
+      await applyReportPatchInTx(ctx, tx, actor, r, await checkedChange(tx, r, JSON.parse(p.fields) as Record<string, unknown>), { proposal: p.id });
     }
     const done: ReportProposalsTable = { ...p, status: "accepted", decided_by: actor.id, decided_at: now, reason };
     await cwdb(tx).updateTable("family_report_proposals").set({ status: done.status, decided_by: done.decided_by, decided_at: now, reason }).where("id", "=", p.id).execute();
     await ctx.log.append(tx, custody("metadata modification", actor, ctx.clock.now(), [{ id: r.id, role: "report" }], { action: "report.proposal-accepted", proposal: p.id, kind: p.kind }));
-    return proposalView(done, r.ref);
+    return proposalView(done, await cwdb(tx).selectFrom("family_reports").selectAll().where("id", "=", r.id).executeTakeFirstOrThrow());
   });
   await enqueueRerank(ctx, { reportId: out.reportId });
   return out;
@@ -138,6 +140,6 @@ export async function refuseReportProposal(ctx: Ctx, actor: Actor, input: { id: 
     const done: ReportProposalsTable = { ...p, status: "refused", decided_by: actor.id, decided_at: now, reason };
     await cwdb(tx).updateTable("family_report_proposals").set({ status: "refused", decided_by: actor.id, decided_at: now, reason }).where("id", "=", p.id).execute();
     await ctx.log.append(tx, custody("metadata modification", actor, ctx.clock.now(), [{ id: r.id, role: "report" }], { action: "report.proposal-refused", proposal: p.id, kind: p.kind }));
-    return proposalView(done, r.ref);
+    return proposalView(done, await cwdb(tx).selectFrom("family_reports").selectAll().where("id", "=", r.id).executeTakeFirstOrThrow());
   });
 }

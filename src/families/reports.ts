@@ -317,7 +317,7 @@ export async function updateReport(ctx: Ctx, actor: Actor, idOrRef: string, patc
     if (patch.expectedVersion !== undefined && patch.expectedVersion !== row.version) {
       throw new Conflict(`Report ${row.ref} was changed by someone else (version ${row.version}); reload it and apply your change again.`);
     }
-    return applyReportPatchInTx(ctx, tx, actor, row, patch, "report.edit");
+    return applyReportPatchInTx(ctx, tx, actor, row, patch);
   });
   await enqueueRerank(ctx, { reportId: view.id });
   return view;
@@ -335,7 +335,7 @@ export function inputOf(cur: ReportView): ReportInput {
 }
 
 /** Lays a patch over a report (validated as a whole) and stores it, in the caller's transaction; one custody event. */
-export async function applyReportPatchInTx(ctx: Ctx, tx: Tx, actor: Actor, row: FamilyReportsTable, patch: ReportInput, action: string, detail: Record<string, string> = {}): Promise<ReportView> {
+export async function applyReportPatchInTx(ctx: Ctx, tx: Tx, actor: Actor, row: FamilyReportsTable, patch: ReportInput, detail: Record<string, string> = {}): Promise<ReportView> {
   const cur = toReportView(row);
   const merged: ReportInput = {
     ...inputOf(cur),
@@ -352,7 +352,7 @@ export async function applyReportPatchInTx(ctx: Ctx, tx: Tx, actor: Actor, row: 
   if (changed.length === 0) return cur;
   const next = { ...row, ...cols, consent, version: row.version + 1, updated_at: now };
   await fdb(tx).updateTable("family_reports").set(next).where("id", "=", row.id).execute();
-  await ctx.log.append(tx, custody("metadata modification", actor, ctx.clock.now(), [{ id: row.id, role: "report" }], { action, fields: changed.map(String).sort(), ...detail }));
+  await ctx.log.append(tx, custody("metadata modification", actor, ctx.clock.now(), [{ id: row.id, role: "report" }], { action: "report.edit", fields: changed.map(String).sort(), ...detail }));
   return toReportView(next);
 }
 

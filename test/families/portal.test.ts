@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import sharp from "sharp";
 import { backends } from "../support/backends.ts";
 import { freshArchive } from "../support/archive.ts";
-import { createReport, rerank } from "../../src/families/index.ts";
+import { rerank } from "../../src/families/index.ts";
 import { approveRequest, decide, disclose, recordConsent } from "../../src/families/disclosure.ts";
 import { endMember, linkMember } from "../../src/families/members.ts";
 import { portalConsent, portalImage, portalReport, portalReports, requestMore } from "../../src/families/portal.ts";

@@ -28,6 +28,8 @@ import { decide, disclose } from "../../src/families/disclosure.ts";
 import { linkMember } from "../../src/families/members.ts";
 import { withdrawDisclosure } from "../../src/families/withdrawal.ts";
 import { previewFace } from "../../src/families/face-preview.ts";
+import { acceptReportProposal, listReportProposals, refuseReportProposal } from "../../src/families/proposals.ts";
+import { proposeChange } from "../../src/families/portal.ts";
 import { drawReviewSample } from "../../src/review/samples.ts";
 import { parseLeaf, type CustodyEvent } from "../../src/ledger/events.ts";
 import { isCommitment } from "../../src/ledger/openings.ts";
@@ -125,6 +127,13 @@ for (const { backend, skip } of await backends()) {
       const said = await disclose(a, caseworker, { report: r.ref, bodyId: b2!.ref, stage: "text", text: `${MARK} we may have found him`, consentNote: `${MARK} by phone`, reason: `${MARK} probable` });
       await disclose(a, caseworker, { report: r.ref, bodyId: b2!.ref, stage: "blurred_face", text: `${MARK} a blurred image`, consentNote: `${MARK} in person`, reason: `${MARK} ready`, preview: seen.id });
       await withdrawDisclosure(a, caseworker, { id: said.id, reason: "other", note: `${MARK} we were wrong, we will call you` });
+      // A family files from the portal; the caseworker accepts it; what the family adds is accepted or refused.
+      const filed = await createReport(a, relative, { nameAr: `${MARK} سامر`, nameLat: `${MARK} Samer`, sex: "male", reporterContact: `${MARK} phone` });
+      await acceptReportProposal(a, caseworker, { id: (await listReportProposals(a, caseworker, { report: filed.id }))[0]!.id, reason: `${MARK} read with them` });
+      const added = await proposeChange(a, relative, { report: filed.ref, fields: { marks: [{ type: "scar", region: "arm_left", description: `${MARK} scar` }] } });
+      await acceptReportProposal(a, caseworker, { id: added.id });
+      const corrected = await proposeChange(a, relative, { report: filed.ref, fields: { birthPlace: `${MARK} Homs` } });
+      await refuseReportProposal(a, caseworker, { id: corrected.id, reason: `${MARK} his papers say Hama` });
 
       const rows = await a.db.db.selectFrom("custody_events").select(["seq", "leaf"]).orderBy("seq").execute();
       const events = rows.map((x) => ({ seq: x.seq, text: x.leaf.toString("utf8"), e: parseLeaf(x.leaf) }));

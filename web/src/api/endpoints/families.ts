@@ -23,10 +23,14 @@ export const FAMILIES_ENDPOINTS = {
   familyScanDuplicates: { method: "POST", url: "/api/families/duplicates/scan" },
   familyAcceptDuplicate: { method: "POST", url: "/api/families/duplicates/:id/accept" },
   familyRejectDuplicate: { method: "POST", url: "/api/families/duplicates/:id/reject" },
+  familyProposals: { method: "GET", url: "/api/families/proposals" },
+  familyAcceptProposal: { method: "POST", url: "/api/families/proposals/:id/accept" },
+  familyRefuseProposal: { method: "POST", url: "/api/families/proposals/:id/refuse" },
 
   portalReports: { method: "GET", url: "/api/portal/reports" },
   portalReport: { method: "GET", url: "/api/portal/reports/:id" },
   portalConsent: { method: "POST", url: "/api/portal/reports/:id/consent" },
   portalRequest: { method: "POST", url: "/api/portal/reports/:id/requests" },
   portalImage: { method: "GET", url: "/api/portal/images/:id" },
+  portalPropose: { method: "POST", url: "/api/portal/reports/:id/proposals" },
 } as const satisfies Record<string, { method: "GET" | "POST" | "PUT" | "DELETE"; url: string }>;

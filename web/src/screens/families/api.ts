@@ -10,6 +10,8 @@ import type {
   FacePhoto,
   FacePreviewView,
   FaceRegion,
+  PortalProposal,
+  ReportProposalView,
   DuplicateView,
   FlagView,
   PortalMatch,
@@ -54,6 +56,9 @@ export const families = {
   scanDuplicates: async () => await typedCall<{ proposed: number; proposals: DuplicateView[] }>()("familyScanDuplicates", none),
   acceptDuplicate: async (id: string, survivor: string, reason?: string) =>
     await typedCall<{ survivor: ReportView; merged: ReportView }>()("familyAcceptDuplicate", { id }, { body: reason ? { survivor, reason } : { survivor } }),
+  proposals: async (status?: ReportProposalView["status"]) => await typedCall<ReportProposalView[]>()("familyProposals", none, { query: { status } }),
+  acceptProposal: async (id: string, reason?: string) => await typedCall<ReportProposalView>()("familyAcceptProposal", { id }, { body: reason ? { reason } : {} }),
+  refuseProposal: async (id: string, reason: string) => await typedCall<ReportProposalView>()("familyRefuseProposal", { id }, { body: { reason } }),
   rejectDuplicate: async (id: string, reason?: string) => await typedCall<DuplicateView>()("familyRejectDuplicate", { id }, { body: reason ? { reason } : {} }),
 };
 
@@ -64,4 +69,5 @@ export const portal = {
   requestMore: async (id: string, matchId: string, unblurred: boolean, note?: string) =>
     await typedCall<PortalMatch["requests"][number]>()("portalRequest", { id }, { body: note ? { matchId, unblurred, note } : { matchId, unblurred } }),
   imageUrl: (id: string) => urlOf("portalImage", { id }),
+  propose: async (id: string, fields: ReportInput) => await typedCall<PortalProposal>()("portalPropose", { id }, { body: { fields } }),
 };
