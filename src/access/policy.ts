@@ -22,6 +22,8 @@ export type Action =
   | "metadata.sensitive" // serials, owner fields, paths on the medium
   | "log.read" // checkpoints, hash tiles, consistency proofs: the log's shape, nothing of what it holds
   | "log.entries" // the events themselves: entry bundles, inclusion proofs by SHA-256 or id ("do you hold X?")
+  | "mirror.manage" // grant, revoke and list mirrors (other custodians' copies)
+  | "mirror.follow" // a granted mirror's token: entry bundles, sealed openings, the encrypted blobs (ciphertext)
   | "jobs.read"
   | "jobs.run"
   | "account.self" // one's own password, second factor, sessions
@@ -98,6 +100,8 @@ export interface Rule {
   exposes?: Exposure;
   /** Needs an account: an anonymous visitor is told to sign in even if `public` is listed. */
   signedIn?: boolean;
+  /** Granted to a mirror's follower token (an actor of kind "follower"), whatever its role. */
+  followers?: true;
 }
 
 const STAFF: Role[] = ["admin", "archivist", "investigator", "forensic_reviewer", "family_caseworker", "prosecutor", "curator"];
@@ -122,6 +126,10 @@ export const RULES: Record<Action, Rule> = {
   // archivists). Investigators, reviewers and prosecutors see the records their work needs through their own
   // actions; a court gets its exhibits' events and proofs inside a package; families and the public never.
   "log.entries": { roles: ["admin", "archivist"], signedIn: true },
+  // A mirror is another custodian's copy: an admin grants it (a token for one follower), and the follower's token
+  // reads the entries and the blobs as ciphertext, nothing else (its actor holds only these scopes).
+  "mirror.manage": { roles: ["admin"], signedIn: true },
+  "mirror.follow": { roles: [], followers: true, signedIn: true },
   "jobs.read": { roles: STAFF },
   "jobs.run": { roles: ["admin", "archivist"] },
   // One's own account, sessions and tokens: granted through the "self" relation, so a guessed id of someone
@@ -300,7 +308,7 @@ export interface ScopedActor extends Actor {
 }
 
 export type Denial = "anonymous" | "role" | "scope" | "sensitivity" | "relation";
-export type Decision = { allowed: true; via: "role" | "relation" } | { allowed: false; reason: Denial };
+export type Decision = { allowed: true; via: "role" | "relation" | "grant" } | { allowed: false; reason: Denial };
 
 export interface Policy {
   decide(actor: Actor, action: Action, resource?: Resource): Decision;
@@ -338,6 +346,7 @@ function decide(actor: Actor, action: Action, resource?: Resource): Decision {
   const rule = RULES[action];
   const denied = gate(actor, action);
   if (denied) return { allowed: false, reason: denied };
+  if (rule.followers && actor.kind === "follower") return { allowed: true, via: "grant" };
   const byRole = rule.roles.includes(actor.role);
   if (byRole) {
     if (!resource?.sensitivity || rank(resource.sensitivity) <= rank(CLEARANCE[actor.role])) return { allowed: true, via: "role" };
@@ -382,6 +391,7 @@ export const policy: Policy = {
   mayAttempt(actor, action) {
     if (gate(actor, action)) return false;
     const rule = RULES[action];
+    if (rule.followers && actor.kind === "follower") return true;
     if (rule.roles.includes(actor.role)) return true;
     return Boolean(rule.related?.[actor.role]?.length) && !isAnonymous(actor);
   },

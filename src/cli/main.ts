@@ -16,6 +16,7 @@ import { registerDossierCommands } from "./dossier.ts";
 import { registerWitnessCommands } from "./witness.ts";
 import { registerAuthenticityCommands } from "./authenticity.ts";
 import { registerExhibitionCommands } from "./exhibition.ts";
+import { registerMirrorCommands } from "./mirror.ts";
 import { reportError } from "./shell.ts";
 
 const program = new Command("dalil")
@@ -42,6 +43,7 @@ registerDossierCommands(program);
 registerWitnessCommands(program);
 registerAuthenticityCommands(program);
 registerExhibitionCommands(program);
+registerMirrorCommands(program);
 
 try {
   await program.parseAsync(process.argv);

@@ -71,6 +71,11 @@ const MATRIX: Record<string, Row> = {
   "GET /log/consistency": { request: () => ({ url: "/log/consistency?from=1&to=1" }), expect: everyone("pass") },
   "GET /log/tile/*": { request: () => ({ url: "/log/tile/0/000" }), expect: everyone("pass") },
   "GET /log/tile/entries/*": { request: () => ({ url: "/log/tile/entries/000" }), expect: only(["admin", "archivist"], "pass") },
+  // A mirror's follower token only (test/mirror/follow.test.ts); no role and no person's session reaches them.
+  "GET /mirror/tile/entries/*": { request: () => ({ url: "/mirror/tile/entries/000" }), expect: only([]) },
+  "GET /mirror/openings/tile/entries/*": { request: () => ({ url: "/mirror/openings/tile/entries/000" }), expect: only([]) },
+  "GET /mirror/objects": { expect: only([]) },
+  "GET /mirror/object/*": { request: () => ({ url: "/mirror/object/dalil-blob-store.json" }), expect: only([]) },
 
   "GET /api/session": { expect: everyone() },
   // A wrong password for everyone (each caller its own address, so no lockout interferes).

@@ -7,6 +7,11 @@ import type {
   DecisionView,
   DisclosureView,
   DuplicateStatus,
+  FacePhoto,
+  FacePreviewView,
+  FaceRegion,
+  PortalProposal,
+  ReportProposalView,
   DuplicateView,
   FlagView,
   PortalMatch,
@@ -34,10 +39,13 @@ export const families = {
     await typedCall<ReportView>()("familyConsent", { id }, { body: note ? { tier, given, note } : { tier, given } }),
   decide: async (id: string, bodyId: string, status: DecisionStatus, reason: string) =>
     await typedCall<DecisionView>()("familyDecide", { id }, { body: { bodyId, status, reason } }),
-  disclose: async (id: string, input: { bodyId: string; stage: "text" | "blurred_face"; text: string; consentNote: string; reason: string }) =>
+  disclose: async (id: string, input: { bodyId: string; stage: "text" | "blurred_face"; text: string; consentNote: string; reason: string; recipientId?: string; preview?: string }) =>
     await typedCall<DisclosureView>()("familyDisclose", { id }, { body: input }),
+  facePhotos: async (bodyId: string) => await typedCall<FacePhoto[]>()("familyFacePhotos", { id: bodyId }),
+  previewFace: async (id: string, input: { bodyId: string; photo: string; region: FaceRegion }) => await typedCall<FacePreviewView>()("familyFacePreview", { id }, { body: input }),
+  facePreviewImageUrl: (id: string) => urlOf("familyFacePreviewImage", { id }),
+  photoBlurredUrl: (sha256: string) => urlOf("rendition", { sha256, kind: "blurred" }),
   disclosureImageUrl: (id: string) => urlOf("familyDisclosureImage", { id }),
-  facePreviewUrl: (id: string, bodyId: string) => `${urlOf("familyFacePreview", { id })}?bodyId=${encodeURIComponent(bodyId)}`,
   withdraw: async (id: string, reason: WithdrawalReason, note?: string) =>
     await typedCall<DisclosureView[]>()("familyWithdrawDisclosure", { id }, { body: note ? { reason, note } : { reason } }),
   approve: async (id: string, reason: string, text?: string) => await typedCall<DisclosureView[]>()("familyApproveRequest", { id }, { body: text ? { reason, text } : { reason } }),
@@ -48,6 +56,9 @@ export const families = {
   scanDuplicates: async () => await typedCall<{ proposed: number; proposals: DuplicateView[] }>()("familyScanDuplicates", none),
   acceptDuplicate: async (id: string, survivor: string, reason?: string) =>
     await typedCall<{ survivor: ReportView; merged: ReportView }>()("familyAcceptDuplicate", { id }, { body: reason ? { survivor, reason } : { survivor } }),
+  proposals: async (status?: ReportProposalView["status"]) => await typedCall<ReportProposalView[]>()("familyProposals", none, { query: { status } }),
+  acceptProposal: async (id: string, reason?: string) => await typedCall<ReportProposalView>()("familyAcceptProposal", { id }, { body: reason ? { reason } : {} }),
+  refuseProposal: async (id: string, reason: string) => await typedCall<ReportProposalView>()("familyRefuseProposal", { id }, { body: { reason } }),
   rejectDuplicate: async (id: string, reason?: string) => await typedCall<DuplicateView>()("familyRejectDuplicate", { id }, { body: reason ? { reason } : {} }),
 };
 
@@ -58,4 +69,5 @@ export const portal = {
   requestMore: async (id: string, matchId: string, unblurred: boolean, note?: string) =>
     await typedCall<PortalMatch["requests"][number]>()("portalRequest", { id }, { body: note ? { matchId, unblurred, note } : { matchId, unblurred } }),
   imageUrl: (id: string) => urlOf("portalImage", { id }),
+  propose: async (id: string, fields: ReportInput) => await typedCall<PortalProposal>()("portalPropose", { id }, { body: { fields } }),
 };
