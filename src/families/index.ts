@@ -49,5 +49,6 @@ export { withdrawDisclosure, WITHDRAWAL_REASONS, type WithdrawalReason, type Wit
 export { portalReports, portalReport, portalConsent, requestMore, portalImage, proposeChange, type PortalReport, type PortalMatch, type PortalWithdrawal } from "./portal.ts";
 export { listReportProposals, acceptReportProposal, refuseReportProposal, PROPOSABLE, type ReportProposalView } from "./proposals.ts";
 export { rerankIfBodiesChanged, type WatchResult } from "./watch.ts";
+export { publicDisplayConsents } from "./public-display.ts";
 export { registerFamiliesJobs } from "./jobs.ts";
 export { JOB_RERANK, JOB_WATCH_BODIES, enqueueRerank } from "./rerank-requests.ts";
