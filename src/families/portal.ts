@@ -11,6 +11,7 @@ import { cwdb, type CaseDisclosuresTable, type CaseReportsTable } from "./casewo
 import { homeReport, loadCaseReport, reportsOfUser, tiedUsers } from "./members.ts";
 import { consents, raiseFlag, recordConsentInTx, requestView, type DecisionStatus, type Stage } from "./disclosure.ts";
 import { checkedChange, recordProposalInTx } from "./proposals.ts";
+import { Vocabularies, type Term } from "../catalogue/index.ts";
 import type * as contracts from "./contracts.ts";
 
 /**
@@ -211,4 +212,13 @@ export async function portalImage(ctx: Ctx, actor: Actor, id: string): Promise<{
   });
   const stat = await ctx.blobs.stat(d.image_sha256!);
   return { stream: await ctx.blobs.get(d.image_sha256!), size: stat?.size ?? 0, mime: "image/jpeg", blurred: d.blurred === 1 };
+}
+
+/** The vocabularies a family's form needs (kinds of mark, places on the body, governorates), in both languages. */
+export const FORM_VOCABULARIES = ["mark_type", "body_region", "governorate"] as const;
+
+export async function portalVocabulary(ctx: Ctx, actor: Actor, input: { vocabulary: (typeof FORM_VOCABULARIES)[number] }): Promise<Term[]> {
+  familyOnly(ctx, actor);
+  if (!(FORM_VOCABULARIES as readonly string[]).includes(input.vocabulary)) throw new Invalid(`The portal's forms use ${FORM_VOCABULARIES.join(", ")}.`, "vocabulary");
+  return (await Vocabularies.cached(ctx.db.db)).terms(input.vocabulary);
 }

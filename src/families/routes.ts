@@ -9,9 +9,10 @@ import { approveRequest, caseOf, clearFlag, declineRequest, decide, disclose, di
 import { endMember, linkMember } from "./members.ts";
 import { withdrawDisclosure, WITHDRAWAL_REASONS } from "./withdrawal.ts";
 import { facePhotos, facePreviewImage, previewFace } from "./face-preview.ts";
-import { portalConsent, portalImage, portalReport, portalReports, proposeChange, requestMore } from "./portal.ts";
+import { FORM_VOCABULARIES, portalConsent, portalImage, portalReport, portalReports, portalVocabulary, proposeChange, requestMore } from "./portal.ts";
 import { acceptReportProposal, listReportProposals, refuseReportProposal } from "./proposals.ts";
 import * as contracts from "./contracts.ts";
+import { Term } from "../catalogue/contracts.ts";
 
 /**
  * Families over HTTP: thin shells over the use cases, which ask the policy themselves. Types named here are
@@ -62,6 +63,7 @@ import * as contracts from "./contracts.ts";
  *   POST /api/portal/reports/:id/proposals { fields: Partial<ReportInput> } → PortalProposal (something to add or correct,
  *                                                for a caseworker to accept or refuse)
  *   GET  /api/portal/images/:id                          → image/jpeg (an image disclosed to this member)
+ *   GET  /api/portal/vocabularies/:vocabulary            → Term[] (mark_type, body_region, governorate: what the forms offer)
  */
 const Id = z.object({ id: z.string().min(1).max(80) });
 const Sha = z.string().regex(/^[0-9a-f]{64}$/, "must be a SHA-256 in lowercase hex");
@@ -427,6 +429,15 @@ export const FAMILIES_ROUTES: readonly RouteSpec[] = [
     body: z.object({ reason: z.string().min(1).max(2000) }).strict(),
     response: contracts.ReportProposalView,
     handler: (req, ctx, actor, { params, body }) => refuseReportProposal(ctx, actor, { id: params.id, ...body }),
+  }),
+  route({
+    method: "GET",
+    url: "/api/portal/vocabularies/:vocabulary",
+    action: "disclosure.read",
+    summary: "the terms a family's forms offer (kinds of mark, places on the body, governorates), in both languages",
+    params: z.object({ vocabulary: z.enum(FORM_VOCABULARIES) }).strict(),
+    response: z.array(Term),
+    handler: (req, ctx, actor, { params }) => portalVocabulary(ctx, actor, params),
   }),
   route({
     method: "POST",

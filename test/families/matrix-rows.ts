@@ -75,6 +75,7 @@ export const FAMILIES_MATRIX: Record<string, Row> = {
   "POST /api/families/proposals/:id/refuse": { request: () => ({ url: "/api/families/proposals/rpp_none/refuse", body: { reason: "matrix" } }), expect: only(CASEWORK, 404) },
   "POST /api/portal/reports/:id/proposals": { request: () => ({ url: "/api/portal/reports/rep_none/proposals", body: { fields: { branch: "215" } } }), expect: portal(404) },
   "GET /api/portal/reports": { expect: portal(200) },
+  "GET /api/portal/vocabularies/:vocabulary": { request: () => ({ url: "/api/portal/vocabularies/mark_type" }), expect: portal(200) },
   "GET /api/portal/reports/:id": { request: () => ({ url: "/api/portal/reports/rep_none" }), expect: portal(404) },
   "POST /api/portal/reports/:id/consent": { request: () => ({ url: "/api/portal/reports/rep_none/consent", body: { tier: "viewingPhotos", given: false } }), expect: portal(404) },
   "POST /api/portal/reports/:id/requests": {

@@ -33,4 +33,5 @@ export const FAMILIES_ENDPOINTS = {
   portalRequest: { method: "POST", url: "/api/portal/reports/:id/requests" },
   portalImage: { method: "GET", url: "/api/portal/images/:id" },
   portalPropose: { method: "POST", url: "/api/portal/reports/:id/proposals" },
+  portalVocabulary: { method: "GET", url: "/api/portal/vocabularies/:vocabulary" },
 } as const satisfies Record<string, { method: "GET" | "POST" | "PUT" | "DELETE"; url: string }>;

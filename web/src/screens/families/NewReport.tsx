@@ -4,9 +4,8 @@ import { BRANCH_CERTAINTIES, CONSENT_TIERS, type BranchCertainty, type ConsentTi
 import { Link, navigate } from "../../app/router.tsx";
 import type { ScreenProps } from "../../app/screens.ts";
 import { ErrorNote } from "../../components/ErrorNote.tsx";
-import { useTerms } from "../catalogue/shared.tsx";
 import { families } from "./api.ts";
-import { listOf, useAct } from "./shared.tsx";
+import { listOf, useAct, useFormTerms } from "./shared.tsx";
 import "./families.css";
 
 /**
@@ -48,9 +47,9 @@ function ReportForm({ portal }: { portal: boolean }) {
   const { t } = useTranslation();
   // the portal's plainer words where it has its own, else the caseworker's
   const L = (key: string, opts?: Record<string, unknown>): string => (portal ? t([`families.portalForm.${key}`, `families.${key}`], opts) : t(`families.${key}`, opts));
-  const markTypes = useTerms("mark_type");
-  const regions = useTerms("body_region");
-  const governorates = useTerms("governorate");
+  const markTypes = useFormTerms("mark_type", portal);
+  const regions = useFormTerms("body_region", portal);
+  const governorates = useFormTerms("governorate", portal);
   const [ar, setAr] = useState(emptySlots);
   const [lat, setLat] = useState(emptySlots);
   const [mother, setMother] = useState("");

@@ -3,9 +3,8 @@ import { useTranslation } from "react-i18next";
 import type { PortalReport, ReportInput } from "../../api/types/families.ts";
 import { useFormat } from "../../app/prefs.tsx";
 import { ErrorNote } from "../../components/ErrorNote.tsx";
-import { useTerms } from "../catalogue/shared.tsx";
 import { portal } from "./api.ts";
-import { useAct } from "./shared.tsx";
+import { useAct, useFormTerms } from "./shared.tsx";
 
 /**
  * What a family adds or corrects (a mark remembered, a document found, a place, a mistake), sent to their
@@ -20,8 +19,8 @@ const NUMBER_ROLES = ["detainee", "branch", "examiner"] as const;
 
 export function PortalAdd({ report, onChange }: { report: PortalReport["report"]; onChange: () => Promise<void> }) {
   const { t } = useTranslation();
-  const markTypes = useTerms("mark_type");
-  const regions = useTerms("body_region");
+  const markTypes = useFormTerms("mark_type", true);
+  const regions = useFormTerms("body_region", true);
   const [kind, setKind] = useState<Kind>("mark");
   const [mark, setMark] = useState({ type: "", region: "", description: "" });
   const [number, setNumber] = useState<{ role: (typeof NUMBER_ROLES)[number]; value: string }>({ role: "detainee", value: "" });

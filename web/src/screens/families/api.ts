@@ -1,4 +1,5 @@
 import { typedCall, urlOf } from "../../api/client.ts";
+import type { Term } from "../../api/types/catalogue.ts";
 import type {
   CandidateView,
   CaseView,
@@ -69,5 +70,6 @@ export const portal = {
   requestMore: async (id: string, matchId: string, unblurred: boolean, note?: string) =>
     await typedCall<PortalMatch["requests"][number]>()("portalRequest", { id }, { body: note ? { matchId, unblurred, note } : { matchId, unblurred } }),
   imageUrl: (id: string) => urlOf("portalImage", { id }),
+  vocabulary: async (vocabulary: string) => await typedCall<Term[]>()("portalVocabulary", { vocabulary }),
   propose: async (id: string, fields: ReportInput) => await typedCall<PortalProposal>()("portalPropose", { id }, { body: { fields } }),
 };
