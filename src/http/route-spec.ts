@@ -3,6 +3,7 @@ import { z, type ZodTypeAny } from "zod";
 import type { Ctx } from "../app/context.ts";
 import type { Actor } from "../core/actor.ts";
 import type { Action } from "../access/index.ts";
+import { Invalid } from "../core/errors.ts";
 
 /**
  * One route as a module declares it: method, path, the action it needs, and its contract — the zod schemas of
@@ -98,6 +99,19 @@ export function isBytes(r: ResponseSchema): r is Bytes {
  */
 export function route<QS extends ZodTypeAny | undefined = undefined, R extends ResponseSchema = ResponseSchema, PS extends ZodTypeAny | undefined = undefined, BS extends ZodTypeAny | undefined = undefined>(spec: RouteSpec<QS, R, PS, BS>): RouteSpec {
   return spec as unknown as RouteSpec;
+}
+
+/**
+ * A use case's input from a body and the path's parameters: `{ ...body, ...path }`, except that a body naming a
+ * path parameter itself is refused (the use case's strict schema would have refused it as an unknown field),
+ * and a body that is no JSON object is handed on as it is for the use case's parse to refuse. No body is `{}`.
+ */
+export function withPath<B, P extends Record<string, unknown>>(body: B, path: P): B & P {
+  const sent: unknown = body ?? {};
+  if (typeof sent !== "object" || sent === null || Array.isArray(sent)) return sent as B & P;
+  const named = Object.keys(path).filter((k) => Object.prototype.hasOwnProperty.call(sent, k));
+  if (named.length > 0) throw new Invalid(`The input is not valid: Unrecognized key(s) in object: ${named.map((k) => `'${k}'`).join(", ")}.`).says("request.invalidBody");
+  return { ...(sent as B), ...path };
 }
 
 /** A JSON body that may be left out: no body reads as `{}` (so its fields' own defaults and messages apply). */
