@@ -100,7 +100,7 @@ export const SubmitReviewInput = z
   .strict();
 
 /** `doubleShare`: the share of the sample two reviewers examine independently (blind), 0..1. */
-export const DrawSampleInput = z.object({ size: z.number().int().min(1).max(1_000_000), seed: z.string().min(1).max(200), doubleShare: z.number().min(0).max(1).optional() }).strict();
+export const DrawSampleInput = z.object({ size: z.number().int().min(1).max(1_000_000), seed: z.string().min(1).max(200), doubleShare: z.number({ invalid_type_error: "takes a number from 0 to 1 (e.g. 0.2)" }).min(0, "takes a number from 0 to 1 (e.g. 0.2)").max(1, "takes a number from 0 to 1 (e.g. 0.2)").optional() }).strict();
 
 /** `sampleId` absent: the most recently drawn sample. `reviewers`: forensic reviewers' account ids or email addresses. */
 export const AssignSampleInput = z.object({ sampleId: z.string().min(1).max(64).optional(), reviewers: z.array(z.string().min(1).max(320)).min(1).max(200) }).strict();
