@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { bytes, optionalBody, route, usecase, withPath, type RouteSpec } from "../http/route-spec.ts";
+import { bytes, route, usecase, withPath, type RouteSpec } from "../http/route-spec.ts";
 import { editBody, getBody, mergeBodies, readBodies, setPhotoRole, splitBody } from "./bodies.ts";
 import { addNumber, checkNumber, retireNumber } from "./numbers.ts";
 import { acceptProposal, acceptProposals, getProposal, listProposals, mergeProposals, proposeGroupings, readingsOf, rejectProposal, splitProposal } from "./proposals.ts";
@@ -80,7 +80,7 @@ export const CATALOGUE_ROUTES: readonly RouteSpec[] = [
     action: "catalogue.edit",
     summary: "change a body's fields (only those given); every change is kept with its old value",
     params: Id,
-    body: usecase(contracts.EditBodyInput.omit({ id: true })),
+    body: usecase(contracts.EditBodyInput, "id"),
     response: contracts.BodyView,
     handler: (req, ctx, actor, { params, body }) => editBody(ctx, actor, withPath(body, { id: params.id })),
   }),
@@ -115,7 +115,7 @@ export const CATALOGUE_ROUTES: readonly RouteSpec[] = [
     action: "catalogue.group",
     summary: "move some of a body's photos (and the numbers read from them) to a new body",
     params: Id,
-    body: usecase(contracts.SplitBodyInput.omit({ bodyId: true })),
+    body: usecase(contracts.SplitBodyInput, "bodyId"),
     response: contracts.PostBodiesByIdSplitAnswer,
     handler: (req, ctx, actor, { params, body }) => {
       const b = body;
@@ -138,7 +138,7 @@ export const CATALOGUE_ROUTES: readonly RouteSpec[] = [
     action: "catalogue.edit",
     summary: "set the role of one of a body's photos (card, face, full, detail, other)",
     params: z.object({ id: z.string().min(1).max(64), sha256: Sha }),
-    body: usecase(contracts.SetPhotoRoleInput.pick({ role: true })),
+    body: usecase(contracts.SetPhotoRoleInput, "bodyId", "sha256"),
     response: contracts.BodyDetail,
     handler: (req, ctx, actor, { params, body }) => {
       const p = params;
@@ -152,7 +152,7 @@ export const CATALOGUE_ROUTES: readonly RouteSpec[] = [
     action: "catalogue.edit",
     summary: "type a number read on a body's photo or a document; it awaits a second person's check",
     params: Id,
-    body: usecase(contracts.AddNumberInput.omit({ bodyId: true })),
+    body: usecase(contracts.AddNumberInput, "bodyId"),
     response: contracts.BodyNumber,
     handler: (req, ctx, actor, { params, body }) => {
       const b = body;
@@ -165,7 +165,7 @@ export const CATALOGUE_ROUTES: readonly RouteSpec[] = [
     action: "catalogue.check",
     summary: "second-person check of a number: agree, or give the corrected value",
     params: Id,
-    body: usecase(contracts.CheckNumberInput.omit({ numberId: true })),
+    body: usecase(contracts.CheckNumberInput, "numberId"),
     response: contracts.BodyNumber,
     handler: (req, ctx, actor, { params, body }) => {
       const b = body;
@@ -178,7 +178,7 @@ export const CATALOGUE_ROUTES: readonly RouteSpec[] = [
     action: "catalogue.edit",
     summary: "withdraw a number entered in error (it stays on record with the reason)",
     params: Id,
-    body: usecase(contracts.RetireNumberInput.omit({ numberId: true })),
+    body: usecase(contracts.RetireNumberInput, "numberId"),
     response: contracts.BodyNumber,
     handler: (req, ctx, actor, { params, body }) => retireNumber(ctx, actor, withPath(body, { numberId: params.id })),
   }),
@@ -242,7 +242,7 @@ export const CATALOGUE_ROUTES: readonly RouteSpec[] = [
     action: "catalogue.group",
     summary: "reject a proposal",
     params: Id,
-    body: usecase(optionalBody(contracts.RejectProposalInput.omit({ proposalId: true }))),
+    body: usecase(contracts.RejectProposalInput, "proposalId"),
     response: contracts.ProposalView,
     handler: (req, ctx, actor, { params, body }) => rejectProposal(ctx, actor, withPath(body as { reason?: string }, { proposalId: params.id })),
   }),
@@ -252,7 +252,7 @@ export const CATALOGUE_ROUTES: readonly RouteSpec[] = [
     action: "catalogue.group",
     summary: "split a proposal into parts (new proposals)",
     params: Id,
-    body: usecase(contracts.SplitProposalInput.omit({ proposalId: true })),
+    body: usecase(contracts.SplitProposalInput, "proposalId"),
     response: contracts.PostProposalsByIdSplitAnswer,
     handler: (req, ctx, actor, { params, body }) =>
       splitProposal(ctx, actor, withPath(body, { proposalId: params.id })),
@@ -292,7 +292,7 @@ export const CATALOGUE_ROUTES: readonly RouteSpec[] = [
     action: "catalogue.edit",
     summary: "change an entity's fields (only those given)",
     params: Id,
-    body: usecase(contracts.UpdateEntityInput.omit({ id: true })),
+    body: usecase(contracts.UpdateEntityInput, "id"),
     response: contracts.EntityView,
     handler: (req, ctx, actor, { params, body }) => updateEntity(ctx, actor, withPath(body, { id: params.id })),
   }),
@@ -328,7 +328,7 @@ export const CATALOGUE_ROUTES: readonly RouteSpec[] = [
     action: "catalogue.edit",
     summary: "change a link's evidence, reasoning or confidence",
     params: Id,
-    body: usecase(contracts.UpdateLinkInput.omit({ id: true })),
+    body: usecase(contracts.UpdateLinkInput, "id"),
     response: contracts.LinkView,
     handler: (req, ctx, actor, { params, body }) =>
       updateLink(ctx, actor, withPath(body, { id: params.id })),
@@ -339,7 +339,7 @@ export const CATALOGUE_ROUTES: readonly RouteSpec[] = [
     action: "catalogue.edit",
     summary: "retract a link (it stays on record with the reason)",
     params: Id,
-    body: usecase(contracts.RetractLinkInput.omit({ id: true })),
+    body: usecase(contracts.RetractLinkInput, "id"),
     response: contracts.LinkView,
     handler: (req, ctx, actor, { params, body }) => retractLink(ctx, actor, withPath(body, { id: params.id })),
   }),
@@ -359,7 +359,7 @@ export const CATALOGUE_ROUTES: readonly RouteSpec[] = [
     action: "vocabulary.manage",
     summary: "add a term to a vocabulary",
     params: z.object({ vocabulary: z.string().max(40) }),
-    body: usecase(contracts.AddTermInput.omit({ vocabulary: true })),
+    body: usecase(contracts.AddTermInput, "vocabulary"),
     response: contracts.Term,
     handler: (req, ctx, actor, { params, body }) => {
       const b = body;
@@ -372,7 +372,7 @@ export const CATALOGUE_ROUTES: readonly RouteSpec[] = [
     action: "vocabulary.manage",
     summary: "correct a term's labels, or retire or restore it",
     params: z.object({ vocabulary: z.string().max(40), code: z.string().max(40) }),
-    body: usecase(contracts.UpdateTermInput.omit({ vocabulary: true, code: true })),
+    body: usecase(contracts.UpdateTermInput, "vocabulary", "code"),
     response: contracts.Term,
     handler: (req, ctx, actor, { params, body }) => {
       const p = params;

@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
-import { z, type ZodTypeAny } from "zod";
+import { z, type AnyZodObject, type ZodObject, type ZodRawShape, type ZodTypeAny } from "zod";
 import type { Ctx } from "../app/context.ts";
 import type { Actor } from "../core/actor.ts";
 import type { Action } from "../access/index.ts";
@@ -52,16 +52,29 @@ export interface RouteSpec<QS = ZodTypeAny, R extends ResponseSchema = ResponseS
  */
 export type UseCaseInput<S extends ZodTypeAny = ZodTypeAny> = S & { readonly [USE_CASE_PARSES]: true };
 declare const USE_CASE_PARSES: unique symbol;
-const parsedByUseCase = new WeakSet<ZodTypeAny>();
+const parsedByUseCase = new WeakMap<ZodTypeAny, { input: ZodTypeAny; without: readonly string[] }>();
 
-/** Mark a query or body schema as the use case's input: the edge does not parse it (decision 0021). */
-export function usecase<S extends ZodTypeAny>(schema: S): UseCaseInput<S> {
-  parsedByUseCase.add(schema);
-  return schema as UseCaseInput<S>;
+/**
+ * Mark a use case's input schema as a route's query or body: the edge does not parse it, the use case does
+ * (decision 0021). `without`: the fields the route's path gives (the handler adds them back with `withPath`).
+ */
+export function usecase<S extends AnyZodObject, K extends keyof S["shape"] & string = never>(schema: S, ...without: K[]): UseCaseInput<ZodObject<Omit<S["shape"], K>, UnknownKeysOf<S>>>;
+export function usecase<S extends ZodTypeAny>(schema: S): UseCaseInput<S>;
+export function usecase(schema: ZodTypeAny, ...without: string[]): ZodTypeAny {
+  const part = without.length ? (schema as AnyZodObject).omit(Object.fromEntries(without.map((k) => [k, true]))) : schema;
+  parsedByUseCase.set(part, { input: schema, without });
+  return part;
 }
+
+type UnknownKeysOf<S> = S extends ZodObject<ZodRawShape, infer U> ? U : "strip";
 
 export function isUseCaseInput(schema: ZodTypeAny): boolean {
   return parsedByUseCase.has(schema);
+}
+
+/** The use case's input schema a route's query or body is part of, and the fields the path gives (web contracts). */
+export function useCaseInputOf(schema: ZodTypeAny): { input: ZodTypeAny; without: readonly string[] } | undefined {
+  return parsedByUseCase.get(schema);
 }
 
 /** What a handler gets for a schema: the use case's input type as sent, or what the edge's parse made of it. */
