@@ -25,6 +25,9 @@ export type ReviewView = server.ReviewView;
 /** POST /api/review/assignments/:id/submit: the use case's input without the assignment the path gives. */
 export type SubmitReviewInput = Omit<z.input<typeof server.SubmitReviewInput>, "assignmentId">;
 
+/** POST /api/review/items/:id/resolve: the use case's input without the item the path gives. */
+export type ResolveInput = Omit<z.input<typeof server.ResolveInput>, "itemId">;
+
 export type Assignment = server.AssignmentView;
 
 export type Stratum = server.Stratum;
