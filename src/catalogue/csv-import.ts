@@ -329,6 +329,23 @@ export async function importBodiesCsv(ctx: Ctx, actor: Actor, sent: ImportCsv): 
         else if (row && !allowed.includes(row.sensitivity as never)) report.rejected.push({ row: p.row, column: "ref", message: `body ${row.ref} is marked ${row.sensitivity}; your role may not change it.` });
         else targets.set(p, row);
       }
+      // a body identified through a caseworker's confirmed decision changes status only with that decision (0020)
+      const statusChanges = [...targets].filter(([p, row]) => row && p.patch.identificationStatus !== undefined && p.patch.identificationStatus !== row.identification_status);
+      const standingIds = new Map<string, string>();
+      for (let i = 0; i < statusChanges.length; i += 500) {
+        const ids = statusChanges.slice(i, i + 500).map(([, row]) => row!.id);
+        for (const r of await db.selectFrom("body_identifications").select(["body_id", "report_ref"]).where("body_id", "in", ids).where("ended_at", "is", null).execute()) standingIds.set(r.body_id, r.report_ref);
+      }
+      for (const [p, row] of statusChanges) {
+        const reportRef = standingIds.get(row!.id);
+        if (reportRef === undefined) continue;
+        report.rejected.push({
+          row: p.row,
+          column: "identification_status",
+          message: `body ${row!.ref} is identified as the person of report ${reportRef} by a caseworker's confirmed decision; its status changes when that decision is changed, not by an import (leave the cell empty or write identified).`,
+        });
+        targets.delete(p);
+      }
       if (report.rejected.length || report.dryRun) {
         if (!report.rejected.length) {
           report.created = [...targets.values()].filter((t) => t === null).length;

@@ -68,3 +68,4 @@ export type LinkView = server.LinkView;
 export type NewLink = z.input<typeof server.NewLinkInput>;
 
 export type Term = server.Term;
+export type PhotoBodies = server.PhotoBodies;

@@ -23,6 +23,8 @@ export const catalogue = {
   readings: async (sha256: string) =>
     await typedCall("photoReadings", { sha256 }),
 
+  photoBodies: async (sha256: string) => await typedCall("photoBodies", { sha256 }),
+
   propose: async (sourceId: string) => await typedCall("proposeGroupings", { id: sourceId }),
   proposals: async (sourceId: string, status: ProposalStatus | undefined, after?: number, limit = 50) =>
     await typedCall("proposals", { id: sourceId }, { query: { status, after, limit } }),

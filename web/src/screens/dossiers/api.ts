@@ -14,6 +14,7 @@ export const dossiers = {
   freeze: async (id: string, note: string) => await typedCall("freezeDossier", { id }, { body: note ? { note } : {} }),
   buildPackage: async (id: string, input: { version: number; recipient: string; clearance: Clearance; purpose: string; lang: "ar" | "en" }) =>
     await typedCall("buildPackage", { id }, { body: input }),
+  packages: async (id: string) => await typedCall("packages", { id }),
   job: api.job,
   downloadUrl: (job: string, format: "tar" | "zip") => urlOf("downloadPackage", { job }, { format }),
 };

@@ -1,5 +1,5 @@
 import { typedCall, urlOf } from "../../api/client.ts";
-import type { ConsentTier, DecisionStatus, DuplicateStatus, ReportInput, WithdrawalReason } from "../../api/types/families.ts";
+import type { ConsentTier, DecisionStatus, DuplicateStatus, FaceRegion, ReportProposalView, ReportInput, WithdrawalReason } from "../../api/types/families.ts";
 
 /** The families area's calls, typed with the server's views (web/src/api/types/families.ts). */
 const none = {} as never;
@@ -16,10 +16,13 @@ export const families = {
     await typedCall("familyConsent", { id }, { body: note ? { tier, given, note } : { tier, given } }),
   decide: async (id: string, bodyId: string, status: DecisionStatus, reason: string) =>
     await typedCall("familyDecide", { id }, { body: { bodyId, status, reason } }),
-  disclose: async (id: string, input: { bodyId: string; stage: "text" | "blurred_face"; text: string; consentNote: string; reason: string }) =>
+  disclose: async (id: string, input: { bodyId: string; stage: "text" | "blurred_face"; text: string; consentNote: string; reason: string; recipientId?: string; preview?: string }) =>
     await typedCall("familyDisclose", { id }, { body: input }),
+  facePhotos: async (bodyId: string) => await typedCall("familyFacePhotos", { id: bodyId }),
+  previewFace: async (id: string, input: { bodyId: string; photo: string; region: FaceRegion }) => await typedCall("familyFacePreview", { id }, { body: input }),
+  facePreviewImageUrl: (id: string) => urlOf("familyFacePreviewImage", { id }),
+  photoBlurredUrl: (sha256: string) => urlOf("rendition", { sha256, kind: "blurred" }),
   disclosureImageUrl: (id: string) => urlOf("familyDisclosureImage", { id }),
-  facePreviewUrl: (id: string, bodyId: string) => `${urlOf("familyFacePreview", { id })}?bodyId=${encodeURIComponent(bodyId)}`,
   withdraw: async (id: string, reason: WithdrawalReason, note?: string) =>
     await typedCall("familyWithdrawDisclosure", { id }, { body: note ? { reason, note } : { reason } }),
   approve: async (id: string, reason: string, text?: string) => await typedCall("familyApproveRequest", { id }, { body: text ? { reason, text } : { reason } }),
@@ -30,6 +33,9 @@ export const families = {
   scanDuplicates: async () => await typedCall("familyScanDuplicates", none),
   acceptDuplicate: async (id: string, survivor: string, reason?: string) =>
     await typedCall("familyAcceptDuplicate", { id }, { body: reason ? { survivor, reason } : { survivor } }),
+  proposals: async (status?: ReportProposalView["status"]) => await typedCall("familyProposals", none, { query: { status } }),
+  acceptProposal: async (id: string, reason?: string) => await typedCall("familyAcceptProposal", { id }, { body: reason ? { reason } : {} }),
+  refuseProposal: async (id: string, reason: string) => await typedCall("familyRefuseProposal", { id }, { body: { reason } }),
   rejectDuplicate: async (id: string, reason?: string) => await typedCall("familyRejectDuplicate", { id }, { body: reason ? { reason } : {} }),
 };
 
@@ -40,4 +46,5 @@ export const portal = {
   requestMore: async (id: string, matchId: string, unblurred: boolean, note?: string) =>
     await typedCall("portalRequest", { id }, { body: note ? { matchId, unblurred, note } : { matchId, unblurred } }),
   imageUrl: (id: string) => urlOf("portalImage", { id }),
+  propose: async (id: string, fields: ReportInput) => await typedCall("portalPropose", { id }, { body: { fields } }),
 };
