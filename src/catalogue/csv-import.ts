@@ -15,7 +15,9 @@ import { allocateRefs, insertBody, readBodies, updateBodyInTx, visibleSensitivit
 import { recordManyChanges, type Change, type RecordChanges } from "./history.ts";
 import { IDENTIFICATION_STATUSES, type IdentificationStatus, type Sex } from "./records.ts";
 import { refreshSearchText } from "./search-index.ts";
-import type * as contracts from "./contracts.ts";
+import * as contracts from "./contracts.ts";
+import { parseInput } from "../core/input.ts";
+import type { z } from "zod";
 
 /**
  * Bodies to and from spreadsheets (partners hold theirs already). Import is all or nothing: every row is checked
@@ -258,15 +260,13 @@ function planRow(
   return { row: rec.row, target, patch, numbers };
 }
 
-export interface ImportCsv {
-  csv: string;
-  dryRun?: boolean;
-}
+export type ImportCsv = z.input<typeof contracts.ImportCsvInput>;
 
 const MAX_ROWS = 200_000;
 
-export async function importBodiesCsv(ctx: Ctx, actor: Actor, input: ImportCsv): Promise<ImportReport> {
+export async function importBodiesCsv(ctx: Ctx, actor: Actor, sent: ImportCsv): Promise<ImportReport> {
   ctx.policy.require(actor, "catalogue.import");
+  const input = parseInput(contracts.ImportCsvInput, sent);
   const sha256 = createHash("sha256").update(input.csv, "utf8").digest("hex");
   const importId = newId("imp");
   const table = parseCsv(input.csv);
