@@ -139,6 +139,7 @@ export interface RouteContracts {
   "POST /api/portal/reports/:id/consent": { answer: z.infer<typeof families.PostPortalReportsByIdConsentAnswer>; body: unknown };
   "POST /api/portal/reports/:id/proposals": { answer: z.infer<typeof families.PortalProposal>; body: unknown };
   "POST /api/portal/reports/:id/requests": { answer: z.infer<typeof families.PostPortalReportsByIdRequestsAnswer>; body: unknown };
+  "GET /api/portal/vocabularies/:vocabulary": { answer: z.infer<typeof catalogue.Term>[]; body: undefined };
   "GET /api/proposals/:id": { answer: z.infer<typeof catalogue.ProposalView>; body: undefined };
   "POST /api/proposals/:id/accept": { answer: z.infer<typeof catalogue.BodyDetail>; body: undefined };
   "POST /api/proposals/:id/reject": { answer: z.infer<typeof catalogue.ProposalView>; body: Omit<z.input<typeof catalogue.RejectProposalInput>, "proposalId"> };
