@@ -28,6 +28,7 @@ function only(roles: readonly Role[], ok: Outcome = 200): (who: Who) => Outcome 
 export const CATALOGUE_MATRIX: Record<string, Row> = {
   "GET /api/search": { request: () => ({ url: `/api/search?q=${encodeURIComponent("أحمد")}&branch=215` }), expect: only(READ) },
   "GET /api/bodies": { expect: only(READ) },
+  "GET /api/photos/:sha256/bodies": { request: () => ({ url: `/api/photos/${"0".repeat(64)}/bodies` }), expect: only(READ) },
   "GET /api/bodies/:id": { request: () => ({ url: "/api/bodies/B-999999" }), expect: only(READ, 404) },
   "PUT /api/bodies/:id": { request: () => ({ url: "/api/bodies/bod_none", body: { notes: "x" } }), expect: only(EDIT, 404) },
   "GET /api/bodies/:id/history": { request: () => ({ url: "/api/bodies/bod_none/history" }), expect: only(READ, 404) },

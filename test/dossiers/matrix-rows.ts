@@ -41,6 +41,7 @@ export const DOSSIERS_MATRIX: Record<string, Row> = {
     request: () => ({ url: "/api/dossiers/dos_none/packages", body: { version: 1, recipient: "matrix", clearance: "redacted", purpose: "matrix" } }),
     expect: only(PACKAGE, 404),
   },
+  "GET /api/dossiers/:id/packages": { request: () => ({ url: "/api/dossiers/dos_none/packages" }), expect: only(PACKAGE, 404) },
   "GET /api/packages/:job/download": { request: () => ({ url: "/api/packages/job_none/download?format=tar" }), expect: only(PACKAGE, 404) },
   "GET /api/photos/:sha256/regions": { request: () => ({ url: `/api/photos/${NO_PHOTO}/regions` }), expect: only(STAFF) },
   "POST /api/photos/:sha256/regions": { request: () => ({ url: `/api/photos/${NO_PHOTO}/regions`, body: { x: 0, y: 0, w: 10, h: 10 } }), expect: only(MARK, 404) },
