@@ -27,7 +27,7 @@ for (const { backend, skip } of await backends()) {
       // one copy's blob rots (a byte flipped), the archive's own copy of another is deleted
       const rotten = join(copy, ...keyOf(first!).split("/"));
       const bytes = readFileSync(rotten);
-      bytes[bytes.length - 5] ^= 0xff;
+      bytes[bytes.length - 5] = bytes[bytes.length - 5]! ^ 0xff;
       chmodSync(rotten, 0o600);
       writeFileSync(rotten, bytes);
       rmSync(join(dataDir, "blobs", ...keyOf(second!).split("/")));
