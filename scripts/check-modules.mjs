@@ -39,10 +39,11 @@ const OWNERS = {
   ],
   review: ["review_assignments", "review_items", "review_samples", "reviews"],
   families: [
-    "family_candidates", "family_disclosures", "family_reports", "family_decisions", "family_duplicates", "family_flags",
+    "family_candidates", "family_disclosures", "family_reports", "family_decisions", "family_duplicates", "family_flags", "family_face_previews", "family_report_proposals",
     "family_report_members", "family_view_requests",
   ],
   dossiers: ["dossier_exhibits", "dossier_versions", "dossiers", "redaction_regions"],
+  exhibitions: ["exhibition_items", "exhibition_regions", "exhibitions"],
   mirror: ["mirror_grants"],
 };
 const OWNER_OF = new Map(Object.entries(OWNERS).flatMap(([module, tables]) => tables.map((t) => [t, module])));

@@ -68,7 +68,12 @@ export type Action =
   // Authenticity (src/authenticity): header, sequence and content analysis of a card's photos.
   | "authenticity.run" // analyse a card (a custody event with the software version and parameters)
   | "authenticity.read" // the analyses: cameras, signatures, sequence, findings with their reasons
-  | "authenticity.ela"; // an error-level map of one photo: a picture made from the unblurred original
+  | "authenticity.ela" // an error-level map of one photo: a picture made from the unblurred original
+  // Exhibitions (src/exhibitions): curated, redacted, consented selections for the public.
+  | "exhibition.read" // exhibitions in every state, their items, regions and reviews
+  | "exhibition.edit" // create an exhibition, choose and order items, captions, redaction layers and regions
+  | "exhibition.review" // the second person: confirm an item's redaction, approve an exhibition (never one's own)
+  | "exhibition.publish"; // publish an approved exhibition, withdraw it, export it as a static folder
 
 /** How far a record may travel. Ordered: a role cleared for one level sees every level below it. */
 export type Sensitivity = "public" | "internal" | "restricted" | "confidential";
@@ -195,6 +200,14 @@ export const RULES: Record<Action, Rule> = {
   "authenticity.read": { roles: ["admin", "archivist", "investigator", "forensic_reviewer", "prosecutor"], signedIn: true },
   // The map shows the photograph's edges and textures: the roles that may see the unblurred original.
   "authenticity.ela": { roles: ["admin", "archivist", "investigator", "forensic_reviewer", "prosecutor"], exposes: "originals", signedIn: true },
+  // Exhibitions are the curators' work. Drawing and confirming regions means looking at the unredacted original;
+  // the reviewer is a second curator (or an administrator), never the one who submitted the exhibition (checked
+  // on the record). Reading an exhibition includes its items' images as they would be published (a read of the
+  // original when little is hidden, logged). What is published is read by anyone through the public pages.
+  "exhibition.read": { roles: ["admin", "curator"], exposes: "originals", signedIn: true },
+  "exhibition.edit": { roles: ["admin", "curator"], exposes: "originals", signedIn: true },
+  "exhibition.review": { roles: ["admin", "curator"], exposes: "originals", signedIn: true },
+  "exhibition.publish": { roles: ["admin", "curator"], signedIn: true },
 };
 
 /** Roles granted each action outright (kept for callers that read the first table). */
@@ -257,6 +270,7 @@ export const JOB_KINDS: Readonly<Record<string, Action>> = {
   "families.rerank": "family.match",
   "families.watch-bodies": "family.match",
   "authenticity.run": "authenticity.run",
+  "exhibitions.consent-sweep": "exhibition.publish",
 };
 
 /** The job kinds this actor may follow: "all" when that is every kind (unlisted ones included), else the list. */

@@ -5,7 +5,7 @@
  */
 export { ingestCard, assertIngestable, type IngestInput, type IngestSummary, type IngestProgress } from "./intake.ts";
 export { getOriginal, getOriginals, listOriginals, type OriginalView, type ListOriginals } from "./originals.ts";
-export { BLURRED } from "./viewing.ts";
+export { BLURRED, galleryPage, type GalleryFilter, type GalleryRestriction, type GalleryPage } from "./viewing.ts";
 export { revealOriginal, downloadOriginal, REVEAL_SECONDS, type RevealOriginal, type RevealGrant } from "./reveals.ts";
 export { rotateMasterKey, type MasterRotation } from "./key-rotation.ts";
 export { sealIdentity } from "./sealing.ts";

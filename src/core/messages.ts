@@ -46,6 +46,11 @@ export const MESSAGES = {
   "record.notFound": ["kind"],
   // People named on screens (src/access/people.ts).
   "people.tooMany": ["max"],
+  // Exhibitions (src/exhibitions).
+  "exhibition.secondPerson": ["ref"],
+  "exhibition.notDraft": ["ref", "status"],
+  "exhibition.unreviewed": ["ref", "items"],
+  "exhibition.noConsent": ["ref", "items"],
 } as const satisfies Record<string, readonly string[]>;
 
 export type MessageKey = keyof typeof MESSAGES;

@@ -13,6 +13,7 @@ import { FAMILIES_MATRIX } from "../families/matrix-rows.ts";
 import { DOSSIERS_MATRIX } from "../dossiers/matrix-rows.ts";
 import { AUTHENTICITY_MATRIX } from "../authenticity/matrix-rows.ts";
 import { STATISTICS_MATRIX } from "../catalogue/statistics-matrix-rows.ts";
+import { EXHIBITIONS_MATRIX } from "../exhibitions/matrix-rows.ts";
 
 /**
  * The authorization matrix: every route the server has × every role and an anonymous visitor. The expected
@@ -127,6 +128,7 @@ const MATRIX: Record<string, Row> = {
   ...DOSSIERS_MATRIX,
   ...AUTHENTICITY_MATRIX,
   ...STATISTICS_MATRIX,
+  ...EXHIBITIONS_MATRIX,
 };
 
 function keyOf(r: Pick<RouteSpec, "method" | "url">): string {

@@ -28,7 +28,10 @@ import { decide, disclose } from "../../src/families/disclosure.ts";
 import { linkMember } from "../../src/families/members.ts";
 import { withdrawDisclosure } from "../../src/families/withdrawal.ts";
 import { previewFace } from "../../src/families/face-preview.ts";
+import { acceptReportProposal, listReportProposals, refuseReportProposal } from "../../src/families/proposals.ts";
+import { proposeChange } from "../../src/families/portal.ts";
 import { drawReviewSample } from "../../src/review/samples.ts";
+import { addItem, addRegion, approveExhibition, createExhibition, exportExhibition, orderItems, publishExhibition, removeItem, removeRegion, returnToDraft, previewItem, reviewItem, submitExhibition, sweepConsent, updateExhibition, updateItem, withdrawExhibition } from "../../src/exhibitions/index.ts";
 import { grantMirror, revokeMirror } from "../../src/mirror/index.ts";
 import { parseLeaf, type CustodyEvent } from "../../src/ledger/events.ts";
 import { isCommitment } from "../../src/ledger/openings.ts";
@@ -121,11 +124,52 @@ for (const { backend, skip } of await backends()) {
       await decide(a, caseworker, { report: r.ref, bodyId: b2!.ref, status: "confirmed", reason: `${MARK} DNA result` });
       await decide(a, caseworker, { report: r.ref, bodyId: b2!.ref, status: "probable", reason: `${MARK} lab withdrew it` });
       // A disclosure to a family member, withdrawn with a note to them.
-      await previewFace(a, caseworker, { report: r.ref, bodyId: b2!.ref });
+      await setPhotoRole(a, investigator, { bodyId: b2!.id, sha256: photos[2]!, role: "face" });
+      const seen = await previewFace(a, caseworker, { report: r.ref, bodyId: b2!.ref, photo: photos[2]!, region: { cx: 0.5, cy: 0.5, size: 0.6 } });
       const relative = await familyMember(a, "leaf");
       await linkMember(a, caseworker, { report: r.ref, userId: relative.id, relationship: `${MARK} aunt` });
       const said = await disclose(a, caseworker, { report: r.ref, bodyId: b2!.ref, stage: "text", text: `${MARK} we may have found him`, consentNote: `${MARK} by phone`, reason: `${MARK} probable` });
+      await disclose(a, caseworker, { report: r.ref, bodyId: b2!.ref, stage: "blurred_face", text: `${MARK} a blurred image`, consentNote: `${MARK} in person`, reason: `${MARK} ready`, preview: seen.id });
       await withdrawDisclosure(a, caseworker, { id: said.id, reason: "other", note: `${MARK} we were wrong, we will call you` });
+      // A family files from the portal; the caseworker accepts it; what the family adds is accepted or refused.
+      const filed = await createReport(a, relative, { nameAr: `${MARK} سامر`, nameLat: `${MARK} Samer`, sex: "male", reporterContact: `${MARK} phone` });
+      await acceptReportProposal(a, caseworker, { id: (await listReportProposals(a, caseworker, { report: filed.id }))[0]!.id, reason: `${MARK} read with them` });
+      const added = await proposeChange(a, relative, { report: filed.ref, fields: { marks: [{ type: "scar", region: "arm_left", description: `${MARK} scar` }] } });
+      await acceptReportProposal(a, caseworker, { id: added.id });
+      const corrected = await proposeChange(a, relative, { report: filed.ref, fields: { birthPlace: `${MARK} Homs` } });
+      await refuseReportProposal(a, caseworker, { id: corrected.id, reason: `${MARK} his papers say Hama` });
+
+      // An exhibition: titles, statements and captions in words, every layer, a second person's review, a consent
+      // given and withdrawn (the item taken down and restored), an export.
+      const curator: Actor = { kind: "user", id: "usr_curator_a", role: "curator" };
+      const reviewer: Actor = { kind: "user", id: "usr_curator_b", role: "curator" };
+      await decide(a, caseworker, { report: r.ref, bodyId: b2!.ref, status: "confirmed", reason: `${MARK} confirmed again` });
+      const ex = await createExhibition(a, curator, { title: { en: `${MARK} title`, ar: "عنوان" }, statement: { en: `${MARK} statement` }, languages: ["ar", "en"] });
+      await updateExhibition(a, curator, { id: ex.id, statement: { ar: "بيان المعرض" } });
+      const shown = await addItem(a, curator, { exhibition: ex.id, kind: "photo", sha256: photos[0]!, caption: { en: `${MARK} caption`, ar: "تعليق" } });
+      const ofBody = await addItem(a, curator, { exhibition: ex.id, kind: "body", body: b2!.ref, caption: { en: `${MARK} body caption` } });
+      const panel = await addItem(a, curator, { exhibition: ex.id, kind: "text", caption: { en: `${MARK} panel words` } });
+      const stray = await addItem(a, curator, { exhibition: ex.id, kind: "text", caption: { en: `${MARK} stray` } });
+      await removeItem(a, curator, stray.id);
+      for (const layer of ["faces", "numbers", "marks", "background", "everything"] as const) await addRegion(a, curator, { item: shown.id, layer, x: 10, y: 10, w: 20, h: 20, origin: layer === "faces" ? "suggested" : "drawn" });
+      const gone = await addRegion(a, curator, { item: shown.id, layer: "faces", x: 1, y: 1, w: 2, h: 2 });
+      await removeRegion(a, curator, gone.id);
+      await updateItem(a, curator, { item: shown.id, caption: { en: `${MARK} recaptioned` }, layers: { everything: "silhouette" }, graphic: true });
+      await orderItems(a, curator, { exhibition: ex.id, order: [panel.id, shown.id, ofBody.id] });
+      await submitExhibition(a, curator, ex.id);
+      await returnToDraft(a, reviewer, ex.id);
+      await submitExhibition(a, curator, ex.id);
+      await previewItem(a, reviewer, shown.id);
+      for (const it of [shown, ofBody, panel]) await reviewItem(a, reviewer, { item: it.id });
+      await approveExhibition(a, reviewer, ex.id);
+      await setConsent(a, caseworker, r.id, "publicDisplay", true);
+      await publishExhibition(a, reviewer, ex.id);
+      await exportExhibition(a, reviewer, { exhibition: ex.id, out: join(tempDir("dalil-leaf-"), "exhibition") });
+      await setConsent(a, caseworker, r.id, "publicDisplay", false);
+      await sweepConsent(a, reviewer);
+      await setConsent(a, caseworker, r.id, "publicDisplay", true);
+      await sweepConsent(a, reviewer);
+      await withdrawExhibition(a, reviewer, ex.id);
 
       const rows = await a.db.db.selectFrom("custody_events").select(["seq", "leaf"]).orderBy("seq").execute();
       const events = rows.map((x) => ({ seq: x.seq, text: x.leaf.toString("utf8"), e: parseLeaf(x.leaf) }));
@@ -312,6 +356,7 @@ const ALLOWED: Record<string, Kind[]> = {
   "metadata modification|detail.tier": ["enum"],
   "metadata modification|detail.user": ["id"],
   "metadata modification|detail.duplicate": ["id"],
+  "metadata modification|detail.decision": ["id"],
   "opened sealed record|detail.reason": ["commitment"],
   "revealed graphic image|detail.reason": ["commitment"],
   "viewed personal data|detail.read": ["enum"],
@@ -341,6 +386,8 @@ const ALLOWED: Record<string, Kind[]> = {
   "disclosure|detail.status": ["enum"],
   "disclosure|detail.recipient": ["id"],
   "disclosure|detail.withdrawal": ["enum"],
+  // the blurred face crop a caseworker previewed and the one sent (the same bytes), by hash
+  "disclosure|detail.image": ["hash"],
   "identification|detail.decision": ["id"],
   "identification|detail.status": ["enum"],
   "identification|detail.previous": ["enum"],
@@ -348,6 +395,34 @@ const ALLOWED: Record<string, Kind[]> = {
   "identification|detail.ref": ["id"],
   "identification|detail.history": ["commitment"],
   "identification|detail.fields[]": ["field"],
+  // Exhibitions (src/exhibitions): ids, enums, numbers, the layers' switches and the SHA-256 of records.
+  "*|detail.exhibition": ["id"],
+  "metadata modification|detail.languages[]": ["enum"],
+  "metadata modification|detail.position": ["number"],
+  "metadata modification|detail.layers.faces": ["boolean"],
+  "metadata modification|detail.layers.numbers": ["boolean"],
+  "metadata modification|detail.layers.marks": ["boolean"],
+  "metadata modification|detail.layers.background": ["boolean"],
+  "metadata modification|detail.layers.everything": ["enum"],
+  "metadata modification|detail.order[]": ["id"],
+  "metadata modification|detail.layer": ["enum"],
+  "metadata modification|detail.origin": ["enum"],
+  "metadata modification|detail.from": ["enum"],
+  "metadata modification|detail.to": ["enum"],
+  "metadata modification|detail.items": ["number"],
+  "metadata modification|detail.reviews[]": ["hash"],
+  "metadata modification|detail.records[]": ["hash"],
+  "metadata modification|detail.cause": ["enum"],
+  "redaction|detail.item": ["id"],
+  "redaction|detail.record": ["hash", "null"],
+  "redaction|detail.review": ["hash"],
+  "redaction|detail.regions": ["number"],
+  "viewed original|detail.read": ["enum"],
+  "export|detail.images": ["number"],
+  "export|detail.withheld": ["number"],
+  "export|detail.manifest": ["hash"],
+  // a confirmed decision carried from a report merged into the one kept (families/identification.ts)
+  "identification|detail.carried": ["id"],
 };
 
 function fields(e: CustodyEvent): [string, unknown][] {
@@ -377,7 +452,7 @@ function kindsInCode(): Set<string> {
   for (const f of files(root)) {
     if (/routes\.ts$|policy\.ts$|[/\\]http[/\\]|[/\\]cli[/\\]/.test(f)) continue;
     const text = readFileSync(f, "utf8");
-    if (!/custody\(|recordChanges|recordManyChanges|updateBodyInTx|createBodyInTx|logDossierChange/.test(text)) continue;
+    if (!/custody\(|recordChanges|recordManyChanges|updateBodyInTx|createBodyInTx|logDossierChange|logExhibition/.test(text)) continue;
     for (const m of text.matchAll(/custody\(\s*"([^"]+)"/g)) out.add(m[1]!);
     // A use case that logs one of several types passes the type to a shared builder as its last argument.
     for (const m of text.matchAll(/grantOriginal\([^)]*"([^"]+)"\)/g)) out.add(m[1]!);
@@ -422,6 +497,7 @@ const NOT_DRIVEN = new Set<string>([
   "report.duplicates-proposed",
   "report.member-ended",
   "report.merge",
+  "body.identification-moved",
   "review.assign",
   "review.resolve",
   "review.status",

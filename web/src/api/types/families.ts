@@ -1,6 +1,6 @@
 import type * as server from "../../../../src/families/contracts.ts";
 /** The families area's views, as the server sends them (src/families/{reports,matching,disclosure,duplicates,portal}.ts). */
-export const CONSENT_TIERS = ["dataSharing", "recontact", "viewingPhotos", "dnaReferral"] as const;
+export const CONSENT_TIERS = ["dataSharing", "recontact", "viewingPhotos", "dnaReferral", "publicDisplay"] as const;
 export type ConsentTier = (typeof CONSENT_TIERS)[number];
 export type Consent = Partial<Record<ConsentTier, { given: boolean; at: string; by: string }>>;
 export const BRANCH_CERTAINTIES = ["certain", "probable", "rumoured"] as const;
@@ -18,6 +18,12 @@ export interface Mark {
 
 export type NameSlots = server.NameSlots;
 
+export interface Sighting {
+  place: string;
+  when?: string;
+  witness?: string;
+}
+
 export interface ReportInput {
   nameAr?: string | null;
   nameLat?: string | null;
@@ -33,6 +39,8 @@ export interface ReportInput {
   branch?: string | null;
   branchCertainty?: BranchCertainty | null;
   marks?: Mark[];
+  numbers?: { role: "detainee" | "branch" | "examiner"; value: string }[];
+  seenInDetention?: Sighting[];
   consent?: Partial<Record<ConsentTier, boolean>>;
   reporterName?: string | null;
   reporterRelationship?: string | null;
@@ -52,6 +60,16 @@ export type CandidateView = server.CandidateView;
 export type DecisionView = server.DecisionView;
 
 export type DisclosureView = server.DisclosureView;
+
+export type FacePhoto = server.FacePhoto;
+
+export type ReportProposalView = server.ReportProposalView;
+
+export type PortalProposal = server.PortalProposal;
+
+export type FacePreviewView = server.FacePreviewView;
+
+export type FaceRegion = FacePreviewView["region"];
 
 export type RequestView = server.RequestView;
 
