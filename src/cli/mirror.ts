@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { Command } from "commander";
 import { operatorActor } from "../core/actor.ts";
-import { followOnce, grantMirror, initMirror, listMirrors, loadMirror, restoreFromMirror, revokeMirror } from "../mirror/index.ts";
+import { auditCopies, loadCopies, followOnce, grantMirror, initMirror, listMirrors, loadMirror, restoreFromMirror, revokeMirror } from "../mirror/index.ts";
 import { Invalid } from "../core/errors.ts";
 import { loadConfig, paths } from "../core/config.ts";
 import { writeKeyFile } from "../core/key-file.ts";
@@ -108,6 +108,24 @@ export function registerMirrorCommands(program: Command): void {
           { ...r, checkpoint: cp.size },
           `restored ${r.events} events, ${r.checkpoints} checkpoints, ${r.objects} objects (${r.bytes} bytes): ${r.sources} sources, ${r.originals} originals, ${r.renditions} renditions; the restore is event ${r.events}, signed at ${cp.size}.\nRun \`dalil verify --data ${config.dataDir}\` now.`,
         );
+      });
+    });
+
+  program
+    .command("audit")
+    .description("audits of the archive's copies")
+    .command("copies")
+    .description("compare every configured copy (DATA/copies.json) with the archive's store object by object; repair, re-verify, log")
+    .action(async (_o, cmd: Command) => {
+      const g = globalOptions(cmd);
+      await withArchive(g, async (a) => {
+        const r = await auditCopies(a, operatorActor(), { copies: loadCopies(a.config.dataDir) });
+        const lines = [
+          `archive: ${r.archive.checked} objects checked against the log, ${r.archive.failed} failed, ${r.archive.repaired} repaired from a copy`,
+          ...r.copies.map((c) => `${c.name} (${c.kind}): ${c.objects} objects; ${c.missing} missing, ${c.corrupt} corrupt, ${c.extra} extra; ${c.repaired} repaired`),
+          ...r.findings.map((f) => `  ${f.copy}: ${f.problem} ${f.key}${f.repaired ? " — repaired, verified" : ""}`),
+        ];
+        print(g, r, lines.join("\n"));
       });
     });
 }

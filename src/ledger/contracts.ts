@@ -10,3 +10,19 @@ import { z } from "zod";
 export const GetLogProofBySha256Answer = z.object({ index: z.number(), proof: z.string(), leaf: z.string() });
 export type GetLogProofBySha256Answer = z.infer<typeof GetLogProofBySha256Answer>;
 
+
+/** GET /api/log/witnesses: for anyone, the witnesses the policy names, what each last cosigned and its last alarm. */
+export const LogWitnesses = z.object({
+  quorum: z.string().nullable(),
+  latestSize: z.number().nullable(),
+  witnesses: z.array(
+    z.object({
+      name: z.string(),
+      url: z.string().nullable(),
+      lastCosigned: z.object({ size: z.number(), at: z.string() }).nullable(),
+      lastAlarm: z.object({ size: z.number(), kind: z.string(), at: z.string() }).nullable(),
+      alarms: z.number(),
+    }),
+  ),
+});
+export type LogWitnesses = z.infer<typeof LogWitnesses>;

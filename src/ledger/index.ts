@@ -16,7 +16,7 @@ export { assertTimestampCovers } from "./timestamp.ts";
 export { formatTlogProof, parseConsistencyProof, parseTlogProof } from "./tlog-proof.ts";
 export { restoreLog } from "./restore.ts";
 export { verifyLedger, type Finding, type LedgerReport } from "./verify.ts";
-export { consistencyProof, cosignLatest, entryTileOpenings, latestCheckpoint, logTile, logTiles, timestampLatestCheckpoint, verifierKey, witnessStates } from "./reads.ts";
+export { consistencyProof, cosignLatest, entryTileOpenings, publicWitnessStates, latestCheckpoint, logTile, logTiles, timestampLatestCheckpoint, verifierKey, witnessStates } from "./reads.ts";
 export { WitnessClient, loadWitnessPolicy, type WitnessOutcome, type WitnessState } from "./witness-client.ts";
 export { checkQuorum, describeQuorum, parseWitnessPolicy, quorumMet, type WitnessPolicy } from "./witness-policy.ts";
 export { cosignerVkey, generateCosigner, parseCosignerKey, type Cosigner } from "./cosignature.ts";

@@ -6,7 +6,8 @@ import type { TileFile } from "./tiles.ts";
 import { parseTilePath, tileExists, tilePath, tilesForSize } from "./tiles.ts";
 import type { StoredCheckpoint } from "./tree.ts";
 import type { WitnessOutcome, WitnessState } from "./witness-client.ts";
-import { quorumMet, type WitnessPolicy } from "./witness-policy.ts";
+import { describeQuorum, quorumMet, type WitnessPolicy } from "./witness-policy.ts";
+import type { LogWitnesses } from "./contracts.ts";
 
 /**
  * Reading the custody log's shape, for the HTTP routes under /log and the `log` commands alike. Checkpoints, the
@@ -109,4 +110,26 @@ export async function entryTileOpenings(ctx: Ctx, actor: Actor, input: { path: s
   const first = coord.index * 256;
   const bySeq = await openingsBetween(ctx.db.db, first, first + coord.width - 1);
   return [...bySeq.keys()].sort((a, b) => a - b).flatMap((s) => bySeq.get(s)!);
+}
+
+/**
+ * The witnesses for anyone reading the log page: names, what each last cosigned and its last alarm (its kind,
+ * not the detail). No policy: no witnesses, quorum null.
+ */
+export async function publicWitnessStates(ctx: Ctx, actor: Actor): Promise<LogWitnesses> {
+  ctx.policy.require(actor, "log.read");
+  const client = ctx.tree.witnesses;
+  const latest = await ctx.tree.latestCheckpoint();
+  if (!client) return { quorum: null, latestSize: latest?.size ?? null, witnesses: [] };
+  return {
+    quorum: describeQuorum(client.policy),
+    latestSize: latest?.size ?? null,
+    witnesses: (await client.states()).map((w) => ({
+      name: w.name,
+      url: w.url ?? null,
+      lastCosigned: w.lastCosigned ? { size: w.lastCosigned.size, at: w.lastCosigned.receivedAt } : null,
+      lastAlarm: w.lastAlarm ? { size: w.lastAlarm.size, kind: w.lastAlarm.kind, at: w.lastAlarm.at } : null,
+      alarms: w.alarms,
+    })),
+  };
 }

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { bytes, route, type RouteSpec } from "../http/route-spec.ts";
 import { proveOriginal } from "./proofs.ts";
-import { consistencyProof, latestCheckpoint, logTile, verifierKey } from "./reads.ts";
+import { consistencyProof, latestCheckpoint, logTile, publicWitnessStates, verifierKey } from "./reads.ts";
 import * as contracts from "./contracts.ts";
 
 const Consistency = z.object({ from: z.coerce.number().int().min(1), to: z.coerce.number().int().min(1).optional() });
@@ -32,6 +32,14 @@ export const LOG_ROUTES: readonly RouteSpec[] = [
     summary: "the log's verifier key (vkey)",
     response: bytes("application/octet-stream"),
     handler: async (_req, ctx, actor) => `${verifierKey(ctx, actor).vkey}\n`,
+  }),
+  route({
+    method: "GET",
+    url: "/api/log/witnesses",
+    action: "log.read",
+    summary: "the witnesses the policy names, what each last cosigned and its last alarm",
+    response: contracts.LogWitnesses,
+    handler: async (_req, ctx, actor) => publicWitnessStates(ctx, actor),
   }),
   route({
     method: "GET",

@@ -21,7 +21,7 @@ import {
   type Cosigner,
   type TileCoord,
 } from "../ledger/index.ts";
-import { writeDurably } from "./files.ts";
+import { DurableBatch, writeDurably } from "./files.ts";
 
 /**
  * A mirror: another custodian's folder that follows an archive (tlog-mirror, draft). It fetches the signed
@@ -72,6 +72,7 @@ export interface FollowReport {
 type Fetch = (path: string, opts?: { auth?: boolean }) => Promise<Buffer>;
 
 const OBJECT_CONCURRENCY = 8;
+const OBJECT_SLICE = 64;
 
 export class ForkDetected extends IntegrityError {
   constructor(
@@ -296,8 +297,10 @@ export async function followOnce(dir: string, opts: { fetchImpl?: typeof fetch; 
         if (!tile.equals(Buffer.concat(want))) await fork(`the public hash tile ${path} does not hold the hashes of the entries under the signed root of ${cp.size}.`);
         writes.push({ path: join("log", path), bytes: tile });
       }
-      for (const w of writes) writeDurably(join(dir, w.path), w.bytes);
-      writeDurably(join(p.log, "checkpoints", String(cp.size)), note);
+      const batch = new DurableBatch(dir);
+      for (const w of writes) batch.stage(join(dir, w.path), w.bytes);
+      batch.stage(join(p.log, "checkpoints", String(cp.size)), note);
+      batch.commit();
       hashes.append(firstStored, newHashes);
     }
   } finally {
@@ -315,21 +318,27 @@ export async function followOnce(dir: string, opts: { fetchImpl?: typeof fetch; 
       return { size: Number(l.slice(0, at)), key: l.slice(at + 1) };
     });
   const wanted = listing.filter((o) => manifest[o.key]?.size !== o.size);
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < wanted.length) {
-      const o = wanted[next++]!;
-      const target = safeJoin(p.blobs, o.key);
-      const bytes = await get(`/mirror/object/${o.key}`, { auth: true });
-      if (bytes.length !== o.size) throw new IntegrityError(`The object ${o.key} came with ${bytes.length} bytes, not the ${o.size} listed; follow again.`);
-      writeDurably(target, bytes, 0o600);
-      manifest[o.key] = { size: bytes.length, sha256: createHash("sha256").update(bytes).digest("hex") };
-      report.objectsFetched++;
-      report.bytesFetched += bytes.length;
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(OBJECT_CONCURRENCY, wanted.length) }, worker));
-  if (wanted.length) writeDurably(p.manifest, JSON.stringify(manifest));
+  // in slices: a follow killed mid-way keeps every slice it committed (and its manifest) and resumes after it
+  for (let from = 0; from < wanted.length; from += OBJECT_SLICE) {
+    const slice = wanted.slice(from, from + OBJECT_SLICE);
+    const objects = new DurableBatch(dir);
+    let next = 0;
+    const worker = async (): Promise<void> => {
+      while (next < slice.length) {
+        const o = slice[next++]!;
+        const target = safeJoin(p.blobs, o.key);
+        const bytes = await get(`/mirror/object/${o.key}`, { auth: true });
+        if (bytes.length !== o.size) throw new IntegrityError(`The object ${o.key} came with ${bytes.length} bytes, not the ${o.size} listed; follow again.`);
+        objects.stage(target, bytes, 0o600);
+        manifest[o.key] = { size: bytes.length, sha256: createHash("sha256").update(bytes).digest("hex") };
+        report.objectsFetched++;
+        report.bytesFetched += bytes.length;
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(OBJECT_CONCURRENCY, slice.length) }, worker));
+    objects.commit();
+    writeDurably(p.manifest, JSON.stringify(manifest));
+  }
   report.objectsHeld = Object.keys(manifest).length;
 
   // the copy is durable: say so, then sign it

@@ -10,6 +10,7 @@ import { OPENINGS_KEY_FILE } from "./serving.ts";
 import type { Tx } from "../db/database.ts";
 import type { Clock } from "../core/clock.ts";
 import { mdb } from "./tables.ts";
+import type { MirrorGrantView } from "./contracts.ts";
 
 /**
  * Grants: another custodian's mirror follows the archive with a bearer token made for it alone. The token is
@@ -21,13 +22,7 @@ export const TOKEN_PREFIX = "dalilm_";
 
 const sha256Hex = (s: string): string => createHash("sha256").update(s).digest("hex");
 
-export interface MirrorGrantView {
-  id: string;
-  name: string;
-  createdAt: string;
-  revokedAt: string | null;
-  lastSeenAt: string | null;
-}
+export type { MirrorGrantView };
 
 function cleanName(name: string): string {
   const n = name.trim();

@@ -1,4 +1,6 @@
 import { bytes, route, type RouteSpec } from "../http/route-spec.ts";
+import { listMirrors } from "./grants.ts";
+import * as contracts from "./contracts.ts";
 import { mirrorEntryBundle, mirrorObject, mirrorObjectList, mirrorSealedOpenings } from "./serving.ts";
 
 const rest = (req: { params: unknown }): string => (req.params as { "*": string })["*"];
@@ -8,6 +10,14 @@ const rest = (req: { params: unknown }): string => (req.params as { "*": string 
  * hash tiles, consistency proofs) is at /log as for anyone. The gate refuses before any lookup.
  */
 export const MIRROR_ROUTES: readonly RouteSpec[] = [
+  route({
+    method: "GET",
+    url: "/api/mirrors",
+    action: "mirror.manage",
+    summary: "the mirrors granted a copy of the archive, revoked or not, and when each last fetched",
+    response: contracts.GetMirrorsAnswer,
+    handler: async (_req, ctx, actor) => listMirrors(ctx, actor),
+  }),
   route({
     method: "GET",
     url: "/mirror/tile/entries/*",

@@ -71,6 +71,8 @@ const MATRIX: Record<string, Row> = {
   "GET /log/consistency": { request: () => ({ url: "/log/consistency?from=1&to=1" }), expect: everyone("pass") },
   "GET /log/tile/*": { request: () => ({ url: "/log/tile/0/000" }), expect: everyone("pass") },
   "GET /log/tile/entries/*": { request: () => ({ url: "/log/tile/entries/000" }), expect: only(["admin", "archivist"], "pass") },
+  "GET /api/log/witnesses": { expect: everyone() },
+  "GET /api/mirrors": { expect: only(["admin"]) },
   // A mirror's follower token only (test/mirror/follow.test.ts); no role and no person's session reaches them.
   "GET /mirror/tile/entries/*": { request: () => ({ url: "/mirror/tile/entries/000" }), expect: only([]) },
   "GET /mirror/openings/tile/entries/*": { request: () => ({ url: "/mirror/openings/tile/entries/000" }), expect: only([]) },

@@ -6,6 +6,8 @@ import type {
   HistoryEvent,
   Job,
   LogStatus,
+  LogWitnesses,
+  MirrorGrant,
   MetadataView,
   OriginalDetail,
   Permissions,
@@ -134,6 +136,8 @@ interface Responses {
   job: Job;
   logStatus: LogStatus;
   logProof: ProofAnswer;
+  logWitnesses: LogWitnesses;
+  mirrors: MirrorGrant[];
 }
 
 async function json<N extends keyof Responses>(name: N, params: PathParams<N>, opts?: CallOptions): Promise<Responses[N]> {
@@ -208,6 +212,8 @@ export const api = {
   logCheckpoint: () => text("logCheckpoint", none),
   logKey: () => text("logKey", none),
   logProof: (sha256: string) => json("logProof", { sha256 }),
+  logWitnesses: () => json("logWitnesses", none),
+  mirrors: () => json("mirrors", none),
 };
 
 /**

@@ -11,6 +11,7 @@ import type * as exhibitions from "../../../src/exhibitions/contracts.ts";
 import type * as families from "../../../src/families/contracts.ts";
 import type * as httpShell from "../../../src/http/contracts.ts";
 import type * as ledger from "../../../src/ledger/contracts.ts";
+import type * as mirror from "../../../src/mirror/contracts.ts";
 import type * as review from "../../../src/review/contracts.ts";
 import type * as work from "../../../src/work/contracts.ts";
 
@@ -116,6 +117,8 @@ export interface RouteContracts {
   "PUT /api/links/:id": { answer: z.infer<typeof catalogue.LinkView>; body: Omit<z.input<typeof catalogue.UpdateLinkInput>, "id"> };
   "POST /api/links/:id/retract": { answer: z.infer<typeof catalogue.LinkView>; body: Omit<z.input<typeof catalogue.RetractLinkInput>, "id"> };
   "GET /api/log/status": { answer: z.infer<typeof archive.LogStatus>; body: undefined };
+  "GET /api/log/witnesses": { answer: z.infer<typeof ledger.LogWitnesses>; body: undefined };
+  "GET /api/mirrors": { answer: z.infer<typeof mirror.GetMirrorsAnswer>; body: undefined };
   "POST /api/numbers/:id/check": { answer: z.infer<typeof catalogue.BodyNumber>; body: Omit<z.input<typeof catalogue.CheckNumberInput>, "numberId"> };
   "POST /api/numbers/:id/retire": { answer: z.infer<typeof catalogue.BodyNumber>; body: Omit<z.input<typeof catalogue.RetireNumberInput>, "numberId"> };
   "GET /api/openapi.json": { answer: z.infer<typeof httpShell.OpenApiDocument>; body: undefined };

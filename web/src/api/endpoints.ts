@@ -52,6 +52,8 @@ export const ENDPOINTS = {
   logCheckpoint: { method: "GET", url: "/log/checkpoint" },
   logKey: { method: "GET", url: "/log/key" },
   logProof: { method: "GET", url: "/log/proof/:sha256" },
+  logWitnesses: { method: "GET", url: "/api/log/witnesses" },
+  mirrors: { method: "GET", url: "/api/mirrors" },
 
   // Each area keeps its own table (web/src/api/endpoints/<area>.ts) so areas built side by side do not collide.
   ...CATALOGUE_ENDPOINTS,

@@ -8,6 +8,7 @@ import type * as access from "../../../src/access/contracts.ts";
 import type * as archive from "../../../src/archive/contracts.ts";
 import type * as http from "../../../src/http/contracts.ts";
 import type * as ledger from "../../../src/ledger/contracts.ts";
+import type * as mirror from "../../../src/mirror/contracts.ts";
 import type * as work from "../../../src/work/contracts.ts";
 
 export type Role = core.Role;
@@ -32,6 +33,9 @@ export type UploadView = archive.UploadView;
 export type Job = core.JobView;
 export type LogStatus = archive.LogStatus;
 export type ProofAnswer = ledger.GetLogProofBySha256Answer;
+/** GET /api/log/witnesses (src/ledger) and GET /api/mirrors (src/mirror, admins). */
+export type LogWitnesses = ledger.LogWitnesses;
+export type MirrorGrant = mirror.MirrorGrantView;
 /** GET /api/work: what waits for the signed-in person (src/work). */
 export type WorkKind = work.WorkKind;
 export type WorkView = work.GetWorkAnswer;

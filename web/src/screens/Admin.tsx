@@ -1,3 +1,4 @@
+import { AdminMirrors } from "./AdminMirrors.tsx";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { api } from "../api/client.ts";
@@ -146,6 +147,7 @@ export function Admin(_props: ScreenProps) {
           </table>
         </div>
       )}
+      <AdminMirrors />
     </section>
   );
 }

@@ -9,6 +9,7 @@ import { Notice } from "../components/Notice.tsx";
 import { Pair } from "../components/Pair.tsx";
 import { useAsync } from "../components/useAsync.ts";
 import { checkCheckpoint } from "../proof/verify.ts";
+import { LogWitnesses } from "./LogWitnesses.tsx";
 
 /**
  * The custody log for anyone, signed in or not: the latest signed checkpoint (checked here against the log's
@@ -106,6 +107,7 @@ export function LogScreen(_props: ScreenProps) {
               <p>{t("log.neverVerified")}</p>
             )}
           </section>
+          <LogWitnesses />
         </div>
       )}
       {s && (
