@@ -43,9 +43,11 @@ export function ErrorNote({ error }: { error: unknown }) {
 type T = (key: string, options?: Record<string, unknown>) => string;
 
 /** The server's message in the reader's language, or null when it sent no key this app can word. */
-export function serverSentence(error: unknown, t: T, exists: (key: string) => boolean): string | null {
-  if (!(error instanceof ApiError) || !error.key || !exists(`server.${error.key}`)) return null;
+export function serverSentence(error: unknown, t: T, exists: (key: string, options?: Record<string, unknown>) => boolean): string | null {
+  if (!(error instanceof ApiError) || !error.key) return null;
   const params: Record<string, unknown> = { ...(error.params ?? {}) };
+  // A counted message exists as its plural forms (key_one, key_other…): ask with its count.
+  if (!exists(`server.${error.key}`, params)) return null;
   // Roles and field names have their own words; the rest (times, numbers, paths) go in as they are.
   if (typeof params.role === "string") params.role = t(`roles.${params.role}`, { defaultValue: params.role });
   if (typeof params.sensitivity === "string") params.sensitivity = t(`server.sensitivity.${params.sensitivity}`, { defaultValue: params.sensitivity });
