@@ -13,6 +13,7 @@ import { sniffFormat } from "./media/sniff.ts";
 import { extractMetadata, type PhotoMetadata } from "./media/metadata.ts";
 import { makeRenditions, MediaRejected, tuneSharpForBulk, type Renditions } from "./media/renditions.ts";
 import type { Tx } from "../db/database.ts";
+import { say } from "../core/messages.ts";
 
 /**
  * Intake: a memory card in, every original preserved. Each file is read once into memory (or streamed when
@@ -477,5 +478,5 @@ async function finishSource(ctx: Ctx, sourceId: string, resumed: boolean): Promi
 }
 
 export function assertIngestable(path: string): void {
-  if (!path) throw new Invalid("Give the path of a folder, a .zip, or a disk image of the card.", "path");
+  if (!path) throw new Invalid(say("intake.pathNeeded"), "path");
 }
