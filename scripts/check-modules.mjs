@@ -43,6 +43,8 @@ const OWNERS = {
     "family_report_members", "family_view_requests",
   ],
   dossiers: ["dossier_exhibits", "dossier_versions", "dossiers", "redaction_regions"],
+  exhibitions: ["exhibition_items", "exhibition_regions", "exhibitions"],
+  mirror: ["mirror_grants"],
 };
 const OWNER_OF = new Map(Object.entries(OWNERS).flatMap(([module, tables]) => tables.map((t) => [t, module])));
 

@@ -22,6 +22,8 @@ export type Action =
   | "metadata.sensitive" // serials, owner fields, paths on the medium
   | "log.read" // checkpoints, hash tiles, consistency proofs: the log's shape, nothing of what it holds
   | "log.entries" // the events themselves: entry bundles, inclusion proofs by SHA-256 or id ("do you hold X?")
+  | "mirror.manage" // grant, revoke and list mirrors (other custodians' copies)
+  | "mirror.follow" // a granted mirror's token: entry bundles, sealed openings, the encrypted blobs (ciphertext)
   | "jobs.read"
   | "jobs.run"
   | "account.self" // one's own password, second factor, sessions
@@ -66,7 +68,12 @@ export type Action =
   // Authenticity (src/authenticity): header, sequence and content analysis of a card's photos.
   | "authenticity.run" // analyse a card (a custody event with the software version and parameters)
   | "authenticity.read" // the analyses: cameras, signatures, sequence, findings with their reasons
-  | "authenticity.ela"; // an error-level map of one photo: a picture made from the unblurred original
+  | "authenticity.ela" // an error-level map of one photo: a picture made from the unblurred original
+  // Exhibitions (src/exhibitions): curated, redacted, consented selections for the public.
+  | "exhibition.read" // exhibitions in every state, their items, regions and reviews
+  | "exhibition.edit" // create an exhibition, choose and order items, captions, redaction layers and regions
+  | "exhibition.review" // the second person: confirm an item's redaction, approve an exhibition (never one's own)
+  | "exhibition.publish"; // publish an approved exhibition, withdraw it, export it as a static folder
 
 /** How far a record may travel. Ordered: a role cleared for one level sees every level below it. */
 export type Sensitivity = "public" | "internal" | "restricted" | "confidential";
@@ -93,6 +100,8 @@ export interface Rule {
   exposes?: Exposure;
   /** Needs an account: an anonymous visitor is told to sign in even if `public` is listed. */
   signedIn?: boolean;
+  /** Granted to a mirror's follower token (an actor of kind "follower"), whatever its role. */
+  followers?: true;
 }
 
 const STAFF: Role[] = ["admin", "archivist", "investigator", "forensic_reviewer", "family_caseworker", "prosecutor", "curator"];
@@ -117,6 +126,10 @@ export const RULES: Record<Action, Rule> = {
   // archivists). Investigators, reviewers and prosecutors see the records their work needs through their own
   // actions; a court gets its exhibits' events and proofs inside a package; families and the public never.
   "log.entries": { roles: ["admin", "archivist"], signedIn: true },
+  // A mirror is another custodian's copy: an admin grants it (a token for one follower), and the follower's token
+  // reads the entries and the blobs as ciphertext, nothing else (its actor holds only these scopes).
+  "mirror.manage": { roles: ["admin"], signedIn: true },
+  "mirror.follow": { roles: [], followers: true, signedIn: true },
   "jobs.read": { roles: STAFF },
   "jobs.run": { roles: ["admin", "archivist"] },
   // One's own account, sessions and tokens: granted through the "self" relation, so a guessed id of someone
@@ -187,6 +200,13 @@ export const RULES: Record<Action, Rule> = {
   "authenticity.read": { roles: ["admin", "archivist", "investigator", "forensic_reviewer", "prosecutor"], signedIn: true },
   // The map shows the photograph's edges and textures: the roles that may see the unblurred original.
   "authenticity.ela": { roles: ["admin", "archivist", "investigator", "forensic_reviewer", "prosecutor"], exposes: "originals", signedIn: true },
+  // Exhibitions are the curators' work. Drawing and confirming regions means looking at the unredacted original;
+  // the reviewer is a second curator (or an administrator), never the one who submitted the exhibition (checked
+  // on the record). What is published is read by anyone through the public pages, which need no action.
+  "exhibition.read": { roles: ["admin", "curator"], signedIn: true },
+  "exhibition.edit": { roles: ["admin", "curator"], exposes: "originals", signedIn: true },
+  "exhibition.review": { roles: ["admin", "curator"], exposes: "originals", signedIn: true },
+  "exhibition.publish": { roles: ["admin", "curator"], signedIn: true },
 };
 
 /** Roles granted each action outright (kept for callers that read the first table). */
@@ -249,6 +269,7 @@ export const JOB_KINDS: Readonly<Record<string, Action>> = {
   "families.rerank": "family.match",
   "families.watch-bodies": "family.match",
   "authenticity.run": "authenticity.run",
+  "exhibitions.consent-sweep": "exhibition.publish",
 };
 
 /** The job kinds this actor may follow: "all" when that is every kind (unlisted ones included), else the list. */
@@ -286,7 +307,7 @@ export interface ScopedActor extends Actor {
 }
 
 export type Denial = "anonymous" | "role" | "scope" | "sensitivity" | "relation";
-export type Decision = { allowed: true; via: "role" | "relation" } | { allowed: false; reason: Denial };
+export type Decision = { allowed: true; via: "role" | "relation" | "grant" } | { allowed: false; reason: Denial };
 
 export interface Policy {
   decide(actor: Actor, action: Action, resource?: Resource): Decision;
@@ -324,6 +345,7 @@ function decide(actor: Actor, action: Action, resource?: Resource): Decision {
   const rule = RULES[action];
   const denied = gate(actor, action);
   if (denied) return { allowed: false, reason: denied };
+  if (rule.followers && actor.kind === "follower") return { allowed: true, via: "grant" };
   const byRole = rule.roles.includes(actor.role);
   if (byRole) {
     if (!resource?.sensitivity || rank(resource.sensitivity) <= rank(CLEARANCE[actor.role])) return { allowed: true, via: "role" };
@@ -368,6 +390,7 @@ export const policy: Policy = {
   mayAttempt(actor, action) {
     if (gate(actor, action)) return false;
     const rule = RULES[action];
+    if (rule.followers && actor.kind === "follower") return true;
     if (rule.roles.includes(actor.role)) return true;
     return Boolean(rule.related?.[actor.role]?.length) && !isAnonymous(actor);
   },

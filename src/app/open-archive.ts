@@ -17,6 +17,7 @@ import { registerReviewBlinding } from "../review/index.ts";
 import { Invalid } from "../core/errors.ts";
 import { LogTree, WitnessClient, loadOrCreateLogKey, loadWitnessPolicy, newOrigin } from "../ledger/index.ts";
 import { registerAuthenticityJobs } from "../authenticity/index.ts";
+import { registerExhibitionJobs } from "../exhibitions/index.ts";
 import { getSetting, setSetting } from "../db/settings.ts";
 import { loadKeyFile } from "../access/index.ts";
 import type { Archive } from "./context.ts";
@@ -86,6 +87,7 @@ export async function openArchive(config: Config, opts: { clock?: Clock; logger?
   registerFamiliesJobs(ctx);
   registerDossierJobs(ctx);
   registerAuthenticityJobs(ctx);
+  registerExhibitionJobs(ctx);
   registerPackageExpiry(ctx);
   registerReviewBlinding();
   return ctx;

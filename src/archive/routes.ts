@@ -8,7 +8,7 @@ import { listSources } from "./sources.ts";
 import type { RevealGrant } from "./reveals.ts";
 import { sealIdentity } from "./sealing.ts";
 import { createUpload, getUpload, receiveUploadFile, startUploadIngest, UPLOAD_LIMITS } from "./uploads.ts";
-import { blurredRendition, downloadOriginalFile, galleryPage, logStatus, originalHistory, originalMetadata, revealRendition, sourceSightings, type RenditionStream } from "./viewing.ts";
+import { blurredRendition, downloadOriginalFile, logStatus, originalHistory, originalMetadata, revealRendition, sourceSightings, type RenditionStream } from "./viewing.ts";
 import * as contracts from "./contracts.ts";
 import * as coreContracts from "../core/contracts.ts";
 import * as accessContracts from "../access/contracts.ts";
@@ -22,12 +22,7 @@ const ListQuery = z.object({
 const Sha = z.object({ sha256: z.string().regex(/^[0-9a-f]{64}$/, "must be a SHA-256 in lowercase hex") });
 
 
-// ── What the web app needs beyond the above: the gallery, renditions and reveals, intake by upload. ──
-const GalleryQuery = z.object({
-  offset: z.coerce.number().int().min(0).max(100_000_000).default(0),
-  limit: z.coerce.number().int().min(1).max(500).default(200),
-  status: z.enum(["preserved", "quarantined"]).optional(),
-});
+// ── What the web app needs beyond the above (the gallery is the catalogue's: it filters by body): renditions and reveals, intake by upload. ──
 const RenditionParams = Sha.extend({ kind: z.string().max(20) });
 const RevealBody = z.object({ reason: z.string().max(500), kind: z.enum(["thumbnail", "preview"]).default("preview") }).strict();
 const DownloadBody = z.object({ reason: z.string().max(500) }).strict();
@@ -57,15 +52,6 @@ function sendGranted(reply: FastifyReply, r: RenditionStream & { grant: RevealGr
 }
 
 const WEB_APP_ROUTES: readonly RouteSpec[] = [
-  route({
-    method: "GET",
-    url: "/api/gallery",
-    action: "archive.read",
-    query: GalleryQuery,
-    summary: "originals in capture order, by offset, for the virtualised gallery",
-    response: contracts.GalleryPage,
-    handler: (_req, ctx, actor, { query: q }) => galleryPage(ctx, actor, q),
-  }),
   route({
     method: "GET",
     url: "/api/originals/:sha256/renditions/:kind",

@@ -1,5 +1,6 @@
 import { openEvent, openingsOf } from "../ledger/index.ts";
 import type { Readable } from "node:stream";
+import type { SelectQueryBuilder } from "kysely";
 import type { Ctx } from "../app/context.ts";
 import type { Actor } from "../core/actor.ts";
 import { Forbidden, NotFound } from "../core/errors.ts";
@@ -21,22 +22,52 @@ export type GalleryItem = contracts.GalleryItem;
 
 export type GalleryPage = contracts.GalleryPage;
 
+/** What the archive itself can filter the gallery by: quarantine, the source a photo was seen on, the day it came in. */
+export interface GalleryFilter {
+  status?: "preserved" | "quarantined" | undefined;
+  /** A source's id: photos sighted on that medium. */
+  source?: string | undefined;
+  /** YYYY-MM-DD, inclusive: the day the original was first seen. */
+  intakeFrom?: string | undefined;
+  intakeTo?: string | undefined;
+}
+
+/**
+ * A restriction another module adds (the catalogue: photos of identified bodies, photos whose numbers were
+ * checked): a query answering original SHA-256s, kept (`in`) or left out (`negate`). The owner of the tables it
+ * reads builds it; the gallery keeps its order and paging.
+ */
+export interface GalleryRestriction {
+  photos: SelectQueryBuilder<object, never, { sha256: string }>;
+  negate?: boolean;
+}
+
+function nextDay(day: string): string {
+  const d = new Date(`${day}T00:00:00Z`);
+  d.setUTCDate(d.getUTCDate() + 1);
+  return d.toISOString().slice(0, 10);
+}
+
 /**
  * Originals in capture order (then by hash), undated ones after, by offset: the web app's virtualised grid asks
  * for the pages that come into view, in any order, so a scrollbar dragged to the middle of 55,000 photos needs
  * one request. The order is read from the capture-time index (dated) and the primary key (undated) in two
  * segments, and only the page's rows are then joined to their renditions: no sort of the whole table per page.
  */
-export async function galleryPage(
-  ctx: Ctx,
-  actor: Actor,
-  input: { offset: number; limit: number; status?: "preserved" | "quarantined" },
-): Promise<GalleryPage> {
+export async function galleryPage(ctx: Ctx, actor: Actor, input: GalleryFilter & { offset: number; limit: number }, within: GalleryRestriction[] = []): Promise<GalleryPage> {
   ctx.policy.require(actor, "archive.read");
   const db = ctx.db.db;
   const base = (dated: boolean) => {
     let q = db.selectFrom("originals").where("media_kind", "!=", "medium").where("capture_time", dated ? "is not" : "is", null);
     if (input.status) q = q.where("status", "=", input.status);
+    if (input.source) {
+      const source = input.source;
+      q = q.where("sha256", "in", db.selectFrom("sightings").select("original_sha256").where("source_id", "=", source).where("original_sha256", "is not", null).$narrowType<{ original_sha256: string }>());
+    }
+    // The day of intake (first seen), as the archive's UTC dates: from the start of `intakeFrom` to the end of `intakeTo`.
+    if (input.intakeFrom) q = q.where("first_seen_at", ">=", `${input.intakeFrom}T00:00:00`);
+    if (input.intakeTo) q = q.where("first_seen_at", "<", `${nextDay(input.intakeTo)}T00:00:00`);
+    for (const r of within) q = q.where("sha256", r.negate ? "not in" : "in", r.photos);
     return q;
   };
   const [datedCount, undatedCount] = await Promise.all(

@@ -8,7 +8,7 @@ import { Sensitivity } from "../access/contracts.ts";
  * what is served against them. Contracts may import other modules' contracts (and nothing else but zod).
  */
 
-export const SearchHit = z.object({ id: z.string(), ref: z.string(), externalRef: z.string().nullable(), detaineeNo: z.string().nullable(), branchNo: z.string().nullable(), examinerNo: z.string().nullable(), hospital: z.string().nullable(), photoDate: z.string().nullable(), deathDate: z.string().nullable(), sex: z.string().nullable(), ageMin: z.number().nullable(), ageMax: z.number().nullable(), nameAr: z.string().nullable(), nameLat: z.string().nullable(), identificationStatus: z.string(), reviewStatus: z.string(), photos: z.number(), coverPhoto: z.string().nullable() });
+export const SearchHit = z.object({ id: z.string(), ref: z.string(), externalRef: z.string().nullable(), detaineeNo: z.string().nullable(), branchNo: z.string().nullable(), examinerNo: z.string().nullable(), hospital: z.string().nullable(), photoDate: z.string().nullable(), deathDate: z.string().nullable(), sex: z.string().nullable(), ageMin: z.number().nullable(), ageMax: z.number().nullable(), nameAr: z.string().nullable(), nameLat: z.string().nullable(), identificationStatus: z.string(), reviewStatus: z.string(), photos: z.number(), coverPhoto: z.string().nullable(), matchedNumbers: z.array(z.object({ role: z.string(), value: z.string(), checked: z.boolean() })) });
 export type SearchHit = z.infer<typeof SearchHit>;
 
 export const FacetBucket = z.object({ value: z.string().nullable(), count: z.number(), labelAr: z.string().optional(), labelEn: z.string().optional() });
@@ -125,3 +125,7 @@ export type StatBucket = z.infer<typeof StatBucket>;
 export const Statistics = z.object({ generatedAt: z.string(), minCount: z.number(), totals: z.object({ bodies: z.number().nullable(), photos: z.number().nullable(), originals: z.number(), facilities: z.number().nullable(), reviewed: z.number().nullable(), identified: z.number().nullable() }), byBranch: z.array(StatBucket), byHospital: z.array(StatBucket), byPhotoMonth: z.array(StatBucket), byDeathMonth: z.array(StatBucket), byFinding: z.array(StatBucket) });
 export type Statistics = z.infer<typeof Statistics>;
 
+
+/** GET /api/photos/:sha256/bodies: the bodies a photograph is filed under, by reference, with their photographs in order. */
+export const PhotoBodies = z.object({ bodies: z.array(z.object({ ref: z.string(), photos: z.array(z.string()) })) });
+export type PhotoBodies = z.infer<typeof PhotoBodies>;

@@ -105,3 +105,4 @@ export {
 } from "./records.ts";
 export { bodiesStamp } from "./facet-index.ts";
 export { catalogueWork, type CatalogueWork } from "./work.ts";
+export { photoGallery, photoBodies, GALLERY_BODY_FILTERS, GALLERY_NUMBER_FILTERS, type PhotoGalleryQuery } from "./gallery.ts";

@@ -8,6 +8,8 @@ import { createLink, linksOf, retractLink, updateLink } from "./links.ts";
 import { addVocabularyTerm, listVocabulary, updateVocabularyTerm } from "./vocabularies.ts";
 import { recordHistory } from "./history.ts";
 import { searchBodies, SORTS } from "./search.ts";
+import { GALLERY_BODY_FILTERS, GALLERY_NUMBER_FILTERS, photoBodies, photoGallery } from "./gallery.ts";
+import { GalleryPage } from "../archive/contracts.ts";
 import { exportBodiesCsv, importBodiesCsv } from "./csv-import.ts";
 import { ENTITY_KINDS, EVIDENCE_KINDS, IDENTIFICATION_STATUSES, LINK_CONFIDENCES, SEXES } from "./records.ts";
 import type { Sensitivity } from "../access/index.ts";
@@ -92,7 +94,37 @@ const EntityFields = {
   sensitivity: z.enum(SENSITIVITY).optional(),
 };
 
+const Day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "must be a date as YYYY-MM-DD");
+const GalleryQuery = z.object({
+  offset: z.coerce.number().int().min(0).max(100_000_000).default(0),
+  limit: z.coerce.number().int().min(1).max(500).default(200),
+  status: z.enum(["preserved", "quarantined"]).optional(),
+  source: z.string().min(1).max(64).optional(),
+  intakeFrom: Day.optional(),
+  intakeTo: Day.optional(),
+  body: z.enum(GALLERY_BODY_FILTERS).optional(),
+  numbers: z.enum(GALLERY_NUMBER_FILTERS).optional(),
+});
+
 export const CATALOGUE_ROUTES: readonly RouteSpec[] = [
+  route({
+    method: "GET",
+    url: "/api/gallery",
+    action: "archive.read",
+    query: GalleryQuery,
+    summary: "photographs in capture order, by offset, for the virtualised gallery; filtered by source, day of intake, body and its identification, numbers read and checked",
+    response: GalleryPage,
+    handler: (_req, ctx, actor, { query }) => photoGallery(ctx, actor, query),
+  }),
+  route({
+    method: "GET",
+    url: "/api/photos/:sha256/bodies",
+    action: "catalogue.read",
+    summary: "the bodies a photograph is filed under, by reference, with their photographs in order",
+    params: z.object({ sha256: Sha }),
+    response: contracts.PhotoBodies,
+    handler: (_req, ctx, actor, { params }) => photoBodies(ctx, actor, params.sha256),
+  }),
   route({
     method: "GET",
     url: "/api/search",

@@ -354,6 +354,27 @@ export async function searchBodies(ctx: Ctx, actor: Actor, query: SearchQuery): 
         .orderBy("position")
         .execute()
     : [];
+  // The numbers that matched the words asked for (any number on record not withdrawn, whatever its role):
+  // the results say which card or body number a hit was found by, as transcribed.
+  const wanted = p.tokens;
+  const numbers = items.length && wanted.length
+    ? await db
+        .selectFrom("body_numbers")
+        .select(["body_id", "role", "value", "checked_by", "seq"])
+        .where("body_id", "in", items.map((r) => r.id))
+        .where("retired_at", "is", null)
+        .orderBy("seq")
+        .execute()
+    : [];
+  const matchedBy = new Map<string, { role: string; value: string; checked: boolean }[]>();
+  for (const n of numbers) {
+    const words = searchTokens(n.value);
+    const hit = wanted.some((w, i) => words.some((x) => x === w || (p.prefix && i === wanted.length - 1 && x.startsWith(w))));
+    if (!hit) continue;
+    let l = matchedBy.get(n.body_id);
+    if (!l) matchedBy.set(n.body_id, (l = []));
+    l.push({ role: n.role, value: n.value, checked: n.checked_by !== null });
+  }
   const byBody = new Map<string, string[]>();
   for (const ph of photos) {
     let l = byBody.get(ph.body_id);
@@ -403,6 +424,7 @@ export async function searchBodies(ctx: Ctx, actor: Actor, query: SearchQuery): 
       reviewStatus: r.review_status,
       photos: byBody.get(r.id)?.length ?? 0,
       coverPhoto: byBody.get(r.id)?.[0] ?? null,
+      matchedNumbers: matchedBy.get(r.id) ?? [],
     })),
     next: more && last !== undefined ? encodeCursor({ sort, key: key(last), refNo: index.refNo[last]! }) : null,
     facets,

@@ -15,6 +15,7 @@ export const DEMO_PEOPLE: readonly { email: string; role: Role; groupsTheCard?: 
   { email: "reviewer@demo.dalil", role: "forensic_reviewer" },
   { email: "caseworker@demo.dalil", role: "family_caseworker" },
   { email: "prosecutor@demo.dalil", role: "prosecutor" },
+  { email: "curator@demo.dalil", role: "curator" },
 ];
 
 export interface DemoAccount {

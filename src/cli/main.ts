@@ -15,6 +15,8 @@ import { registerPackageCommands } from "./package.ts";
 import { registerDossierCommands } from "./dossier.ts";
 import { registerWitnessCommands } from "./witness.ts";
 import { registerAuthenticityCommands } from "./authenticity.ts";
+import { registerExhibitionCommands } from "./exhibition.ts";
+import { registerMirrorCommands } from "./mirror.ts";
 import { reportError } from "./shell.ts";
 
 const program = new Command("dalil")
@@ -40,6 +42,8 @@ registerPackageCommands(program);
 registerDossierCommands(program);
 registerWitnessCommands(program);
 registerAuthenticityCommands(program);
+registerExhibitionCommands(program);
+registerMirrorCommands(program);
 
 try {
   await program.parseAsync(process.argv);

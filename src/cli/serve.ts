@@ -8,6 +8,8 @@ import { ingestCard } from "../archive/index.ts";
 import type { Archive } from "../app/context.ts";
 import { Invalid } from "../core/errors.ts";
 import { seedDemo } from "./demo.ts";
+import { demoReviewer } from "./exhibition.ts";
+import { buildDemoExhibition } from "../exhibitions/index.ts";
 import { globalOptions, print, progressBar, withArchive, positiveIntOption } from "./shell.ts";
 
 interface ServeOptions {
@@ -118,6 +120,10 @@ export function registerServeCommands(program: Command): void {
           );
         }
         if (demo.groupingJob) process.stderr.write("dalil: the demo card's photographs are being grouped into bodies (the investigator's proposals)\n");
+        if (newSource) {
+          const ex = await buildDemoExhibition(a, operatorActor(), (await demoReviewer(a)).actor);
+          process.stderr.write(`dalil: a demonstration exhibition (${ex.ref}) is published at /exhibitions/${ex.ref}/\n`);
+        }
         await serveUntilSignal(a, { port: o.port, host: "127.0.0.1", worker: true });
       }, { create: true });
     });

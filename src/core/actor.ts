@@ -23,8 +23,11 @@ export const ROLES: readonly Role[] = [
 ];
 
 export interface Actor {
-  /** user: a signed-in person; operator: someone at the server's shell (holds the data dir); system: the software itself. */
-  kind: "user" | "operator" | "system";
+  /**
+   * user: a signed-in person; operator: someone at the server's shell (holds the data dir); system: the software
+   * itself; follower: a mirror the archive granted (its token), role public, scoped to following.
+   */
+  kind: "user" | "operator" | "system" | "follower";
   id: string;
   role: Role;
   label?: string;

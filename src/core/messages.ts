@@ -414,6 +414,11 @@ export const MESSAGES = {
   "authenticity.notYet": ["label"],
   "review.blind": [],
   "source.labelAmbiguous": ["count", "ref"],
+  // Exhibitions (src/exhibitions).
+  "exhibition.secondPerson": ["ref"],
+  "exhibition.notDraft": ["ref", "status"],
+  "exhibition.unreviewed": ["ref", "items"],
+  "exhibition.noConsent": ["ref", "items"],
 } as const satisfies Record<string, readonly string[]>;
 
 export type MessageKey = keyof typeof MESSAGES;

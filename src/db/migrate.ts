@@ -12,6 +12,8 @@ import * as m0011 from "./migrations/0011-reading-evidence.ts";
 import * as m0012 from "./migrations/0012-witnesses.ts";
 import * as m0013 from "./migrations/0013-authenticity.ts";
 import * as m0014 from "./migrations/0014-identifications-and-withdrawals.ts";
+import * as m0017 from "./migrations/0017-exhibitions.ts";
+import * as m0016 from "./migrations/0016-mirrors.ts";
 
 export type Dialect = "sqlite" | "postgres";
 
@@ -41,6 +43,8 @@ const MIGRATIONS: Record<string, MigrationModule> = {
   "0012-witnesses": m0012,
   "0013-authenticity": m0013,
   "0014-identifications-and-withdrawals": m0014,
+  "0017-exhibitions": m0017,
+  "0016-mirrors": m0016,
 };
 
 export function registerMigration(name: string, mod: MigrationModule): void {

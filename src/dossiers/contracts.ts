@@ -43,3 +43,21 @@ export type RegionView = z.infer<typeof RegionView>;
 export const GetPhotosBySha256RegionsAnswer = z.array(RegionView);
 export type GetPhotosBySha256RegionsAnswer = z.infer<typeof GetPhotosBySha256RegionsAnswer>;
 
+
+/** GET /api/dossiers/:id/packages: the packages built of a dossier, newest first. */
+export const PackageList = z.object({
+  items: z.array(
+    z.object({
+      job: z.string(),
+      version: z.number(),
+      recipient: z.string(),
+      clearance: z.string(),
+      requestedBy: z.string(),
+      requestedAt: z.string(),
+      status: z.enum(["queued", "running", "done", "failed"]),
+      finishedAt: z.string().nullable(),
+      packageId: z.string().nullable(),
+    }),
+  ),
+});
+export type PackageList = z.infer<typeof PackageList>;

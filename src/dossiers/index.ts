@@ -30,4 +30,6 @@ export { addExhibit, withdrawExhibit, reviseReasoning, type AddExhibit } from ".
 export { markRegion, withdrawRegion, regionsOf, redactedImage, blurredImage, REGION_LABELS, REDACTION_METHOD, type Region, type RegionView, type RedactedImage, type MarkRegion } from "./redaction.ts";
 export { buildDossierPackage, enqueueDossierPackage, registerDossierJobs, packageItems, JOB_DOSSIER_PACKAGE, type DossierPackageInput } from "./dossier-package.ts";
 export { registerPackageExpiry, removeExpiredPackages } from "./package-download.ts";
+export { listPackages } from "./packages-list.ts";
+export { safeFileName } from "./file-names.ts";
 export { writePackage, CLEARANCES, REDACTION_MANIFEST_VERSION, type Clearance, type PackageCopy, type PackageDossier, type PackageItem } from "./package.ts";

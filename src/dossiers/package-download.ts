@@ -14,6 +14,8 @@ import { containedPath } from "../core/contained.ts";
 import { listTree, tarStream, zipStream } from "./archive-stream.ts";
 import { JOB_DOSSIER_PACKAGE, JOB_PACKAGE_EXPIRY, requirePackager } from "./dossier-package.ts";
 import { custody } from "../ledger/index.ts";
+import { ddb } from "./tables.ts";
+import { safeFileName } from "./file-names.ts";
 
 export const PACKAGE_FORMATS = ["tar", "zip"] as const;
 export type PackageFormat = (typeof PACKAGE_FORMATS)[number];
@@ -58,7 +60,10 @@ export async function downloadPackage(ctx: Ctx, actor: Actor, jobId: string, for
     ctx.log.append(tx, custody("transfer", actor, ctx.clock.now(), [{ id: packageId, role: "package" }, { id: dossierId, role: "dossier" }], { package: packageId, dossier: dossierId, job: jobId, format })),
   );
   const entries = listTree(dir);
-  const name = basename(dir);
+  // The file is named after the dossier (its title, safe for file systems, Arabic kept) and the version packaged.
+  const version = Number((job.payload as { version?: unknown }).version ?? 0);
+  const dossier = await ddb(ctx.db.db).selectFrom("dossiers").select("name").where("id", "=", dossierId).executeTakeFirst();
+  const name = `${safeFileName(dossier?.name ?? "", "dossier")} - v${version}`;
   return format === "zip"
     ? { filename: `${name}.zip`, contentType: "application/zip", body: Readable.from(zipStream(entries)) }
     : { filename: `${name}.tar`, contentType: "application/x-tar", body: Readable.from(tarStream(entries)) };

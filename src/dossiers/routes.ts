@@ -1,3 +1,5 @@
+import { listPackages } from "./packages-list.ts";
+import { contentDisposition } from "./file-names.ts";
 import { z } from "zod";
 import { bytes, optionalBody, route, type RouteSpec } from "../http/route-spec.ts";
 import { createDossier, EVIDENCE_KINDS, EXHIBIT_KINDS, freezeDossier, listDossiers, listVersions, showDossier } from "./dossiers.ts";
@@ -124,6 +126,15 @@ export const DOSSIER_ROUTES: readonly RouteSpec[] = [
   }),
   route({
     method: "GET",
+    url: "/api/dossiers/:id/packages",
+    action: "package.export",
+    summary: "the packages built of a dossier, newest first: version, recipient, clearance, who asked and when, status",
+    params: Id,
+    response: contracts.PackageList,
+    handler: (_req, ctx, actor, { params }) => listPackages(ctx, actor, params.id),
+  }),
+  route({
+    method: "GET",
     url: "/api/packages/:job/download",
     action: "package.export",
     query: z.object({ format: z.enum(PACKAGE_FORMATS).default("tar") }).strict(),
@@ -132,7 +143,7 @@ export const DOSSIER_ROUTES: readonly RouteSpec[] = [
     response: bytes("application/octet-stream"),
     handler: async (req, ctx, actor, { query: q, params }, reply) => {
       const d = await downloadPackage(ctx, actor, params.job, q.format);
-      return reply.header("content-type", d.contentType).header("content-disposition", `attachment; filename="${d.filename}"`).header("cache-control", "no-store").send(d.body);
+      return reply.header("content-type", d.contentType).header("content-disposition", contentDisposition(d.filename)).header("cache-control", "no-store").send(d.body);
     },
   }),
   route({

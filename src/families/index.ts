@@ -48,5 +48,6 @@ export { previewFace } from "./face-preview.ts";
 export { withdrawDisclosure, WITHDRAWAL_REASONS, type WithdrawalReason, type WithdrawDisclosure } from "./withdrawal.ts";
 export { portalReports, portalReport, portalConsent, requestMore, portalImage, type PortalReport, type PortalMatch, type PortalWithdrawal } from "./portal.ts";
 export { rerankIfBodiesChanged, type WatchResult } from "./watch.ts";
+export { publicDisplayConsents } from "./public-display.ts";
 export { registerFamiliesJobs } from "./jobs.ts";
 export { JOB_RERANK, JOB_WATCH_BODIES, enqueueRerank } from "./rerank-requests.ts";

@@ -23,7 +23,8 @@ import type * as contracts from "./contracts.ts";
  * checks it), and nothing is deleted. Consent is a set of tiers the family can withdraw at any time.
  */
 
-export const CONSENT_TIERS = ["dataSharing", "recontact", "viewingPhotos", "dnaReferral"] as const;
+/** publicDisplay: an image of the identified person may be shown in a public exhibition (src/exhibitions). */
+export const CONSENT_TIERS = ["dataSharing", "recontact", "viewingPhotos", "dnaReferral", "publicDisplay"] as const;
 export type ConsentTier = (typeof CONSENT_TIERS)[number];
 export type Consent = Partial<Record<ConsentTier, { given: boolean; at: string; by: string }>>;
 

@@ -17,6 +17,8 @@ import { DOSSIER_ROUTES } from "../dossiers/routes.ts";
 import { STATISTICS_ROUTES } from "../catalogue/statistics-routes.ts";
 import { WORK_ROUTES } from "../work/routes.ts";
 import { AUTHENTICITY_ROUTES } from "../authenticity/routes.ts";
+import { EXHIBITION_ROUTES } from "../exhibitions/routes.ts";
+import { MIRROR_ROUTES } from "../mirror/index.ts";
 import { route, type RouteSpec } from "./route-spec.ts";
 import { registerWebApp } from "./web.ts";
 import { openApiDocument } from "./openapi.ts";
@@ -25,7 +27,7 @@ import * as contracts from "./contracts.ts";
 export type { RouteSpec } from "./route-spec.ts";
 
 /** Every module's route table, in the order they are registered (the web app's fallback comes last). */
-export const MODULE_ROUTES: readonly (readonly RouteSpec[])[] = [ARCHIVE_ROUTES, LOG_ROUTES, AUTH_ROUTES, ACCESS_ROUTES, CATALOGUE_ROUTES, REVIEW_ROUTES, FAMILIES_ROUTES, DOSSIER_ROUTES, STATISTICS_ROUTES, WORK_ROUTES, AUTHENTICITY_ROUTES];
+export const MODULE_ROUTES: readonly (readonly RouteSpec[])[] = [ARCHIVE_ROUTES, LOG_ROUTES, AUTH_ROUTES, ACCESS_ROUTES, CATALOGUE_ROUTES, REVIEW_ROUTES, FAMILIES_ROUTES, DOSSIER_ROUTES, STATISTICS_ROUTES, WORK_ROUTES, AUTHENTICITY_ROUTES, EXHIBITION_ROUTES, MIRROR_ROUTES];
 
 /**
  * The HTTP shell over the use cases. Every route declares the action it needs (`action`, or "public" for the

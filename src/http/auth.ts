@@ -24,6 +24,7 @@ import {
   type LiveSession,
   type SignedIn,
 } from "../access/index.ts";
+import { followerForToken, TOKEN_PREFIX as MIRROR_TOKEN_PREFIX } from "../mirror/index.ts";
 import { route, type RouteSpec } from "./route-spec.ts";
 import { checkCsrfToken, checkOrigin, isStateChanging, sessionCookieName, sessionCookieOptions } from "./security.ts";
 import * as contracts from "./contracts.ts";
@@ -74,7 +75,9 @@ async function resolveCredential(ctx: Ctx, req: FastifyRequest, reply: FastifyRe
   const auth = req.headers.authorization;
   if (typeof auth === "string" && auth.length > 0) {
     const m = /^Bearer\s+(\S+)$/i.exec(auth);
-    const actor = m ? await actorForToken(ctx.db.db, ctx.clock, m[1]!) : null;
+    const token = m?.[1];
+    // a mirror's follower token (dalilm_…) stands for a granted copy, an API token (dalil_…) for its user
+    const actor = !token ? null : token.startsWith(MIRROR_TOKEN_PREFIX) ? await followerForToken(ctx.db.db, ctx.clock, token) : await actorForToken(ctx.db.db, ctx.clock, token);
     if (!actor) throw new Unauthenticated("This API token is not valid: it is unknown, revoked, expired, or its account is disabled.").says("refusal.badToken");
     req.actor = actor;
     req.credential = { kind: "token" };

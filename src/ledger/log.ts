@@ -1,7 +1,8 @@
 import { sql } from "kysely";
 import { canonicalJson } from "../core/canonical-json.ts";
 import type { DatabaseHandle, Tx } from "../db/database.ts";
-import { leafBytes, type CustodyEvent, type EventType } from "./events.ts";
+import { leafBytes, parseLeaf, type CustodyEvent, type EventType } from "./events.ts";
+import { Conflict } from "../core/errors.ts";
 import { insertOpenings, sealEvent, type StoredOpening } from "./openings.ts";
 
 /**
@@ -35,21 +36,38 @@ export class CustodyLog {
 
   async appendMany(tx: Tx, events: CustodyEvent[]): Promise<AppendedEvent[]> {
     if (events.length === 0) return [];
-    let q = tx.selectFrom("log_state").select("size").where("id", "=", 1);
-    if (this.dbh.dialect === "postgres") q = q.forUpdate();
-    const { size } = await q.executeTakeFirstOrThrow();
+    const size = await this.lockedSize(tx);
     const out: AppendedEvent[] = [];
-    const leaves: Buffer[] = [];
     const openings: StoredOpening[] = [];
     let seq = size;
     for (const event of events) {
       // Typed words, paths and login names become salted commitments; their openings go to log_openings.
       for (const o of sealEvent(event)) openings.push({ seq, eventId: event.id, field: o.field, salt: o.salt, value: canonicalJson(o.value) });
-      const leaf = leafBytes(event);
-      leaves.push(leaf);
-      out.push({ seq, leaf, event });
+      out.push({ seq, leaf: leafBytes(event), event });
       seq++;
     }
+    await this.insert(tx, size, out, openings);
+    return out;
+  }
+
+  /**
+   * Puts back the leaves of a log kept elsewhere (a mirror's copy), byte for byte, with their openings, into an
+   * empty log: the restore of an archive. Every other write appends new events.
+   */
+  async restoreLeaves(tx: Tx, leaves: readonly Buffer[], openings: StoredOpening[]): Promise<void> {
+    const size = await this.lockedSize(tx);
+    if (size !== 0) throw new Conflict(`The log already holds ${size} events; a restore needs an empty archive.`);
+    const out = leaves.map((leaf, seq) => ({ seq, leaf, event: parseLeaf(leaf) }));
+    await this.insert(tx, 0, out, openings);
+  }
+
+  private async lockedSize(tx: Tx): Promise<number> {
+    let q = tx.selectFrom("log_state").select("size").where("id", "=", 1);
+    if (this.dbh.dialect === "postgres") q = q.forUpdate();
+    return (await q.executeTakeFirstOrThrow()).size;
+  }
+
+  private async insert(tx: Tx, size: number, out: AppendedEvent[], openings: StoredOpening[]): Promise<void> {
     for (let i = 0; i < out.length; i += 200) {
       const chunk = out.slice(i, i + 200);
       await tx
@@ -72,13 +90,13 @@ export class CustodyLog {
       if (objects.length) await tx.insertInto("event_objects").values(objects).execute();
     }
     await insertOpenings(tx, openings);
+    const leaves = out.map((o) => o.leaf);
     for (const hook of this.hooks) await hook(tx, size, leaves);
     await tx
       .updateTable("log_state")
-      .set({ size: sql<number>`size + ${events.length}` })
+      .set({ size: sql<number>`size + ${out.length}` })
       .where("id", "=", 1)
       .execute();
-    return out;
   }
 
   async size(tx: Tx = this.dbh.db): Promise<number> {

@@ -1,8 +1,9 @@
 import type { Ctx } from "../app/context.ts";
 import type { Actor } from "../core/actor.ts";
-import { Invalid } from "../core/errors.ts";
+import { Invalid, NotFound } from "../core/errors.ts";
+import { openingsBetween, type StoredOpening } from "./openings.ts";
 import type { TileFile } from "./tiles.ts";
-import { tilePath, tilesForSize } from "./tiles.ts";
+import { parseTilePath, tileExists, tilePath, tilesForSize } from "./tiles.ts";
 import type { StoredCheckpoint } from "./tree.ts";
 import type { WitnessOutcome, WitnessState } from "./witness-client.ts";
 import { quorumMet, type WitnessPolicy } from "./witness-policy.ts";
@@ -89,4 +90,24 @@ export async function cosignLatest(ctx: Ctx, actor: Actor): Promise<{ checkpoint
   const { checkpoint, outcomes } = await ctx.tree.cosign();
   const cosigned = new Set(outcomes.filter((o) => o.outcome === "cosigned").map((o) => o.witness));
   return { checkpoint, outcomes, quorumMet: quorumMet(client.policy, cosigned) };
+}
+
+/**
+ * The openings (salt and value behind each commitment) of the events of one entry bundle, by the bundle's tile
+ * path, for a custodian's sealed copy (the mirror module seals them before they leave). NotFound beyond the
+ * latest checkpoint, as for the bundle itself.
+ */
+export async function entryTileOpenings(ctx: Ctx, actor: Actor, input: { path: string }): Promise<StoredOpening[]> {
+  ctx.policy.require(actor, "mirror.follow");
+  const cp = await ctx.tree.latestCheckpoint();
+  let coord;
+  try {
+    coord = parseTilePath(input.path);
+  } catch {
+    throw new NotFound(`There is no tile at ${JSON.stringify(input.path.slice(0, 120))}.`);
+  }
+  if (coord.kind !== "entries" || !cp || !tileExists(coord, cp.size)) throw new NotFound(`There is no entry bundle at ${JSON.stringify(input.path.slice(0, 120))}.`);
+  const first = coord.index * 256;
+  const bySeq = await openingsBetween(ctx.db.db, first, first + coord.width - 1);
+  return [...bySeq.keys()].sort((a, b) => a - b).flatMap((s) => bySeq.get(s)!);
 }

@@ -140,6 +140,24 @@ for (const { backend, skip } of await backends()) {
     }
   });
 
+  test(`a hit says which of its numbers matched, as transcribed, with its role and whether it was checked (${backend.name})`, { skip }, async () => {
+    const t = await freshArchive(backend);
+    try {
+      await seeded(backend.name, t.archive);
+      // Latin digits find a number written in Arabic-Indic digits; the hit names that number as it was written.
+      const r = await searchBodies(t.archive, investigator, { q: "12345" });
+      assert.deepEqual(r.items.map((h) => [h.ref, h.matchedNumbers]), [["B-000001", [{ role: "detainee", value: "١٢٣٤٥", checked: false }]]]);
+      const branch = await searchBodies(t.archive, investigator, { q: "215" });
+      assert.ok(branch.items.length > 0);
+      const latin = (v: string) => v.replace(/[٠-٩]/g, (d) => String(d.charCodeAt(0) - 0x660));
+      for (const h of branch.items) assert.deepEqual(h.matchedNumbers.map((n) => [n.role, latin(n.value)]), [["branch", "215"]], `${h.ref} matched by its branch number (215 or ٢١٥)`);
+      const byName = await searchBodies(t.archive, investigator, { q: "احمد" });
+      assert.ok(byName.items.length > 0 && byName.items.every((h) => h.matchedNumbers.length === 0), "a name matches no number");
+    } finally {
+      await t.close();
+    }
+  });
+
   test(`facets count every value, each facet ignoring only its own filter (${backend.name})`, { skip }, async () => {
     const t = await freshArchive(backend);
     try {

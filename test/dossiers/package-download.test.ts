@@ -44,6 +44,12 @@ for (const { backend, skip } of await backends()) {
         assert.equal((await get(`/api/packages/${q.job}/download`)).statusCode, 422, "not finished yet: refused");
         await a.jobs.work({ once: true });
         assert.equal((await a.jobs.get(q.job)).status, "done");
+        // the dossier's packages: this one, with its recipient, version, who asked and that it is done
+        const listed = await get(`/api/dossiers/${dossierId}/packages`);
+        assert.equal(listed.statusCode, 200, listed.body);
+        const items = listed.json<{ items: { job: string; version: number; recipient: string; requestedBy: string; status: string; finishedAt: string | null }[] }>().items;
+        assert.deepEqual(items.map((i) => [i.job, i.version, i.recipient, i.requestedBy, i.status, i.finishedAt !== null]), [[q.job, 1, "ICC", archivist.id, "done", true]]);
+        assert.equal((await get(`/api/dossiers/${dossierId}/packages`, "investigator")).statusCode, 403, "the packages are the custodians' to see");
         assert.equal((await get(`/api/packages/${q.job}/download`, "investigator")).statusCode, 403, "only custodians take packages away");
         assert.equal((await get(`/api/packages/${q.job}/download`, "prosecutor")).statusCode, 403, "a recipient does not take its own package: the custodian hands it over");
         assert.equal((await get(`/api/packages/${q.job}/download`, "scoped")).statusCode, 403, "nor does someone who may not read the dossier");
@@ -57,7 +63,8 @@ for (const { backend, skip } of await backends()) {
         for (const format of ["tar", "zip"] as const) {
           const r = await get(`/api/packages/${q.job}/download?format=${format}`);
           assert.equal(r.statusCode, 200, r.body);
-          assert.match(String(r.headers["content-disposition"]), new RegExp(`attachment; filename="out_[\\w-]+\\.${format}"`));
+          // named after the dossier and the version packaged, not an id
+          assert.equal(String(r.headers["content-disposition"]), `attachment; filename="Branch 215 - v1.${format}"; filename*=UTF-8''Branch%20215%20-%20v1.${format}`);
           const file = join(root, `${backend.name}.${format}`);
           writeFileSync(file, r.rawPayload);
           const into = join(root, `${backend.name}-${format}`);

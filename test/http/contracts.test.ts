@@ -14,6 +14,7 @@ import { freshAccessArchive } from "../support/accounts.ts";
 import { as, investigator, seedBodies } from "../support/catalogue.ts";
 import { frozenPhotoDossier } from "../support/packages.ts";
 import { runAuthenticity } from "../../src/authenticity/index.ts";
+import { addItem, addRegion, createExhibition } from "../../src/exhibitions/index.ts";
 
 /**
  * The contracts are what the server sends: the OpenAPI document built from the route tables is valid OpenAPI
@@ -52,6 +53,10 @@ test("every JSON GET answers what its contract says, for a role that may call it
   const source = await t.ctx.db.db.selectFrom("sources").select("id").executeTakeFirstOrThrow();
   // An analysis of that card, so its authenticity page answers a report (headers and sequence; no pixels).
   await runAuthenticity(t.ctx, investigator, { source: source.id, content: false });
+  // An exhibition with a photo item and a region, so its page answers items, regions and consent.
+  const exhibition = await createExhibition(t.ctx, as("curator"), { title: { en: "contracts", ar: "عقود" }, languages: ["ar", "en"] });
+  const shown = await addItem(t.ctx, as("curator"), { exhibition: exhibition.id, kind: "photo", sha256: photos[0]!, caption: { en: "photo" } });
+  await addRegion(t.ctx, as("curator"), { item: shown.id, layer: "faces", x: 0, y: 0, w: 10, h: 10 });
   const http = await buildHttpApp(t.ctx, { actorFor: (req) => actors.get(String(req.headers["x-test-role"])) });
   try {
     const doc = (await http.app.inject({ url: "/api/openapi.json" })).json<OpenApiDocument>();
@@ -64,6 +69,7 @@ test("every JSON GET answers what its contract says, for a role that may call it
         .replace(/^\/api\/dossiers\/:id/, `/api/dossiers/${dossierId}`)
         .replace(/^\/api\/bodies\/:id/, `/api/bodies/${body!.id}`)
         .replace(/^\/api\/sources\/:id/, `/api/sources/${source.id}`)
+        .replace(/^\/api\/exhibitions\/:id/, `/api/exhibitions/${exhibition.id}`)
         .replace(":source", source.id);
       return filled.includes(":") || filled.includes("*") ? null : filled;
     };
@@ -99,7 +105,7 @@ test("every JSON GET answers what its contract says, for a role that may call it
     assert.deepEqual(names.json<{ people: { kind: string }[] }>().people.map((p) => p.kind), ["account", "operator", "system", "unknown"]);
     // Every JSON GET without a path parameter, and the pages of an original, a dossier, a body and a source.
     assert.ok(checked.length >= 40, `checked ${checked.length}; not reached: ${unfilled.join(", ")}`);
-    for (const must of ["/api/gallery", "/api/originals/:sha256", "/api/dossiers/:id", "/api/bodies/:id", "/api/search", "/api/statistics", "/api/sources/:id/sightings", "/api/session", "/api/work", "/api/authenticity/runs", "/api/authenticity/sources/:source", "/api/authenticity/photos/:sha256"]) assert.ok(checked.includes(must), `${must} checked`);
+    for (const must of ["/api/gallery", "/api/photos/:sha256/bodies", "/api/dossiers/:id/packages", "/api/originals/:sha256", "/api/dossiers/:id", "/api/bodies/:id", "/api/search", "/api/statistics", "/api/sources/:id/sightings", "/api/session", "/api/work", "/api/authenticity/runs", "/api/authenticity/sources/:source", "/api/authenticity/photos/:sha256", "/api/exhibitions", "/api/exhibitions/:id"]) assert.ok(checked.includes(must), `${must} checked`);
   } finally {
     await http.app.close();
     await t.close();

@@ -13,6 +13,7 @@ import { FAMILIES_MATRIX } from "../families/matrix-rows.ts";
 import { DOSSIERS_MATRIX } from "../dossiers/matrix-rows.ts";
 import { AUTHENTICITY_MATRIX } from "../authenticity/matrix-rows.ts";
 import { STATISTICS_MATRIX } from "../catalogue/statistics-matrix-rows.ts";
+import { EXHIBITIONS_MATRIX } from "../exhibitions/matrix-rows.ts";
 
 /**
  * The authorization matrix: every route the server has × every role and an anonymous visitor. The expected
@@ -70,6 +71,11 @@ const MATRIX: Record<string, Row> = {
   "GET /log/consistency": { request: () => ({ url: "/log/consistency?from=1&to=1" }), expect: everyone("pass") },
   "GET /log/tile/*": { request: () => ({ url: "/log/tile/0/000" }), expect: everyone("pass") },
   "GET /log/tile/entries/*": { request: () => ({ url: "/log/tile/entries/000" }), expect: only(["admin", "archivist"], "pass") },
+  // A mirror's follower token only (test/mirror/follow.test.ts); no role and no person's session reaches them.
+  "GET /mirror/tile/entries/*": { request: () => ({ url: "/mirror/tile/entries/000" }), expect: only([]) },
+  "GET /mirror/openings/tile/entries/*": { request: () => ({ url: "/mirror/openings/tile/entries/000" }), expect: only([]) },
+  "GET /mirror/objects": { expect: only([]) },
+  "GET /mirror/object/*": { request: () => ({ url: "/mirror/object/dalil-blob-store.json" }), expect: only([]) },
 
   "GET /api/session": { expect: everyone() },
   // A wrong password for everyone (each caller its own address, so no lockout interferes).
@@ -120,6 +126,7 @@ const MATRIX: Record<string, Row> = {
   ...DOSSIERS_MATRIX,
   ...AUTHENTICITY_MATRIX,
   ...STATISTICS_MATRIX,
+  ...EXHIBITIONS_MATRIX,
 };
 
 function keyOf(r: Pick<RouteSpec, "method" | "url">): string {

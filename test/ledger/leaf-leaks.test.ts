@@ -29,6 +29,8 @@ import { linkMember } from "../../src/families/members.ts";
 import { withdrawDisclosure } from "../../src/families/withdrawal.ts";
 import { previewFace } from "../../src/families/face-preview.ts";
 import { drawReviewSample } from "../../src/review/samples.ts";
+import { addItem, addRegion, approveExhibition, createExhibition, exportExhibition, orderItems, publishExhibition, removeItem, removeRegion, returnToDraft, reviewItem, submitExhibition, sweepConsent, updateExhibition, updateItem, withdrawExhibition } from "../../src/exhibitions/index.ts";
+import { grantMirror, revokeMirror } from "../../src/mirror/index.ts";
 import { parseLeaf, type CustodyEvent } from "../../src/ledger/events.ts";
 import { isCommitment } from "../../src/ledger/openings.ts";
 import { backends, tempDir } from "../support/backends.ts";
@@ -67,6 +69,8 @@ for (const { backend, skip } of await backends()) {
       await sealIdentity(a, admin, { sourceId: s.source, identity: `${MARK} photographer's name` });
       await openSealedIdentity(a, admin, { sourceId: s.source, reason: `${MARK} opening reason` });
       await rotateSealedKey(a, admin);
+      await grantMirror(a, admin, { name: `${MARK} Museum of Memory` });
+      await revokeMirror(a, admin, { name: `${MARK} Museum of Memory` });
       await addUser(a, operator, { email: `${MARK}.person@example.org`, role: "investigator" });
       await verifyArchive(a, operator);
       await buildPackage(a, operator, { originals: shas.slice(0, 2), recipient: `${MARK} Office of the Prosecutor`, purpose: `${MARK} case 12`, out: join(tempDir("dalil-leaf-"), "pkg") });
@@ -123,6 +127,37 @@ for (const { backend, skip } of await backends()) {
       await linkMember(a, caseworker, { report: r.ref, userId: relative.id, relationship: `${MARK} aunt` });
       const said = await disclose(a, caseworker, { report: r.ref, bodyId: b2!.ref, stage: "text", text: `${MARK} we may have found him`, consentNote: `${MARK} by phone`, reason: `${MARK} probable` });
       await withdrawDisclosure(a, caseworker, { id: said.id, reason: "other", note: `${MARK} we were wrong, we will call you` });
+
+      // An exhibition: titles, statements and captions in words, every layer, a second person's review, a consent
+      // given and withdrawn (the item taken down and restored), an export.
+      const curator: Actor = { kind: "user", id: "usr_curator_a", role: "curator" };
+      const reviewer: Actor = { kind: "user", id: "usr_curator_b", role: "curator" };
+      await decide(a, caseworker, { report: r.ref, bodyId: b2!.ref, status: "confirmed", reason: `${MARK} confirmed again` });
+      const ex = await createExhibition(a, curator, { title: { en: `${MARK} title`, ar: "عنوان" }, statement: { en: `${MARK} statement` }, languages: ["ar", "en"] });
+      await updateExhibition(a, curator, { id: ex.id, statement: { ar: "بيان المعرض" } });
+      const shown = await addItem(a, curator, { exhibition: ex.id, kind: "photo", sha256: photos[0]!, caption: { en: `${MARK} caption`, ar: "تعليق" } });
+      const ofBody = await addItem(a, curator, { exhibition: ex.id, kind: "body", body: b2!.ref, caption: { en: `${MARK} body caption` } });
+      const panel = await addItem(a, curator, { exhibition: ex.id, kind: "text", caption: { en: `${MARK} panel words` } });
+      const stray = await addItem(a, curator, { exhibition: ex.id, kind: "text", caption: { en: `${MARK} stray` } });
+      await removeItem(a, curator, stray.id);
+      for (const layer of ["faces", "numbers", "marks", "background", "everything"] as const) await addRegion(a, curator, { item: shown.id, layer, x: 10, y: 10, w: 20, h: 20, origin: layer === "faces" ? "suggested" : "drawn" });
+      const gone = await addRegion(a, curator, { item: shown.id, layer: "faces", x: 1, y: 1, w: 2, h: 2 });
+      await removeRegion(a, curator, gone.id);
+      await updateItem(a, curator, { item: shown.id, caption: { en: `${MARK} recaptioned` }, layers: { everything: "silhouette" }, graphic: true });
+      await orderItems(a, curator, { exhibition: ex.id, order: [panel.id, shown.id, ofBody.id] });
+      await submitExhibition(a, curator, ex.id);
+      await returnToDraft(a, reviewer, ex.id);
+      await submitExhibition(a, curator, ex.id);
+      for (const it of [shown, ofBody, panel]) await reviewItem(a, reviewer, { item: it.id });
+      await approveExhibition(a, reviewer, ex.id);
+      await setConsent(a, caseworker, r.id, "publicDisplay", true);
+      await publishExhibition(a, reviewer, ex.id);
+      await exportExhibition(a, reviewer, { exhibition: ex.id, out: join(tempDir("dalil-leaf-"), "exhibition") });
+      await setConsent(a, caseworker, r.id, "publicDisplay", false);
+      await sweepConsent(a, reviewer);
+      await setConsent(a, caseworker, r.id, "publicDisplay", true);
+      await sweepConsent(a, reviewer);
+      await withdrawExhibition(a, reviewer, ex.id);
 
       const rows = await a.db.db.selectFrom("custody_events").select(["seq", "leaf"]).orderBy("seq").execute();
       const events = rows.map((x) => ({ seq: x.seq, text: x.leaf.toString("utf8"), e: parseLeaf(x.leaf) }));
@@ -249,6 +284,11 @@ const ALLOWED: Record<string, Kind[]> = {
   "export|detail.report": ["hash"],
   "export|detail.dossier": ["id"],
   "export|detail.versionSha256": ["hash"],
+  "replication|detail.act": ["enum"],
+  "replication|detail.mirror": ["id"],
+  "replication|detail.name": ["commitment"],
+  "replication|detail.root": ["hash"],
+  "replication|detail.objects": ["number"],
   "fixity check|detail.bytes": ["number"],
   "fixity check|detail.checked": ["number"],
   "fixity check|detail.failed": ["number"],
@@ -332,6 +372,31 @@ const ALLOWED: Record<string, Kind[]> = {
   "identification|detail.ref": ["id"],
   "identification|detail.history": ["commitment"],
   "identification|detail.fields[]": ["field"],
+  // Exhibitions (src/exhibitions): ids, enums, numbers, the layers' switches and the SHA-256 of records.
+  "*|detail.exhibition": ["id"],
+  "metadata modification|detail.languages[]": ["enum"],
+  "metadata modification|detail.position": ["number"],
+  "metadata modification|detail.layers.faces": ["boolean"],
+  "metadata modification|detail.layers.numbers": ["boolean"],
+  "metadata modification|detail.layers.marks": ["boolean"],
+  "metadata modification|detail.layers.background": ["boolean"],
+  "metadata modification|detail.layers.everything": ["enum"],
+  "metadata modification|detail.order[]": ["id"],
+  "metadata modification|detail.layer": ["enum"],
+  "metadata modification|detail.origin": ["enum"],
+  "metadata modification|detail.from": ["enum"],
+  "metadata modification|detail.to": ["enum"],
+  "metadata modification|detail.items": ["number"],
+  "metadata modification|detail.reviews[]": ["hash"],
+  "metadata modification|detail.records[]": ["hash"],
+  "metadata modification|detail.cause": ["enum"],
+  "redaction|detail.item": ["id"],
+  "redaction|detail.record": ["hash", "null"],
+  "redaction|detail.review": ["hash"],
+  "redaction|detail.regions": ["number"],
+  "export|detail.images": ["number"],
+  "export|detail.withheld": ["number"],
+  "export|detail.manifest": ["hash"],
 };
 
 function fields(e: CustodyEvent): [string, unknown][] {
@@ -361,7 +426,7 @@ function kindsInCode(): Set<string> {
   for (const f of files(root)) {
     if (/routes\.ts$|policy\.ts$|[/\\]http[/\\]|[/\\]cli[/\\]/.test(f)) continue;
     const text = readFileSync(f, "utf8");
-    if (!/custody\(|recordChanges|recordManyChanges|updateBodyInTx|createBodyInTx|logDossierChange/.test(text)) continue;
+    if (!/custody\(|recordChanges|recordManyChanges|updateBodyInTx|createBodyInTx|logDossierChange|logExhibition/.test(text)) continue;
     for (const m of text.matchAll(/custody\(\s*"([^"]+)"/g)) out.add(m[1]!);
     // A use case that logs one of several types passes the type to a shared builder as its last argument.
     for (const m of text.matchAll(/grantOriginal\([^)]*"([^"]+)"\)/g)) out.add(m[1]!);

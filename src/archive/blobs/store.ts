@@ -90,6 +90,15 @@ export interface BlobStore {
   verify(sha256: string): Promise<VerifyResult>;
   /** Names of stored blobs (not their hashes: the store cannot invert the HMAC). */
   listNames(): AsyncIterable<string>;
+  /**
+   * Every object as it is at rest, for another custodian's copy (a mirror, a copy audit): the marker, each
+   * blob's ciphertext and each wrapped-key sidecar, by key in byte order, with its size. Nothing here decrypts.
+   */
+  listObjects(): AsyncIterable<{ key: string; size: number }>;
+  /** One object's bytes as they are at rest (ciphertext), or null when there is none under that key. */
+  readObject(key: string): Promise<Readable | null>;
+  /** Puts an object back as it was at rest (a repair or a restore from a copy that agrees with the log). */
+  writeObject(key: string, bytes: Buffer): Promise<void>;
   nameOf(sha256: string): string;
   /** Rewraps every sidecar with target, opening each with whichever key of ring wrapped it. */
   rewrapKeys(ring: MasterKey[], target: MasterKey): Promise<RewrapReport>;
@@ -445,6 +454,29 @@ class EncryptedBlobStore implements BlobStore {
       if (err instanceof IntegrityError) return { ok: false, problem: err.message };
       throw err;
     }
+  }
+
+  async *listObjects(): AsyncIterable<{ key: string; size: number }> {
+    const marker = await this.backend.size(layout.marker);
+    if (marker !== null) yield { key: layout.marker, size: marker };
+    for await (const key of this.backend.list(layout.objectsPrefix)) {
+      if (!layout.parse(key)) continue;
+      const size = await this.backend.size(key);
+      if (size !== null) yield { key, size };
+    }
+  }
+
+  async readObject(key: string): Promise<Readable | null> {
+    if (key !== layout.marker && !layout.parse(key)) return null;
+    const size = await this.backend.size(key);
+    if (size === null) return null;
+    if (size === 0) return Readable.from([]);
+    return this.backend.readRange(key, 0, size - 1);
+  }
+
+  async writeObject(key: string, bytes: Buffer): Promise<void> {
+    if (key !== layout.marker && !layout.parse(key)) throw new Invalid(`${JSON.stringify(key.slice(0, 120))} is not an object key of a blob store.`);
+    await this.backend.writeSmall(key, bytes, "replace");
   }
 
   async *listNames(): AsyncIterable<string> {

@@ -177,8 +177,9 @@ export const api = {
   resetUser: (id: string, secondFactor: boolean) =>
     json("resetUser", { id }, { body: { secondFactor } }),
 
-  gallery: (offset: number, limit: number, signal?: AbortSignal) =>
-    json("gallery", none, { query: { offset, limit }, priority: "high", ...(signal ? { signal } : {}) }),
+  /** A page of the gallery; `filters` as in the gallery's URL (body, numbers, source, intakeFrom, intakeTo). */
+  gallery: (offset: number, limit: number, filters: Record<string, string> = {}, signal?: AbortSignal) =>
+    json("gallery", none, { query: { ...filters, offset, limit }, priority: "high", ...(signal ? { signal } : {}) }),
   original: (sha256: string) => json("original", { sha256 }),
   originalMetadata: (sha256: string) => json("originalMetadata", { sha256 }),
   originalEvents: (sha256: string) => json("originalEvents", { sha256 }),

@@ -4,6 +4,7 @@ import { SEARCH_ENDPOINTS } from "./endpoints/search.ts";
 import { STATISTICS_ENDPOINTS } from "./endpoints/statistics.ts";
 import { FAMILIES_ENDPOINTS } from "./endpoints/families.ts";
 import { DOSSIERS_ENDPOINTS } from "./endpoints/dossiers.ts";
+import { EXHIBITIONS_ENDPOINTS } from "./endpoints/exhibitions.ts";
 import { AUTHENTICITY_ENDPOINTS } from "./endpoints/authenticity.ts";
 
 /**
@@ -59,6 +60,7 @@ export const ENDPOINTS = {
   ...STATISTICS_ENDPOINTS,
   ...FAMILIES_ENDPOINTS,
   ...DOSSIERS_ENDPOINTS,
+  ...EXHIBITIONS_ENDPOINTS,
   ...AUTHENTICITY_ENDPOINTS,
 } as const satisfies Record<string, { method: "GET" | "POST" | "PUT" | "DELETE"; url: string }>;
 

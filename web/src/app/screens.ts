@@ -15,7 +15,7 @@ import type { Action, Role } from "../api/types.ts";
  * gives it a URL, a place in the menu, the document title, focus on arrival, and sign-in when needed.
  */
 /** The menu's groups, in order: a person sees only the groups holding a screen they may use. */
-export const MENU_GROUPS = ["home", "archive", "catalogue", "review", "families", "cases", "admin"] as const;
+export const MENU_GROUPS = ["home", "archive", "catalogue", "review", "families", "cases", "exhibitions", "admin"] as const;
 export type MenuGroup = (typeof MENU_GROUPS)[number];
 
 export interface ScreenProps {

@@ -3,7 +3,9 @@ import { useTranslation } from "react-i18next";
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { api } from "../api/client.ts";
 import type { GalleryItem } from "../api/types.ts";
-import { Link, navigate } from "../app/router.tsx";
+import { Link, navigate, useLocation } from "../app/router.tsx";
+import { filterQuery, filtersOf, photoInGallery, type Filters } from "./browse/filters.ts";
+import { GalleryFilters } from "./browse/GalleryFilters.tsx";
 import { useFormat, usePrefs } from "../app/prefs.tsx";
 import { ErrorNote } from "../components/ErrorNote.tsx";
 import { shortcut } from "../components/shortcut.ts";
@@ -22,6 +24,25 @@ const CAPTION = 44;
 
 export function Gallery(_props: ScreenProps) {
   const { t } = useTranslation();
+  const { search } = useLocation();
+  const filters = filtersOf(search);
+  const key = filterQuery(filters);
+  return (
+    <section className="gallery" aria-labelledby="gallery-title">
+      <div className="screen-head">
+        <h1 id="gallery-title">{t("gallery.title")}</h1>
+      </div>
+      <GalleryFilters filters={filters} />
+      {/* A new list for each choice of filters: its pages, its total, its place. */}
+      <GalleryGrid key={key} filters={filters} />
+    </section>
+  );
+}
+
+function GalleryGrid({ filters }: { filters: Filters }) {
+  const { t } = useTranslation();
+  // The filters are fixed for this list: a new choice mounts a new one.
+  const fixed = useRef(filters);
   const fmt = useFormat();
   const { lang } = usePrefs();
   const scrollRef = useRef<HTMLDivElement>(null);
@@ -66,7 +87,7 @@ export function Gallery(_props: ScreenProps) {
     inflight.current.add(page);
     let retry = false;
     try {
-      const r = await api.gallery(page * PAGE, PAGE);
+      const r = await api.gallery(page * PAGE, PAGE, fixed.current as Record<string, string>);
       pages.current.set(page, r.items);
       setTotal(r.total);
       setVersion((v) => v + 1);
@@ -152,20 +173,17 @@ export function Gallery(_props: ScreenProps) {
   };
 
   return (
-    <section className="gallery" aria-labelledby="gallery-title">
-      <div className="screen-head">
-        <h1 id="gallery-title">{t("gallery.title")}</h1>
-        {total !== null && (
-          <p className="muted" data-testid="gallery-total">
-            {t("gallery.count", { n: fmt.num(total), count: total })}
-          </p>
-        )}
-      </div>
+    <>
+      {total !== null && (
+        <p className="muted" data-testid="gallery-total" aria-live="polite">
+          {t("gallery.count", { n: fmt.num(total), count: total })}
+        </p>
+      )}
       <p className="muted small" id="gallery-help">
         {t("gallery.blurredNote")} {t("gallery.keys")}
       </p>
       <ErrorNote error={error} />
-      {total === 0 && <p>{t("gallery.empty")}</p>}
+      {total === 0 && <p>{Object.keys(filters).length ? t("browse.filters.none") : t("gallery.empty")}</p>}
       <div className="gallery-scroll" ref={scrollRef} data-testid="gallery-scroll">
         <div
           ref={gridRef}
@@ -200,6 +218,7 @@ export function Gallery(_props: ScreenProps) {
                   // While the grid flies past, tiles not seen before wait for their image until it slows down.
                   showImage={!fast || (item !== undefined && seen.current.has(item.sha256))}
                   onFocusTile={setActive}
+                  filters={filters}
                 />,
               );
             }
@@ -207,7 +226,7 @@ export function Gallery(_props: ScreenProps) {
           })}
         </div>
       </div>
-    </section>
+    </>
   );
 }
 
@@ -221,24 +240,26 @@ interface TileProps {
   active: boolean;
   showImage: boolean;
   onFocusTile: (i: number) => void;
+  filters: Filters;
 }
 
 /** One photograph in the grid; re-rendered only when something about it changes. */
-const Tile = memo(function Tile({ index, count, item, top, start, size, active, showImage, onFocusTile }: TileProps) {
+const Tile = memo(function Tile({ index, count, item, top, start, size, active, showImage, onFocusTile, filters }: TileProps) {
   const { t } = useTranslation();
   const fmt = useFormat();
+  const to = item ? photoInGallery(item.sha256, index, filters) : "";
   return (
     <div role="listitem" aria-setsize={count} aria-posinset={index + 1} className="tile" style={{ top, insetInlineStart: start, width: size, height: size + CAPTION }}>
       {item ? (
         <Link
-          to={`/photo/${item.sha256}`}
+          to={to}
           data-index={index}
           tabIndex={active ? 0 : -1}
           onFocus={() => onFocusTile(index)}
           onKeyDown={(e) => {
             if (shortcut(e) === " ") {
               e.preventDefault();
-              navigate(`/photo/${item.sha256}`);
+              navigate(to);
             }
           }}
         >

@@ -2,7 +2,6 @@ import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { api } from "../api/client.ts";
 import type { HistoryEvent, MetadataView, OriginalDetail } from "../api/types.ts";
-import { Link } from "../app/router.tsx";
 import { useFormat } from "../app/prefs.tsx";
 import { Pair } from "../components/Pair.tsx";
 import { useSession } from "../app/session.tsx";
@@ -17,6 +16,8 @@ import { ZoomPan } from "../components/ZoomPan.tsx";
 import { EventDetail, SourceLabel, eventTypeKey } from "../components/events.tsx";
 import { ProofPanel } from "../components/ProofPanel.tsx";
 import { PhotoAuthenticity } from "./authenticity/PhotoSection.tsx";
+import { PhotoNav } from "./browse/PhotoNav.tsx";
+import { AddToDossier } from "./browse/AddToDossier.tsx";
 
 /**
  * One photograph: blurred until the viewer reveals it for this view (with a reason, recorded in the custody log
@@ -48,9 +49,7 @@ export function Viewer({ params }: ScreenProps) {
 
   return (
     <section className="viewer" aria-labelledby="viewer-title">
-      <p>
-        <Link to="/gallery">{t("viewer.back")}</Link>
-      </p>
+      <PhotoNav sha256={sha256} />
       <div className="screen-head">
         <h1 id="viewer-title">{t("viewer.title")}</h1>
         <Hash value={sha256} short />
@@ -86,6 +85,11 @@ export function Viewer({ params }: ScreenProps) {
           </div>
           <div className="viewer-panel">
             <Details o={o} />
+            {session.can("dossier.edit") && (
+              <p>
+                <AddToDossier kind="photo" refText={sha256} />
+              </p>
+            )}
             {session.can("original.reveal") && (
               <p>
                 <button type="button" onClick={() => setAsking("original")}>

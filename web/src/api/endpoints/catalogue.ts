@@ -12,6 +12,7 @@ export const CATALOGUE_ENDPOINTS = {
   checkNumber: { method: "POST", url: "/api/numbers/:id/check" },
   retireNumber: { method: "POST", url: "/api/numbers/:id/retire" },
   photoReadings: { method: "GET", url: "/api/photos/:sha256/readings" },
+  photoBodies: { method: "GET", url: "/api/photos/:sha256/bodies" },
 
   proposeGroupings: { method: "POST", url: "/api/sources/:id/proposals" },
   proposals: { method: "GET", url: "/api/sources/:id/proposals" },

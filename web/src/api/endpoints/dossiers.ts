@@ -8,5 +8,6 @@ export const DOSSIERS_ENDPOINTS = {
   withdrawExhibit: { method: "POST", url: "/api/dossiers/:id/exhibits/:number/withdraw" },
   freezeDossier: { method: "POST", url: "/api/dossiers/:id/freeze" },
   buildPackage: { method: "POST", url: "/api/dossiers/:id/packages" },
+  packages: { method: "GET", url: "/api/dossiers/:id/packages" },
   downloadPackage: { method: "GET", url: "/api/packages/:job/download" },
 } as const satisfies Record<string, { method: "GET" | "POST" | "PUT" | "DELETE"; url: string }>;

@@ -101,3 +101,4 @@ export interface NewLink {
 }
 
 export type Term = server.Term;
+export type PhotoBodies = server.PhotoBodies;

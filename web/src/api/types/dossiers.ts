@@ -12,3 +12,4 @@ export type ExhibitView = server.ExhibitView;
 export type DossierView = server.GetDossiersByIdAnswer;
 
 export type VersionSummary = server.VersionSummary;
+export type PackageList = server.PackageList;

@@ -1,6 +1,6 @@
 import type * as server from "../../../../src/families/contracts.ts";
 /** The families area's views, as the server sends them (src/families/{reports,matching,disclosure,duplicates,portal}.ts). */
-export const CONSENT_TIERS = ["dataSharing", "recontact", "viewingPhotos", "dnaReferral"] as const;
+export const CONSENT_TIERS = ["dataSharing", "recontact", "viewingPhotos", "dnaReferral", "publicDisplay"] as const;
 export type ConsentTier = (typeof CONSENT_TIERS)[number];
 export type Consent = Partial<Record<ConsentTier, { given: boolean; at: string; by: string }>>;
 export const BRANCH_CERTAINTIES = ["certain", "probable", "rumoured"] as const;

@@ -1,3 +1,4 @@
+import { AddToDossier } from "../browse/AddToDossier.tsx";
 import { useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import type { BodyDetail, MergeResult } from "../../api/types/catalogue.ts";
@@ -51,6 +52,7 @@ export function BodyPage({ params }: ScreenProps) {
         <SensitivityBadge value={b.sensitivity} />
         <span className="badge">{t(`catalogue.review.${b.reviewStatus}`)}</span>
         <Link to="/bodies">{t("catalogue.bodies.back")}</Link>
+        {session.can("dossier.edit") && !b.mergedInto && <AddToDossier kind="body" refText={b.ref} />}
       </div>
       {b.mergedInto && (
         <Notice kind="warn" title={t("catalogue.body.mergedTitle")}>

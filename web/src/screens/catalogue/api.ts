@@ -14,6 +14,7 @@ import type {
   NewLink,
   NumberRole,
   Page,
+  PhotoBodies,
   ProposalStatus,
   ProposalView,
   Term,
@@ -40,6 +41,8 @@ export const catalogue = {
   retireNumber: async (id: string, reason: string) => await typedCall<BodyNumber>()("retireNumber", { id }, { body: { reason } }),
   readings: async (sha256: string) =>
     await typedCall<{ role: string; value: string; confidence: number | null; reader: string; readAt: string }[]>()("photoReadings", { sha256 }),
+
+  photoBodies: async (sha256: string) => await typedCall<PhotoBodies>()("photoBodies", { sha256 }),
 
   propose: async (sourceId: string) => await typedCall<{ jobId: string }>()("proposeGroupings", { id: sourceId }),
   proposals: async (sourceId: string, status: ProposalStatus | undefined, after?: number, limit = 50) =>

@@ -10,6 +10,7 @@ import { useAsync } from "../../components/useAsync.ts";
 import { useAct } from "../catalogue/shared.tsx";
 import { dossiers } from "./api.ts";
 import { PackageForm } from "./PackageForm.tsx";
+import { Packages } from "./Packages.tsx";
 import "./dossiers.css";
 
 /**
@@ -24,6 +25,7 @@ export function DossierPage({ params }: ScreenProps) {
   const canEdit = session.can("dossier.edit");
   const view = useAsync(() => dossiers.show(id), [id]);
   const versions = useAsync(() => dossiers.versions(id), [id]);
+  const packages = useAsync(async () => (session.can("package.export") ? await dossiers.packages(id) : null), [id]);
   const reload = async () => {
     await Promise.all([view.reload(), versions.reload()]);
   };
@@ -86,7 +88,10 @@ export function DossierPage({ params }: ScreenProps) {
           </table>
         </div>
       )}
-      {versions.data && versions.data.versions.length > 0 && session.can("package.export") && <PackageForm id={id} versions={versions.data.versions.map((v) => v.version)} />}
+      {versions.data && versions.data.versions.length > 0 && session.can("package.export") && (
+        <PackageForm id={id} versions={versions.data.versions.map((v) => v.version)} onBuilt={() => void packages.reload()} />
+      )}
+      {session.can("package.export") && <Packages list={packages.data} error={packages.error} />}
     </section>
   );
 }

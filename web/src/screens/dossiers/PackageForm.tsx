@@ -11,7 +11,7 @@ import { dossiers } from "./api.ts";
  * A package of a frozen version for one recipient, built as a job: the page follows its progress and, when it is
  * done, offers the bag as .tar or .zip. The handover (recipient, clearance, purpose) is logged by the server.
  */
-export function PackageForm({ id, versions }: { id: string; versions: number[] }) {
+export function PackageForm({ id, versions, onBuilt }: { id: string; versions: number[]; onBuilt?: () => void }) {
   const { t, i18n } = useTranslation();
   const fmt = useFormat();
   const [version, setVersion] = useState(versions.at(-1) ?? 1);
@@ -29,7 +29,10 @@ export function PackageForm({ id, versions }: { id: string; versions: number[] }
       for (;;) {
         const j = await dossiers.job(q.job);
         setJob(j);
-        if (j.status === "done" || j.status === "failed") break;
+        if (j.status === "done" || j.status === "failed") {
+          onBuilt?.();
+          break;
+        }
         await new Promise((r) => setTimeout(r, 1000));
       }
     });

@@ -1,4 +1,5 @@
 import { api, typedCall, urlOf } from "../../api/client.ts";
+import type { PackageList } from "../../api/types/dossiers.ts";
 import type { Clearance, DossierSummary, DossierView, ExhibitKind, ExhibitView, VersionSummary } from "../../api/types/dossiers.ts";
 
 /** The dossiers area's calls, typed with the server's views (web/src/api/types/dossiers.ts). */
@@ -14,6 +15,7 @@ export const dossiers = {
   freeze: async (id: string, note: string) => await typedCall<VersionSummary>()("freezeDossier", { id }, { body: note ? { note } : {} }),
   buildPackage: async (id: string, input: { version: number; recipient: string; clearance: Clearance; purpose: string; lang: "ar" | "en" }) =>
     await typedCall<{ job: string }>()("buildPackage", { id }, { body: input }),
+  packages: async (id: string) => await typedCall<PackageList>()("packages", { id }),
   job: api.job,
   downloadUrl: (job: string, format: "tar" | "zip") => urlOf("downloadPackage", { job }, { format }),
 };

@@ -40,6 +40,7 @@ function List({ items, hospitalName }: { items: SearchHit[]; hospitalName: (code
             <th scope="col">{t("search.col.photoDate")}</th>
             <th scope="col">{t("search.col.review")}</th>
             <th scope="col">{t("search.col.photos")}</th>
+            <th scope="col">{t("search.col.matched")}</th>
           </tr>
         </thead>
         <tbody>
@@ -56,6 +57,9 @@ function List({ items, hospitalName }: { items: SearchHit[]; hospitalName: (code
               <td>{h.photoDate ? fmt.wallDate(h.photoDate) : "—"}</td>
               <td>{t(`search.values.review.${h.reviewStatus}`, { defaultValue: h.reviewStatus })}</td>
               <td>{fmt.num(h.photos)}</td>
+              <td>
+                <Matched hit={h} />
+              </td>
             </tr>
           ))}
         </tbody>
@@ -84,8 +88,27 @@ function Grid({ items }: { items: SearchHit[] }) {
                   {name(h)}
                 </span>
               )}
+              {h.matchedNumbers.length > 0 && (
+                <Matched hit={h} />
+              )}
             </span>
           </Link>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** The numbers a hit was found by: each as transcribed, with its role, marked, and whether a second person checked it. */
+function Matched({ hit }: { hit: SearchHit }) {
+  const { t } = useTranslation();
+  if (hit.matchedNumbers.length === 0) return <>—</>;
+  return (
+    <ul className="plain search-matched" data-testid="matched-numbers">
+      {hit.matchedNumbers.map((n, i) => (
+        <li key={i} data-role={n.role} data-checked={n.checked ? "yes" : "no"}>
+          {t(`catalogue.numbers.roles.${n.role}`, { defaultValue: n.role })}{" "}
+          <mark dir="ltr">{n.value}</mark> ({n.checked ? t("search.matched.checked") : t("search.matched.unchecked")})
         </li>
       ))}
     </ul>

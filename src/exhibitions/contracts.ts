@@ -1,0 +1,96 @@
+import { z } from "zod";
+
+/**
+ * The exhibitions module's contracts: zod schemas of what its use cases answer (decision 0015). Route tables name
+ * them as `response`; the web app imports their types only.
+ */
+
+export const LANGUAGES = ["ar", "en"] as const;
+export const EXHIBITION_STATUSES = ["draft", "review", "approved", "published", "withdrawn"] as const;
+export const ITEM_KINDS = ["photo", "body", "text"] as const;
+/** The redaction layers, each on or off per item (docs/exhibitions.md says what each hides). */
+export const LAYERS = ["faces", "numbers", "marks", "background", "everything"] as const;
+/** With the everything layer on: the body as a silhouette (its regions filled on a plain ground) or not at all. */
+export const EVERYTHING_MODES = ["silhouette", "hidden"] as const;
+
+export const Layers = z.object({
+  faces: z.boolean(),
+  numbers: z.boolean(),
+  marks: z.boolean(),
+  background: z.boolean(),
+  everything: z.enum(["off", ...EVERYTHING_MODES]),
+});
+export type Layers = z.infer<typeof Layers>;
+
+export const ExhibitionRegion = z.object({ id: z.string(), layer: z.enum(LAYERS), x: z.number(), y: z.number(), w: z.number(), h: z.number(), origin: z.enum(["drawn", "suggested"]), markedBy: z.string(), markedAt: z.string() });
+export type ExhibitionRegion = z.infer<typeof ExhibitionRegion>;
+
+export const ExhibitionSummary = z.object({
+  id: z.string(),
+  ref: z.string(),
+  title: z.object({ ar: z.string().nullable(), en: z.string().nullable() }),
+  statement: z.object({ ar: z.string().nullable(), en: z.string().nullable() }),
+  languages: z.array(z.enum(LANGUAGES)),
+  status: z.enum(EXHIBITION_STATUSES),
+  items: z.number(),
+  createdBy: z.string(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  submittedBy: z.string().nullable(),
+  approvedBy: z.string().nullable(),
+  publishedAt: z.string().nullable(),
+  withdrawnAt: z.string().nullable(),
+});
+export type ExhibitionSummary = z.infer<typeof ExhibitionSummary>;
+
+export const ExhibitionItem = z.object({
+  id: z.string(),
+  position: z.number(),
+  kind: z.enum(ITEM_KINDS),
+  sha256: z.string().nullable(),
+  bodyId: z.string().nullable(),
+  caption: z.object({ ar: z.string().nullable(), en: z.string().nullable() }),
+  graphic: z.boolean(),
+  layers: Layers,
+  regions: z.array(ExhibitionRegion),
+  /** SHA-256 of the redaction record (original, layers, regions, fills) as it stands. */
+  record: z.string().nullable(),
+  reviewed: z.object({ by: z.string(), at: z.string(), record: z.string(), current: z.boolean() }).nullable(),
+  /** Whether the item may be shown: consent of the families of identified people it shows. */
+  consent: z.enum(["not-needed", "given", "missing"]),
+});
+export type ExhibitionItem = z.infer<typeof ExhibitionItem>;
+
+export const ExhibitionView = z.object({ summary: ExhibitionSummary, items: z.array(ExhibitionItem) });
+export type ExhibitionView = z.infer<typeof ExhibitionView>;
+
+export const GetExhibitionsAnswer = z.array(ExhibitionSummary);
+export type GetExhibitionsAnswer = z.infer<typeof GetExhibitionsAnswer>;
+
+/** One image of a published exhibition in its manifest (manifest.json). */
+export const ManifestImage = z.object({
+  file: z.string(),
+  /** The original's SHA-256: the photograph this image was made from. */
+  sha256: z.string(),
+  /** The SHA-256 of the published file itself. */
+  fileSha256: z.string(),
+  item: z.string(),
+  width: z.number(),
+  height: z.number(),
+  redaction: z.object({
+    record: z.string(),
+    layers: Layers,
+    regions: z.array(z.object({ layer: z.enum(LAYERS), x: z.number(), y: z.number(), w: z.number(), h: z.number() })),
+    approvedBy: z.string(),
+    approvedAt: z.string(),
+    logIndex: z.number(),
+  }),
+});
+export type ManifestImage = z.infer<typeof ManifestImage>;
+
+export const Manifest = z.object({
+  v: z.literal("dalil.exhibition-manifest/1"),
+  exhibition: z.object({ ref: z.string(), publishedAt: z.string().nullable(), publishLogIndex: z.number().nullable() }),
+  images: z.array(ManifestImage),
+});
+export type Manifest = z.infer<typeof Manifest>;

@@ -1,0 +1,10 @@
+import type * as server from "../../../../src/exhibitions/contracts.ts";
+/** Responses of the exhibitions routes (src/exhibitions). */
+export const LAYERS = ["faces", "numbers", "marks", "background", "everything"] as const;
+export type Layer = (typeof LAYERS)[number];
+export const EVERYTHING = ["off", "silhouette", "hidden"] as const;
+export type ExhibitionSummary = server.ExhibitionSummary;
+export type ExhibitionView = server.ExhibitionView;
+export type ExhibitionItem = server.ExhibitionItem;
+export type ExhibitionRegion = server.ExhibitionRegion;
+export type Layers = server.Layers;
