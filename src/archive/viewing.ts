@@ -286,7 +286,7 @@ export async function sourceSightings(
   let count = ctx.db.db.selectFrom("sightings").select((eb) => eb.fn.countAll<number | string>().as("n")).where("source_id", "=", input.source);
   let rows = ctx.db.db
     .selectFrom("sightings")
-    .select(["entry_no", "path", "size", "outcome", "reason", "original_sha256", "seen_at"])
+    .select(["entry_no", "path", "size", "outcome", "reason", "reason_key", "reason_params", "original_sha256", "seen_at"])
     .where("source_id", "=", input.source)
     .orderBy("entry_no")
     .offset(input.offset)
@@ -307,6 +307,8 @@ export async function sourceSightings(
       size: r.size,
       outcome: r.outcome,
       reason: r.reason,
+      reasonKey: r.reason_key,
+      reasonParams: r.reason_params ? (JSON.parse(r.reason_params) as Record<string, string | number>) : null,
       sha256: r.original_sha256,
       seenAt: r.seen_at,
     })),

@@ -419,6 +419,25 @@ export const MESSAGES = {
   "exhibition.notDraft": ["ref", "status"],
   "exhibition.unreviewed": ["ref", "items"],
   "exhibition.noConsent": ["ref", "items"],
+  // Quarantine reasons and intake warnings (src/archive/intake.ts, media/renditions.ts); stored with the record.
+  "quarantine.cannotOpen": [],
+  "quarantine.empty": [],
+  "quarantine.namedLikeImage": ["ext", "format", "mediaKind"],
+  "quarantine.namedLikeImageUnknown": ["ext"],
+  "quarantine.unidentified": [],
+  "intake.namedOtherFormat": ["ext", "format"],
+  "intake.tooLargeToRender": ["bytes"],
+  "media.tooManyPixels": [],
+  "media.timeout": ["seconds"],
+  "media.notImage": [],
+  "media.coding": ["problem"],
+  "media.truncated": [],
+  "media.damaged": ["problem"],
+  "media.empty": [],
+  "media.notPhotoFormat": ["format"],
+  "media.noSize": [],
+  "media.megapixels": ["height", "max", "megapixels", "width"],
+  "media.jpegScans": ["max"],
 } as const satisfies Record<string, readonly string[]>;
 
 export type MessageKey = keyof typeof MESSAGES;

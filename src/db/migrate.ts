@@ -14,6 +14,7 @@ import * as m0013 from "./migrations/0013-authenticity.ts";
 import * as m0014 from "./migrations/0014-identifications-and-withdrawals.ts";
 import * as m0017 from "./migrations/0017-exhibitions.ts";
 import * as m0016 from "./migrations/0016-mirrors.ts";
+import * as m0018 from "./migrations/0018-reasons-as-keys.ts";
 
 export type Dialect = "sqlite" | "postgres";
 
@@ -45,6 +46,7 @@ const MIGRATIONS: Record<string, MigrationModule> = {
   "0014-identifications-and-withdrawals": m0014,
   "0017-exhibitions": m0017,
   "0016-mirrors": m0016,
+  "0018-reasons-as-keys": m0018,
 };
 
 export function registerMigration(name: string, mod: MigrationModule): void {
