@@ -438,6 +438,8 @@ export const MESSAGES = {
   "media.noSize": [],
   "media.megapixels": ["height", "max", "megapixels", "width"],
   "media.jpegScans": ["max"],
+  // Background work (src/db/jobs.ts): a job's failure is said as its error's key.
+  "job.forged": [],
 } as const satisfies Record<string, readonly string[]>;
 
 export type MessageKey = keyof typeof MESSAGES;

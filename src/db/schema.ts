@@ -155,6 +155,8 @@ export interface JobsTable {
   progress_note: string | null;
   result: string | null;
   error: string | null;
+  error_key: string | null;
+  error_params: string | null;
   created_at: string;
   updated_at: string;
   dedupe_key: string | null;

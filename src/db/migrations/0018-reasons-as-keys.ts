@@ -2,7 +2,7 @@ import { sql, type Kysely } from "kysely";
 import type { MigrationContext } from "../migrate.ts";
 
 /**
- * Quarantine reasons and intake warnings as message keys (issue 20, decision 0022): originals gain
+ * Quarantine reasons, intake warnings and job failures as message keys (issue 20, decision 0022): originals gain
  * `quarantine_key`/`quarantine_params` and sightings `reason_key`/`reason_params` (the parameters as JSON), so
  * the intake and photo screens word a reason in the reader's language. The English text stays where it was (the
  * CLI, the log's sealed detail). Existing rows are converted where their text is one the archive wrote (the
@@ -48,6 +48,9 @@ export async function up(db: Kysely<unknown>, _m: MigrationContext): Promise<voi
   await db.schema.alterTable("originals").addColumn("quarantine_params", "text").execute();
   await db.schema.alterTable("sightings").addColumn("reason_key", "text").execute();
   await db.schema.alterTable("sightings").addColumn("reason_params", "text").execute();
+  // A job's failure the same way (its English text stays in `error`); failures written before keep their text.
+  await db.schema.alterTable("jobs").addColumn("error_key", "text").execute();
+  await db.schema.alterTable("jobs").addColumn("error_params", "text").execute();
   // Distinct texts only: a card of thousands of empty files holds one reason.
   const originals = await sql<{ r: string }>`select distinct quarantine_reason as r from originals where quarantine_reason is not null`.execute(db);
   for (const { r } of originals.rows) {

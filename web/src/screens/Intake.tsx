@@ -260,8 +260,8 @@ export function Intake(_props: ScreenProps) {
             </div>
           ) : job.status === "failed" ? (
             <Notice kind="error" title={t("intake.jobFailed")}>
-              <p lang="en" dir="ltr">
-                {job.error}
+              <p>
+                <ServerText text={job.error} messageKey={job.errorKey} params={job.errorParams} />
               </p>
             </Notice>
           ) : null}
