@@ -202,8 +202,9 @@ export const RULES: Record<Action, Rule> = {
   "authenticity.ela": { roles: ["admin", "archivist", "investigator", "forensic_reviewer", "prosecutor"], exposes: "originals", signedIn: true },
   // Exhibitions are the curators' work. Drawing and confirming regions means looking at the unredacted original;
   // the reviewer is a second curator (or an administrator), never the one who submitted the exhibition (checked
-  // on the record). What is published is read by anyone through the public pages, which need no action.
-  "exhibition.read": { roles: ["admin", "curator"], signedIn: true },
+  // on the record). Reading an exhibition includes its items' images as they would be published (a read of the
+  // original when little is hidden, logged). What is published is read by anyone through the public pages.
+  "exhibition.read": { roles: ["admin", "curator"], exposes: "originals", signedIn: true },
   "exhibition.edit": { roles: ["admin", "curator"], exposes: "originals", signedIn: true },
   "exhibition.review": { roles: ["admin", "curator"], exposes: "originals", signedIn: true },
   "exhibition.publish": { roles: ["admin", "curator"], signedIn: true },

@@ -28,7 +28,9 @@ import {
 } from "./records.ts";
 import { SENSITIVITIES } from "../access/index.ts";
 import { originalFacts } from "../archive/index.ts";
-import type * as contracts from "./contracts.ts";
+import * as contracts from "./contracts.ts";
+import { parseInput } from "../core/input.ts";
+import type { z } from "zod";
 import { say } from "../core/messages.ts";
 
 /**
@@ -507,18 +509,13 @@ export async function updateBodyInTx(
   return { body: { ...after, version: row.version + 1, updatedAt: now }, changes, record };
 }
 
-export interface EditBody extends BodyPatch {
-  id: string;
-  /** The version the editor saw; a later change by someone else makes this edit a Conflict. */
-  version?: number;
-}
+export type EditBody = z.input<typeof contracts.EditBodyInput>;
+// Keep the input schema and the list of editable fields in step.
+void (EDITABLE_FIELDS satisfies readonly (keyof EditBody)[]);
 
-export async function editBody(ctx: Ctx, actor: Actor, input: EditBody): Promise<BodyView> {
+export async function editBody(ctx: Ctx, actor: Actor, sent: EditBody): Promise<BodyView> {
   ctx.policy.require(actor, "catalogue.edit");
-  const { id, version, ...patch } = input;
-  for (const k of Object.keys(patch)) {
-    if (!(EDITABLE_FIELDS as readonly string[]).includes(k)) throw new Invalid(say("body.fieldNotEditable", { field: k }), k);
-  }
+  const { id, version, ...patch } = parseInput(contracts.EditBodyInput, sent);
   return ctx.db.transaction(async (tx) => {
     const row = await loadRow(tx, id);
     ctx.policy.require(actor, "catalogue.edit", resourceOf(row));
@@ -627,8 +624,9 @@ export async function photosHiddenFrom(ctx: Ctx, actor: Actor, shas: readonly st
   );
 }
 
-export async function setPhotoRole(ctx: Ctx, actor: Actor, input: { bodyId: string; sha256: string; role: string }): Promise<BodyDetail> {
+export async function setPhotoRole(ctx: Ctx, actor: Actor, sent: z.input<typeof contracts.SetPhotoRoleInput>): Promise<BodyDetail> {
   ctx.policy.require(actor, "catalogue.edit");
+  const input = parseInput(contracts.SetPhotoRoleInput, sent);
   return ctx.db.transaction(async (tx) => {
     const row = await loadRow(tx, input.bodyId);
     ctx.policy.require(actor, "catalogue.edit", resourceOf(row));
@@ -651,15 +649,12 @@ export async function setPhotoRole(ctx: Ctx, actor: Actor, input: { bodyId: stri
   });
 }
 
-export interface SplitBody {
-  bodyId: string;
-  /** The photos that show someone else: they move to a new body, with the numbers read from them. */
-  photos: string[];
-  reason?: string;
-}
+/** `photos`: the photos that show someone else; they move to a new body, with the numbers read from them. */
+export type SplitBody = z.input<typeof contracts.SplitBodyInput>;
 
-export async function splitBody(ctx: Ctx, actor: Actor, input: SplitBody): Promise<{ from: BodyDetail; created: BodyDetail }> {
+export async function splitBody(ctx: Ctx, actor: Actor, sent: SplitBody): Promise<{ from: BodyDetail; created: BodyDetail }> {
   ctx.policy.require(actor, "catalogue.group");
+  const input = parseInput(contracts.SplitBodyInput, sent);
   return ctx.db.transaction(async (tx) => {
     const db = cdb(tx);
     const row = await loadRow(tx, input.bodyId);
@@ -711,11 +706,7 @@ export async function splitBody(ctx: Ctx, actor: Actor, input: SplitBody): Promi
   });
 }
 
-export interface MergeBodies {
-  keep: string;
-  absorb: string;
-  reason?: string;
-}
+export type MergeBodies = z.input<typeof contracts.MergeBodiesInput>;
 
 export type MergeResult = contracts.MergeResult;
 
@@ -724,8 +715,9 @@ export type MergeResult = contracts.MergeResult;
  * one, empty fields of the kept record take the absorbed record's values, links are re-pointed, and the
  * absorbed record stays on file pointing to the kept one (never deleted).
  */
-export async function mergeBodies(ctx: Ctx, actor: Actor, input: MergeBodies): Promise<MergeResult> {
+export async function mergeBodies(ctx: Ctx, actor: Actor, sent: MergeBodies): Promise<MergeResult> {
   ctx.policy.require(actor, "catalogue.group");
+  const input = parseInput(contracts.MergeBodiesInput, sent);
   if (input.keep === input.absorb) throw new Invalid(say("body.mergeSelf"), "absorb");
   return ctx.db.transaction(async (tx) => {
     const db = cdb(tx);

@@ -126,6 +126,89 @@ export const Statistics = z.object({ generatedAt: z.string(), minCount: z.number
 export type Statistics = z.infer<typeof Statistics>;
 
 
+// ---- Inputs (decision 0021): what each use case takes, parsed by the use case itself (`parseInput`). A route
+// whose body or query is one of these names it with `usecase(...)` (without the fields its path gives); the
+// CLI builds the same object. The web app's request types are z.input of these.
+
+const Sha256 = z.string().regex(/^[0-9a-f]{64}$/, "must be a SHA-256 in lowercase hex");
+const RecordId = z.string().min(1).max(64);
+const nullableText = (max: number) => z.string().max(max).nullable().optional();
+const SensitivityInput = z.enum(["public", "internal", "restricted", "confidential"]);
+
+export const MarkInput = z
+  .object({ type: z.string().max(40), region: z.string().max(40).nullable().optional(), description: z.string().max(500) })
+  .strict()
+  .transform((m) => ({ type: m.type, region: m.region ?? null, description: m.description }));
+
+/** PUT /api/bodies/:id — the fields a person edits (only those given); numbers change through their own routes. */
+export const EditBodyInput = z
+  .object({
+    id: RecordId,
+    /** The version the editor saw; a later change by someone else makes this edit a Conflict. */
+    version: z.number().int().optional(),
+    externalRef: nullableText(100),
+    hospital: nullableText(200),
+    photoDate: nullableText(40),
+    deathDate: nullableText(80),
+    sex: z.enum(["male", "female"]).nullable().optional(),
+    ageMin: z.number().int().nullable().optional(),
+    ageMax: z.number().int().nullable().optional(),
+    marks: z.array(MarkInput).max(50).optional(),
+    clothing: nullableText(4000),
+    injuries: z.array(z.string().max(100)).max(50).optional(),
+    identificationStatus: z.enum(["unidentified", "possible_match", "identified"]).optional(),
+    nameAr: nullableText(300),
+    nameLat: nullableText(300),
+    notes: nullableText(4000),
+    sensitivity: SensitivityInput.optional(),
+  })
+  .strict();
+
+export const SplitBodyInput = z.object({ bodyId: RecordId, photos: z.array(Sha256).min(1).max(500), reason: z.string().max(500).optional() }).strict();
+export const MergeBodiesInput = z.object({ keep: RecordId, absorb: RecordId, reason: z.string().max(500).optional() }).strict();
+export const SetPhotoRoleInput = z.object({ bodyId: RecordId, sha256: Sha256, role: z.string().min(1).max(40) }).strict();
+
+export const AddNumberInput = z.object({ bodyId: RecordId, role: z.enum(["detainee", "branch", "examiner"]), value: z.string().min(1).max(40), sourceSha256: Sha256.nullable().optional() }).strict();
+export const CheckNumberInput = z.object({ numberId: RecordId, agree: z.boolean(), correctedValue: z.string().min(1).max(40).optional() }).strict();
+export const RetireNumberInput = z.object({ numberId: RecordId, reason: z.string().min(1).max(500) }).strict();
+
+export const AcceptProposalsInput = z.object({ proposalIds: z.array(z.string().max(64)).min(1).max(2000) }).strict();
+export const RejectProposalInput = z.object({ proposalId: RecordId, reason: z.string().max(500).optional() }).strict();
+export const SplitProposalInput = z.object({ proposalId: RecordId, parts: z.array(z.array(Sha256).max(500)).min(2).max(50) }).strict();
+export const MergeProposalsInput = z.object({ proposalIds: z.array(z.string().max(64)).min(2).max(50) }).strict();
+
+const EntityFields = {
+  number: nullableText(40),
+  nameAr: nullableText(300),
+  nameEn: nullableText(300),
+  title: nullableText(300),
+  governorate: nullableText(100),
+  parentId: z.string().max(64).nullable().optional(),
+  commanderId: z.string().max(64).nullable().optional(),
+  vocabularyCode: nullableText(100),
+  description: nullableText(4000),
+  sensitivity: SensitivityInput.optional(),
+};
+export const NewEntityInput = z.object({ kind: z.enum(["facility", "unit", "hospital", "person"]), ...EntityFields }).strict();
+export const UpdateEntityInput = z.object({ id: RecordId, version: z.number().int().optional(), ...EntityFields }).strict();
+
+const LinkEnd = z.object({ kind: z.enum(["body", "entity"]), id: RecordId }).strict();
+const EvidenceInput = z.object({ kind: z.enum(["photo", "number", "document", "testimony", "other"]), ref: z.string().min(1).max(500), note: z.string().max(2000).optional() }).strict();
+const LinkConfidence = z.enum(["confirmed", "probable", "possible"]);
+export const NewLinkInput = z
+  .object({ type: z.string().min(1).max(40), from: LinkEnd, to: LinkEnd, evidence: z.array(EvidenceInput).min(1, "A link needs at least one piece of evidence (a photo, a number, a document or a testimony)").max(100), reasoning: z.string().min(1).max(8000), confidence: LinkConfidence.optional() })
+  .strict();
+export const UpdateLinkInput = z.object({ id: RecordId, evidence: z.array(EvidenceInput).min(1).max(100).optional(), reasoning: z.string().max(8000).optional(), confidence: LinkConfidence.optional(), version: z.number().int().optional() }).strict();
+export const RetractLinkInput = z.object({ id: RecordId, reason: z.string().min(1).max(2000) }).strict();
+
+export const AddTermInput = z
+  .object({ vocabulary: z.string().max(40), code: z.string().min(1).max(40), labelAr: z.string().min(1).max(300), labelEn: z.string().min(1).max(300), parent: z.string().max(40).nullable().optional(), extra: z.record(z.unknown()).optional() })
+  .strict();
+export const UpdateTermInput = z
+  .object({ vocabulary: z.string().max(40), code: z.string().max(40), labelAr: z.string().max(300).optional(), labelEn: z.string().max(300).optional(), retired: z.boolean().optional(), extra: z.record(z.unknown()).optional() })
+  .strict();
+
+export const ImportCsvInput = z.object({ csv: z.string().min(1), dryRun: z.boolean().optional() }).strict();
 /** GET /api/photos/:sha256/bodies: the bodies a photograph is filed under, by reference, with their photographs in order. */
 export const PhotoBodies = z.object({ bodies: z.array(z.object({ ref: z.string(), photos: z.array(z.string()) })) });
 export type PhotoBodies = z.infer<typeof PhotoBodies>;

@@ -15,7 +15,9 @@ import { allocateRefs, insertBody, readBodies, updateBodyInTx, visibleSensitivit
 import { recordManyChanges, type Change, type RecordChanges } from "./history.ts";
 import { IDENTIFICATION_STATUSES, type IdentificationStatus, type Sex } from "./records.ts";
 import { refreshSearchText } from "./search-index.ts";
-import type * as contracts from "./contracts.ts";
+import * as contracts from "./contracts.ts";
+import { parseInput } from "../core/input.ts";
+import type { z } from "zod";
 import { say } from "../core/messages.ts";
 
 /**
@@ -259,15 +261,13 @@ function planRow(
   return { row: rec.row, target, patch, numbers };
 }
 
-export interface ImportCsv {
-  csv: string;
-  dryRun?: boolean;
-}
+export type ImportCsv = z.input<typeof contracts.ImportCsvInput>;
 
 const MAX_ROWS = 200_000;
 
-export async function importBodiesCsv(ctx: Ctx, actor: Actor, input: ImportCsv): Promise<ImportReport> {
+export async function importBodiesCsv(ctx: Ctx, actor: Actor, sent: ImportCsv): Promise<ImportReport> {
   ctx.policy.require(actor, "catalogue.import");
+  const input = parseInput(contracts.ImportCsvInput, sent);
   const sha256 = createHash("sha256").update(input.csv, "utf8").digest("hex");
   const importId = newId("imp");
   const table = parseCsv(input.csv);
@@ -329,6 +329,23 @@ export async function importBodiesCsv(ctx: Ctx, actor: Actor, input: ImportCsv):
         else if (row?.merged_into) report.rejected.push({ row: p.row, column: "ref", message: `body ${row.ref} was merged into another record; update that one instead.` });
         else if (row && !allowed.includes(row.sensitivity as never)) report.rejected.push({ row: p.row, column: "ref", message: `body ${row.ref} is marked ${row.sensitivity}; your role may not change it.` });
         else targets.set(p, row);
+      }
+      // a body identified through a caseworker's confirmed decision changes status only with that decision (0020)
+      const statusChanges = [...targets].filter(([p, row]) => row && p.patch.identificationStatus !== undefined && p.patch.identificationStatus !== row.identification_status);
+      const standingIds = new Map<string, string>();
+      for (let i = 0; i < statusChanges.length; i += 500) {
+        const ids = statusChanges.slice(i, i + 500).map(([, row]) => row!.id);
+        for (const r of await db.selectFrom("body_identifications").select(["body_id", "report_ref"]).where("body_id", "in", ids).where("ended_at", "is", null).execute()) standingIds.set(r.body_id, r.report_ref);
+      }
+      for (const [p, row] of statusChanges) {
+        const reportRef = standingIds.get(row!.id);
+        if (reportRef === undefined) continue;
+        report.rejected.push({
+          row: p.row,
+          column: "identification_status",
+          message: `body ${row!.ref} is identified as the person of report ${reportRef} by a caseworker's confirmed decision; its status changes when that decision is changed, not by an import (leave the cell empty or write identified).`,
+        });
+        targets.delete(p);
       }
       if (report.rejected.length || report.dryRun) {
         if (!report.rejected.length) {

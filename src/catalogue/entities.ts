@@ -11,7 +11,9 @@ import { recordChanges, type Change } from "./history.ts";
 import { Vocabularies } from "./vocabularies.ts";
 import { normaliseNumber } from "./numbers.ts";
 import { ENTITY_KINDS, oneOf, resourceOf, sensitivityOf, type EntityKind } from "./records.ts";
-import type * as contracts from "./contracts.ts";
+import * as contracts from "./contracts.ts";
+import { parseInput } from "../core/input.ts";
+import type { z } from "zod";
 import { say } from "../core/messages.ts";
 
 /**
@@ -152,9 +154,10 @@ function applyFields(row: EntitiesTable, f: EntityFields): void {
   if (f.sensitivity !== undefined) row.sensitivity = oneOf(SENSITIVITIES, f.sensitivity, "sensitivity", "sensitivity");
 }
 
-export async function createEntity(ctx: Ctx, actor: Actor, input: NewEntity): Promise<EntityView> {
+export async function createEntity(ctx: Ctx, actor: Actor, sent: z.input<typeof contracts.NewEntityInput>): Promise<EntityView> {
   ctx.policy.require(actor, "catalogue.edit");
-  const kind = oneOf(ENTITY_KINDS, input.kind, "kind", "kind of entity");
+  const input = parseInput(contracts.NewEntityInput, sent);
+  const kind = input.kind;
   return ctx.db.transaction(async (tx) => {
     const now = ctx.clock.now().toISOString();
     const row: EntitiesTable = {
@@ -191,9 +194,9 @@ export async function createEntity(ctx: Ctx, actor: Actor, input: NewEntity): Pr
   });
 }
 
-export async function updateEntity(ctx: Ctx, actor: Actor, input: EntityFields & { id: string; version?: number }): Promise<EntityView> {
+export async function updateEntity(ctx: Ctx, actor: Actor, sent: z.input<typeof contracts.UpdateEntityInput>): Promise<EntityView> {
   ctx.policy.require(actor, "catalogue.edit");
-  const { id, version, ...fields } = input;
+  const { id, version, ...fields } = parseInput(contracts.UpdateEntityInput, sent);
   return ctx.db.transaction(async (tx) => {
     const row = await loadEntity(tx, id);
     ctx.policy.require(actor, "catalogue.edit", resourceOf(row));

@@ -93,6 +93,52 @@ export async function reverseIdentificationInTx(ctx: Ctx, tx: Tx, actor: Actor, 
   return view(ended, body.ref);
 }
 
+/**
+ * Two missing-person reports merged into one (families' duplicate merge): the standing identification of the
+ * report merged away moves to the report kept, which now carries the confirmed decision `decisionId`. The old
+ * record is ended (never deleted) and a new one stands for the kept report, with the same earlier status and
+ * names, so reversing it later restores the body as it was before either. The body's status does not change;
+ * its history says `identifiedAs` went from one reference to the other; one custody event. Null when the
+ * merged report identified no body.
+ */
+export async function moveIdentificationToReportInTx(
+  ctx: Ctx,
+  tx: Tx,
+  actor: Actor,
+  input: { fromReportId: string; toReportId: string; toReportRef: string; decisionId: string },
+): Promise<IdentificationView | null> {
+  const row = await standing(tx, { report: input.fromReportId });
+  if (!row) return null;
+  const body = await findBodyRow(tx, row.body_id);
+  const onReport = await standing(tx, { report: input.toReportId });
+  if (onReport) {
+    throw new Conflict(
+      `Report ${input.toReportRef} is already confirmed as body ${await refOf(tx, onReport.body_id)} and report ${row.report_ref} as body ${body.ref}; one person is one body: reverse one of the confirmed decisions before merging the reports.`,
+    );
+  }
+  const now = ctx.clock.now().toISOString();
+  await cdb(tx).updateTable("body_identifications").set({ ended_at: now, ended_by: actor.id, end_decision_id: input.decisionId }).where("id", "=", row.id).execute();
+  const moved: BodyIdentificationsTable = {
+    ...row, id: newId("bid"), report_id: input.toReportId, report_ref: input.toReportRef, decision_id: input.decisionId, created_by: actor.id, created_at: now,
+    ended_by: null, ended_at: null, end_decision_id: null,
+  };
+  await cdb(tx).insertInto("body_identifications").values(moved).execute();
+  await recordChanges(ctx, tx, actor, {
+    action: "body.identification-moved",
+    type: "identification",
+    objects: [
+      { id: body.id, role: "body" },
+      { id: row.report_id, role: "report merged" },
+      { id: input.toReportId, role: "report" },
+      { id: row.id, role: "identification ended" },
+      { id: moved.id, role: "identification" },
+    ],
+    changes: [{ recordType: "body", recordId: body.id, field: "identifiedAs", old: row.report_ref, new: input.toReportRef }],
+    detail: { ref: body.ref },
+  });
+  return view(moved, body.ref);
+}
+
 async function record(
   ctx: Ctx,
   tx: Tx,

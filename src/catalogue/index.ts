@@ -6,7 +6,8 @@
  * For other modules, in their own transaction (they ask the policy first):
  * - review (src/review): `updateBodyInTx(ctx, tx, actor, bodyId, { reviewStatus, reviewFindings }, { action })`
  * - families (src/families): `readBodies` for matching; `identifyBodyInTx` when a caseworker confirms that a body is
- *   a report's person, `reverseIdentificationInTx` when that decision changes (identifications.ts).
+ *   a report's person, `reverseIdentificationInTx` when that decision changes, `moveIdentificationToReportInTx`
+ *   when the report is merged into another (identifications.ts).
  */
 export {
   getBody,
@@ -37,7 +38,7 @@ export {
   type MergeResult,
   type UpdateOptions,
 } from "./bodies.ts";
-export { identifyBodyInTx, reverseIdentificationInTx, identificationsOf, type IdentificationView, type IdentifyBody } from "./identifications.ts";
+export { identifyBodyInTx, reverseIdentificationInTx, moveIdentificationToReportInTx, identificationsOf, type IdentificationView, type IdentifyBody } from "./identifications.ts";
 export {
   addNumber,
   checkNumber,

@@ -7,9 +7,11 @@ import type { EventObject } from "../ledger/index.ts";
 import { cdb, type LinksTable } from "./tables.ts";
 import { recordChanges, type Change } from "./history.ts";
 import { Vocabularies } from "./vocabularies.ts";
-import { EVIDENCE_KINDS, LINK_CONFIDENCES, oneOf, resourceOf, type LinkConfidence } from "./records.ts";
+import { EVIDENCE_KINDS, oneOf, resourceOf, type LinkConfidence } from "./records.ts";
 import { originalFact } from "../archive/index.ts";
-import type * as contracts from "./contracts.ts";
+import * as contracts from "./contracts.ts";
+import { parseInput } from "../core/input.ts";
+import type { z } from "zod";
 import { say } from "../core/messages.ts";
 
 /**
@@ -23,14 +25,7 @@ export type Evidence = contracts.Evidence;
 
 export type LinkView = contracts.LinkView;
 
-export interface NewLink {
-  type: string;
-  from: { kind: EndKind; id: string };
-  to: { kind: EndKind; id: string };
-  evidence: Evidence[];
-  reasoning: string;
-  confidence?: LinkConfidence;
-}
+export type NewLink = z.input<typeof contracts.NewLinkInput>;
 
 function toLinkView(r: LinksTable): LinkView {
   return {
@@ -96,12 +91,12 @@ function linkObjects(r: LinksTable, evidence: Evidence[]): EventObject[] {
   ];
 }
 
-export async function createLink(ctx: Ctx, actor: Actor, input: NewLink): Promise<LinkView> {
+export async function createLink(ctx: Ctx, actor: Actor, sent: NewLink): Promise<LinkView> {
   ctx.policy.require(actor, "catalogue.edit");
-  const reasoning = (input.reasoning ?? "").trim();
+  const input = parseInput(contracts.NewLinkInput, sent);
+  const reasoning = input.reasoning.trim();
   if (reasoning.length < 3) throw new Invalid(say("link.reasoningNeeded"), "reasoning");
-  if (reasoning.length > 8000) throw new Invalid(say("link.reasoningTooLong"), "reasoning");
-  const confidence = oneOf(LINK_CONFIDENCES, input.confidence ?? "probable", "confidence", "confidence");
+  const confidence = input.confidence ?? "probable";
   if (input.from.id === input.to.id) throw new Invalid(say("link.twoRecords"), "to");
   return ctx.db.transaction(async (tx) => {
     const vocab = await Vocabularies.load(tx);
@@ -159,12 +154,9 @@ async function loadLink(tx: Tx, id: string): Promise<LinksTable> {
   return r;
 }
 
-export async function updateLink(
-  ctx: Ctx,
-  actor: Actor,
-  input: { id: string; evidence?: Evidence[]; reasoning?: string; confidence?: LinkConfidence; version?: number },
-): Promise<LinkView> {
+export async function updateLink(ctx: Ctx, actor: Actor, sent: z.input<typeof contracts.UpdateLinkInput>): Promise<LinkView> {
   ctx.policy.require(actor, "catalogue.edit");
+  const input = parseInput(contracts.UpdateLinkInput, sent);
   return ctx.db.transaction(async (tx) => {
     const row = await loadLink(tx, input.id);
     if (row.retracted_at) throw new Conflict(say("link.retractedCreateNew"));
@@ -186,7 +178,7 @@ export async function updateLink(
       changes.push({ recordType: "link", recordId: row.id, field: "reasoning", old: before.reasoning, new: r });
     }
     if (input.confidence !== undefined) {
-      next.confidence = oneOf(LINK_CONFIDENCES, input.confidence, "confidence", "confidence");
+      next.confidence = input.confidence;
       changes.push({ recordType: "link", recordId: row.id, field: "confidence", old: before.confidence, new: next.confidence });
     }
     const seq = await recordChanges(ctx, tx, actor, { action: "link.edit", objects: linkObjects(row, JSON.parse(next.evidence) as Evidence[]), changes });
@@ -200,9 +192,10 @@ export async function updateLink(
   });
 }
 
-export async function retractLink(ctx: Ctx, actor: Actor, input: { id: string; reason: string }): Promise<LinkView> {
+export async function retractLink(ctx: Ctx, actor: Actor, sent: z.input<typeof contracts.RetractLinkInput>): Promise<LinkView> {
   ctx.policy.require(actor, "catalogue.edit");
-  const reason = (input.reason ?? "").trim();
+  const input = parseInput(contracts.RetractLinkInput, sent);
+  const reason = input.reason.trim();
   if (reason.length < 3) throw new Invalid(say("link.retractReason"), "reason");
   return ctx.db.transaction(async (tx) => {
     const row = await loadLink(tx, input.id);

@@ -9,7 +9,9 @@ import { cdb, type BodyNumbersTable } from "./tables.ts";
 import { recordChanges, type Change } from "./history.ts";
 import { refreshSearchText } from "./search-index.ts";
 import { resourceOf } from "./records.ts";
-import type * as contracts from "./contracts.ts";
+import * as contracts from "./contracts.ts";
+import { parseInput } from "../core/input.ts";
+import type { z } from "zod";
 import { say } from "../core/messages.ts";
 
 /**
@@ -171,17 +173,12 @@ async function activeBody(tx: Tx, bodyId: string): Promise<{ id: string; sensiti
   return b;
 }
 
-export interface AddNumber {
-  bodyId: string;
-  role: NumberRole;
-  value: string;
-  sourceSha256?: string | null;
-}
+export type AddNumber = z.input<typeof contracts.AddNumberInput>;
 
 /** A person types a number (from a photo or a document); it awaits a second person's check. */
-export async function addNumber(ctx: Ctx, actor: Actor, input: AddNumber): Promise<BodyNumber> {
+export async function addNumber(ctx: Ctx, actor: Actor, sent: AddNumber): Promise<BodyNumber> {
   ctx.policy.require(actor, "catalogue.edit");
-  if (!isNumberRole(input.role)) throw new Invalid(say("number.role", { roles: NUMBER_ROLES.join(", ") }), "role");
+  const input = parseInput(contracts.AddNumberInput, sent);
   const value = checkNumberValue(input.role, input.value, "value");
   return ctx.db.transaction(async (tx) => {
     const body = await activeBody(tx, input.bodyId);
@@ -212,21 +209,20 @@ async function requirePhotoOfBody(tx: Tx, bodyId: string, sha256: string): Promi
   if (!p) throw new Invalid(say("number.photoNotOfBody", { sha256: sha256.slice(0, 12) }), "sourceSha256");
 }
 
-export interface CheckNumber {
-  numberId: string;
-  /** The checker read the same number. */
-  agree: boolean;
-  /** When the checker reads something else: what they read. The old number is retired, this one awaits a check. */
-  correctedValue?: string;
-}
+/**
+ * `agree`: the checker read the same number. `correctedValue`: when the checker reads something else, what they
+ * read (the old number is retired, this one awaits a check).
+ */
+export type CheckNumber = z.input<typeof contracts.CheckNumberInput>;
 
 /**
  * The second-person check. The person who typed a number cannot check it (OCR numbers may be checked by anyone,
  * including whoever accepted the proposal). Agreeing marks it checked; disagreeing retires it and enters the
  * checker's reading, which in turn awaits someone else's check.
  */
-export async function checkNumber(ctx: Ctx, actor: Actor, input: CheckNumber): Promise<BodyNumber> {
+export async function checkNumber(ctx: Ctx, actor: Actor, sent: CheckNumber): Promise<BodyNumber> {
   ctx.policy.require(actor, "catalogue.check");
+  const input = parseInput(contracts.CheckNumberInput, sent);
   return ctx.db.transaction(async (tx) => {
     const db = cdb(tx);
     const n = await db.selectFrom("body_numbers").selectAll().where("id", "=", input.numberId).executeTakeFirst();
@@ -274,8 +270,9 @@ export async function checkNumber(ctx: Ctx, actor: Actor, input: CheckNumber): P
 }
 
 /** Withdraws a number entered in error (it stays on record, retired with the reason). */
-export async function retireNumber(ctx: Ctx, actor: Actor, input: { numberId: string; reason: string }): Promise<BodyNumber> {
+export async function retireNumber(ctx: Ctx, actor: Actor, sent: z.input<typeof contracts.RetireNumberInput>): Promise<BodyNumber> {
   ctx.policy.require(actor, "catalogue.edit");
+  const input = parseInput(contracts.RetireNumberInput, sent);
   const reason = input.reason.trim();
   if (reason.length < 3) throw new Invalid(say("number.withdrawReason"), "reason");
   return ctx.db.transaction(async (tx) => {

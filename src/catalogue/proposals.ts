@@ -12,7 +12,9 @@ import { allocateRefs, bodiesHiddenFrom, detailOf, insertBody, photosHiddenFrom,
 import { checkNumberValue, isNumberRole, normaliseNumber, type NewNumber, type NumberRole } from "./numbers.ts";
 import { loadDefaultEngine, type CardReading, type CatalogueEngine, type PhotoForGrouping, type ProposedGroup, type ReadingEvidence } from "./engine.ts";
 import { originalFacts, sourceExists } from "../archive/index.ts";
-import type * as contracts from "./contracts.ts";
+import * as contracts from "./contracts.ts";
+import { parseInput } from "../core/input.ts";
+import type { z } from "zod";
 import { say } from "../core/messages.ts";
 
 /**
@@ -350,11 +352,10 @@ export async function acceptProposal(ctx: Ctx, actor: Actor, input: { proposalId
 }
 
 /** Accepts several proposals at once (all or none): one body and one custody event each. */
-export async function acceptProposals(ctx: Ctx, actor: Actor, input: { proposalIds: string[] }): Promise<{ bodies: { proposalId: string; bodyId: string }[] }> {
+export async function acceptProposals(ctx: Ctx, actor: Actor, sent: z.input<typeof contracts.AcceptProposalsInput>): Promise<{ bodies: { proposalId: string; bodyId: string }[] }> {
   ctx.policy.require(actor, "catalogue.group");
+  const input = parseInput(contracts.AcceptProposalsInput, sent);
   const ids = [...new Set(input.proposalIds)];
-  if (ids.length === 0) throw new Invalid(say("proposal.nameOne"), "proposalIds");
-  if (ids.length > 2000) throw new Invalid(say("proposal.tooMany"), "proposalIds");
   return ctx.db.transaction(async (tx) => {
     const vocab = await Vocabularies.load(tx);
     const first = await allocateRefs(tx, ids.length);
@@ -371,8 +372,9 @@ export async function acceptProposals(ctx: Ctx, actor: Actor, input: { proposalI
   });
 }
 
-export async function rejectProposal(ctx: Ctx, actor: Actor, input: { proposalId: string; reason?: string }): Promise<ProposalView> {
+export async function rejectProposal(ctx: Ctx, actor: Actor, sent: z.input<typeof contracts.RejectProposalInput>): Promise<ProposalView> {
   ctx.policy.require(actor, "catalogue.group");
+  const input = parseInput(contracts.RejectProposalInput, sent);
   return ctx.db.transaction(async (tx) => {
     const p = await loadProposal(tx, input.proposalId, { ctx, actor });
     requireUndecided(p);
@@ -418,8 +420,9 @@ function newProposal(ctx: Ctx, actor: Actor, base: GroupingProposalsTable, photo
 }
 
 /** Splits a proposal into parts (every photo in exactly one part); the parts are new proposals. */
-export async function splitProposal(ctx: Ctx, actor: Actor, input: { proposalId: string; parts: string[][] }): Promise<ProposalView[]> {
+export async function splitProposal(ctx: Ctx, actor: Actor, sent: z.input<typeof contracts.SplitProposalInput>): Promise<ProposalView[]> {
   ctx.policy.require(actor, "catalogue.group");
+  const input = parseInput(contracts.SplitProposalInput, sent);
   return ctx.db.transaction(async (tx) => {
     const p = await loadProposal(tx, input.proposalId, { ctx, actor });
     requireUndecided(p);
@@ -447,8 +450,9 @@ export async function splitProposal(ctx: Ctx, actor: Actor, input: { proposalId:
 }
 
 /** Merges proposals of one source into a new proposal holding all their photos (in capture order). */
-export async function mergeProposals(ctx: Ctx, actor: Actor, input: { proposalIds: string[] }): Promise<ProposalView> {
+export async function mergeProposals(ctx: Ctx, actor: Actor, sent: z.input<typeof contracts.MergeProposalsInput>): Promise<ProposalView> {
   ctx.policy.require(actor, "catalogue.group");
+  const input = parseInput(contracts.MergeProposalsInput, sent);
   const ids = [...new Set(input.proposalIds)];
   if (ids.length < 2) throw new Invalid(say("proposal.mergeTwo"), "proposalIds");
   return ctx.db.transaction(async (tx) => {

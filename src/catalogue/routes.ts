@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { bytes, optionalBody, route, type RouteSpec } from "../http/route-spec.ts";
-import { editBody, getBody, mergeBodies, readBodies, setPhotoRole, splitBody, EDITABLE_FIELDS } from "./bodies.ts";
-import { addNumber, checkNumber, retireNumber, NUMBER_ROLES } from "./numbers.ts";
+import { bytes, route, usecase, withPath, type RouteSpec } from "../http/route-spec.ts";
+import { editBody, getBody, mergeBodies, readBodies, setPhotoRole, splitBody } from "./bodies.ts";
+import { addNumber, checkNumber, retireNumber } from "./numbers.ts";
 import { acceptProposal, acceptProposals, getProposal, listProposals, mergeProposals, proposeGroupings, readingsOf, rejectProposal, splitProposal } from "./proposals.ts";
 import { createEntity, getEntity, listEntities, updateEntity } from "./entities.ts";
 import { createLink, linksOf, retractLink, updateLink } from "./links.ts";
@@ -11,15 +11,13 @@ import { searchBodies, SORTS } from "./search.ts";
 import { GALLERY_BODY_FILTERS, GALLERY_NUMBER_FILTERS, photoBodies, photoGallery } from "./gallery.ts";
 import { GalleryPage } from "../archive/contracts.ts";
 import { exportBodiesCsv, importBodiesCsv } from "./csv-import.ts";
-import { ENTITY_KINDS, EVIDENCE_KINDS, IDENTIFICATION_STATUSES, LINK_CONFIDENCES, SEXES } from "./records.ts";
-import type { Sensitivity } from "../access/index.ts";
+import { ENTITY_KINDS } from "./records.ts";
 import * as contracts from "./contracts.ts";
 
 /**
  * The catalogue over HTTP: thin shells over the use cases, which ask the policy themselves. Reads of bodies
  * carry no image bytes; photos are SHA-256 references, served (blurred or revealed) by the archive routes.
  */
-const SENSITIVITY = ["public", "internal", "restricted", "confidential"] as const satisfies readonly Sensitivity[];
 const Id = z.object({ id: z.string().min(1).max(64) });
 const Sha = z.string().regex(/^[0-9a-f]{64}$/, "must be a SHA-256 in lowercase hex");
 
@@ -48,51 +46,6 @@ export const SearchParams = z
       .transform((v) => (v === undefined ? undefined : v === "true" || v === "1")),
   })
   .strict();
-
-const nullableText = (max: number) => z.string().max(max).nullable().optional();
-const MarkInput = z
-  .object({ type: z.string().max(40), region: z.string().max(40).nullable().optional(), description: z.string().max(500) })
-  .strict()
-  .transform((m) => ({ type: m.type, region: m.region ?? null, description: m.description }));
-
-const BodyEdit = z
-  .object({
-    version: z.number().int().optional(),
-    externalRef: nullableText(100),
-    hospital: nullableText(200),
-    photoDate: nullableText(40),
-    deathDate: nullableText(80),
-    sex: z.enum(SEXES).nullable().optional(),
-    ageMin: z.number().int().nullable().optional(),
-    ageMax: z.number().int().nullable().optional(),
-    marks: z.array(MarkInput).max(50).optional(),
-    clothing: nullableText(4000),
-    injuries: z.array(z.string().max(100)).max(50).optional(),
-    identificationStatus: z.enum(IDENTIFICATION_STATUSES).optional(),
-    nameAr: nullableText(300),
-    nameLat: nullableText(300),
-    notes: nullableText(4000),
-    sensitivity: z.enum(SENSITIVITY).optional(),
-  })
-  .strict();
-// Keep the schema and the use case's list of editable fields in step.
-void (EDITABLE_FIELDS satisfies readonly (keyof z.infer<typeof BodyEdit>)[]);
-
-const End = z.object({ kind: z.enum(["body", "entity"]), id: z.string().min(1).max(64) }).strict();
-const EvidenceInput = z.object({ kind: z.enum(EVIDENCE_KINDS), ref: z.string().min(1).max(500), note: z.string().max(2000).optional() }).strict();
-
-const EntityFields = {
-  number: nullableText(40),
-  nameAr: nullableText(300),
-  nameEn: nullableText(300),
-  title: nullableText(300),
-  governorate: nullableText(100),
-  parentId: z.string().max(64).nullable().optional(),
-  commanderId: z.string().max(64).nullable().optional(),
-  vocabularyCode: nullableText(100),
-  description: nullableText(4000),
-  sensitivity: z.enum(SENSITIVITY).optional(),
-};
 
 const Day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "must be a date as YYYY-MM-DD");
 const GalleryQuery = z.object({
@@ -159,9 +112,9 @@ export const CATALOGUE_ROUTES: readonly RouteSpec[] = [
     action: "catalogue.edit",
     summary: "change a body's fields (only those given); every change is kept with its old value",
     params: Id,
-    body: BodyEdit,
+    body: usecase(contracts.EditBodyInput, "id"),
     response: contracts.BodyView,
-    handler: (req, ctx, actor, { params, body }) => editBody(ctx, actor, { ...body, id: params.id }),
+    handler: (req, ctx, actor, { params, body }) => editBody(ctx, actor, withPath(body, { id: params.id })),
   }),
   route({
     method: "GET",
@@ -194,11 +147,11 @@ export const CATALOGUE_ROUTES: readonly RouteSpec[] = [
     action: "catalogue.group",
     summary: "move some of a body's photos (and the numbers read from them) to a new body",
     params: Id,
-    body: z.object({ photos: z.array(Sha).min(1).max(500), reason: z.string().max(500).optional() }).strict(),
+    body: usecase(contracts.SplitBodyInput, "bodyId"),
     response: contracts.PostBodiesByIdSplitAnswer,
     handler: (req, ctx, actor, { params, body }) => {
       const b = body;
-      return splitBody(ctx, actor, { bodyId: params.id, ...b });
+      return splitBody(ctx, actor, withPath(b, { bodyId: params.id }));
     },
   }),
   route({
@@ -206,7 +159,7 @@ export const CATALOGUE_ROUTES: readonly RouteSpec[] = [
     url: "/api/bodies/merge",
     action: "catalogue.group",
     summary: "merge two body records that show one person (the absorbed record stays, pointing to the kept one)",
-    body: z.object({ keep: z.string().min(1).max(64), absorb: z.string().min(1).max(64), reason: z.string().max(500).optional() }).strict(),
+    body: usecase(contracts.MergeBodiesInput),
     response: contracts.MergeResult,
     handler: (req, ctx, actor, { body }) =>
       mergeBodies(ctx, actor, body),
@@ -217,7 +170,7 @@ export const CATALOGUE_ROUTES: readonly RouteSpec[] = [
     action: "catalogue.edit",
     summary: "set the role of one of a body's photos (card, face, full, detail, other)",
     params: z.object({ id: z.string().min(1).max(64), sha256: Sha }),
-    body: z.object({ role: z.string().min(1).max(40) }).strict(),
+    body: usecase(contracts.SetPhotoRoleInput, "bodyId", "sha256"),
     response: contracts.BodyDetail,
     handler: (req, ctx, actor, { params, body }) => {
       const p = params;
@@ -231,11 +184,11 @@ export const CATALOGUE_ROUTES: readonly RouteSpec[] = [
     action: "catalogue.edit",
     summary: "type a number read on a body's photo or a document; it awaits a second person's check",
     params: Id,
-    body: z.object({ role: z.enum(NUMBER_ROLES), value: z.string().min(1).max(40), sourceSha256: Sha.nullable().optional() }).strict(),
+    body: usecase(contracts.AddNumberInput, "bodyId"),
     response: contracts.BodyNumber,
     handler: (req, ctx, actor, { params, body }) => {
       const b = body;
-      return addNumber(ctx, actor, { bodyId: params.id, ...b });
+      return addNumber(ctx, actor, withPath(b, { bodyId: params.id }));
     },
   }),
   route({
@@ -244,11 +197,11 @@ export const CATALOGUE_ROUTES: readonly RouteSpec[] = [
     action: "catalogue.check",
     summary: "second-person check of a number: agree, or give the corrected value",
     params: Id,
-    body: z.object({ agree: z.boolean(), correctedValue: z.string().min(1).max(40).optional() }).strict(),
+    body: usecase(contracts.CheckNumberInput, "numberId"),
     response: contracts.BodyNumber,
     handler: (req, ctx, actor, { params, body }) => {
       const b = body;
-      return checkNumber(ctx, actor, { numberId: params.id, ...b });
+      return checkNumber(ctx, actor, withPath(b, { numberId: params.id }));
     },
   }),
   route({
@@ -257,9 +210,9 @@ export const CATALOGUE_ROUTES: readonly RouteSpec[] = [
     action: "catalogue.edit",
     summary: "withdraw a number entered in error (it stays on record with the reason)",
     params: Id,
-    body: z.object({ reason: z.string().min(1).max(500) }).strict(),
+    body: usecase(contracts.RetireNumberInput, "numberId"),
     response: contracts.BodyNumber,
-    handler: (req, ctx, actor, { params, body }) => retireNumber(ctx, actor, { numberId: params.id, ...body }),
+    handler: (req, ctx, actor, { params, body }) => retireNumber(ctx, actor, withPath(body, { numberId: params.id })),
   }),
   route({
     method: "GET",
@@ -311,7 +264,7 @@ export const CATALOGUE_ROUTES: readonly RouteSpec[] = [
     url: "/api/proposals/accept",
     action: "catalogue.group",
     summary: "accept several proposals at once (all or none)",
-    body: z.object({ proposalIds: z.array(z.string().max(64)).min(1).max(2000) }).strict(),
+    body: usecase(contracts.AcceptProposalsInput),
     response: contracts.PostProposalsAcceptAnswer,
     handler: (req, ctx, actor, { body }) => acceptProposals(ctx, actor, body),
   }),
@@ -321,9 +274,9 @@ export const CATALOGUE_ROUTES: readonly RouteSpec[] = [
     action: "catalogue.group",
     summary: "reject a proposal",
     params: Id,
-    body: optionalBody(z.object({ reason: z.string().max(500).optional() }).strict()),
+    body: usecase(contracts.RejectProposalInput, "proposalId"),
     response: contracts.ProposalView,
-    handler: (req, ctx, actor, { params, body }) => rejectProposal(ctx, actor, { proposalId: params.id, ...body }),
+    handler: (req, ctx, actor, { params, body }) => rejectProposal(ctx, actor, withPath(body as { reason?: string }, { proposalId: params.id })),
   }),
   route({
     method: "POST",
@@ -331,17 +284,17 @@ export const CATALOGUE_ROUTES: readonly RouteSpec[] = [
     action: "catalogue.group",
     summary: "split a proposal into parts (new proposals)",
     params: Id,
-    body: z.object({ parts: z.array(z.array(Sha).max(500)).min(2).max(50) }).strict(),
+    body: usecase(contracts.SplitProposalInput, "proposalId"),
     response: contracts.PostProposalsByIdSplitAnswer,
     handler: (req, ctx, actor, { params, body }) =>
-      splitProposal(ctx, actor, { proposalId: params.id, ...body }),
+      splitProposal(ctx, actor, withPath(body, { proposalId: params.id })),
   }),
   route({
     method: "POST",
     url: "/api/proposals/merge",
     action: "catalogue.group",
     summary: "merge proposals into one",
-    body: z.object({ proposalIds: z.array(z.string().max(64)).min(2).max(50) }).strict(),
+    body: usecase(contracts.MergeProposalsInput),
     response: contracts.ProposalView,
     handler: (req, ctx, actor, { body }) => mergeProposals(ctx, actor, body),
   }),
@@ -360,7 +313,7 @@ export const CATALOGUE_ROUTES: readonly RouteSpec[] = [
     url: "/api/entities",
     action: "catalogue.edit",
     summary: "add a facility, unit, hospital or person of interest",
-    body: z.object({ kind: z.enum(ENTITY_KINDS), ...EntityFields }).strict(),
+    body: usecase(contracts.NewEntityInput),
     response: contracts.EntityView,
     handler: (req, ctx, actor, { body }) => createEntity(ctx, actor, body),
   }),
@@ -371,9 +324,9 @@ export const CATALOGUE_ROUTES: readonly RouteSpec[] = [
     action: "catalogue.edit",
     summary: "change an entity's fields (only those given)",
     params: Id,
-    body: z.object({ version: z.number().int().optional(), ...EntityFields }).strict(),
+    body: usecase(contracts.UpdateEntityInput, "id"),
     response: contracts.EntityView,
-    handler: (req, ctx, actor, { params, body }) => updateEntity(ctx, actor, { ...body, id: params.id }),
+    handler: (req, ctx, actor, { params, body }) => updateEntity(ctx, actor, withPath(body, { id: params.id })),
   }),
   route({
     method: "GET",
@@ -392,9 +345,7 @@ export const CATALOGUE_ROUTES: readonly RouteSpec[] = [
     url: "/api/links",
     action: "catalogue.edit",
     summary: "link a body or entity to another, with the evidence and reasoning",
-    body: z
-          .object({ type: z.string().min(1).max(40), from: End, to: End, evidence: z.array(EvidenceInput).min(1).max(100), reasoning: z.string().min(1).max(8000), confidence: z.enum(LINK_CONFIDENCES).optional() })
-          .strict(),
+    body: usecase(contracts.NewLinkInput),
     response: contracts.LinkView,
     handler: (req, ctx, actor, { body }) =>
       createLink(
@@ -409,13 +360,10 @@ export const CATALOGUE_ROUTES: readonly RouteSpec[] = [
     action: "catalogue.edit",
     summary: "change a link's evidence, reasoning or confidence",
     params: Id,
-    body: z.object({ evidence: z.array(EvidenceInput).min(1).max(100).optional(), reasoning: z.string().max(8000).optional(), confidence: z.enum(LINK_CONFIDENCES).optional(), version: z.number().int().optional() }).strict(),
+    body: usecase(contracts.UpdateLinkInput, "id"),
     response: contracts.LinkView,
     handler: (req, ctx, actor, { params, body }) =>
-      updateLink(ctx, actor, {
-        ...body,
-        id: params.id,
-      }),
+      updateLink(ctx, actor, withPath(body, { id: params.id })),
   }),
   route({
     method: "POST",
@@ -423,9 +371,9 @@ export const CATALOGUE_ROUTES: readonly RouteSpec[] = [
     action: "catalogue.edit",
     summary: "retract a link (it stays on record with the reason)",
     params: Id,
-    body: z.object({ reason: z.string().min(1).max(2000) }).strict(),
+    body: usecase(contracts.RetractLinkInput, "id"),
     response: contracts.LinkView,
-    handler: (req, ctx, actor, { params, body }) => retractLink(ctx, actor, { id: params.id, ...body }),
+    handler: (req, ctx, actor, { params, body }) => retractLink(ctx, actor, withPath(body, { id: params.id })),
   }),
 
   route({
@@ -443,11 +391,11 @@ export const CATALOGUE_ROUTES: readonly RouteSpec[] = [
     action: "vocabulary.manage",
     summary: "add a term to a vocabulary",
     params: z.object({ vocabulary: z.string().max(40) }),
-    body: z.object({ code: z.string().min(1).max(40), labelAr: z.string().min(1).max(300), labelEn: z.string().min(1).max(300), parent: z.string().max(40).nullable().optional(), extra: z.record(z.unknown()).optional() }).strict(),
+    body: usecase(contracts.AddTermInput, "vocabulary"),
     response: contracts.Term,
     handler: (req, ctx, actor, { params, body }) => {
       const b = body;
-      return addVocabularyTerm(ctx, actor, { vocabulary: params.vocabulary, ...b });
+      return addVocabularyTerm(ctx, actor, withPath(b, { vocabulary: params.vocabulary }));
     },
   }),
   route({
@@ -456,12 +404,12 @@ export const CATALOGUE_ROUTES: readonly RouteSpec[] = [
     action: "vocabulary.manage",
     summary: "correct a term's labels, or retire or restore it",
     params: z.object({ vocabulary: z.string().max(40), code: z.string().max(40) }),
-    body: z.object({ labelAr: z.string().max(300).optional(), labelEn: z.string().max(300).optional(), retired: z.boolean().optional(), extra: z.record(z.unknown()).optional() }).strict(),
+    body: usecase(contracts.UpdateTermInput, "vocabulary", "code"),
     response: contracts.Term,
     handler: (req, ctx, actor, { params, body }) => {
       const p = params;
       const b = body;
-      return updateVocabularyTerm(ctx, actor, { ...p, ...b });
+      return updateVocabularyTerm(ctx, actor, withPath(b, p));
     },
   }),
 
@@ -471,7 +419,7 @@ export const CATALOGUE_ROUTES: readonly RouteSpec[] = [
     action: "catalogue.import",
     bodyLimit: 64 * 1024 * 1024,
     summary: "import bodies from CSV text (all or nothing; 422 with every rejected row and why)",
-    body: z.object({ csv: z.string().min(1), dryRun: z.boolean().optional() }).strict(),
+    body: usecase(contracts.ImportCsvInput),
     response: contracts.ImportReport,
     handler: async (req, ctx, actor, { body }, reply) => {
       const b = body;

@@ -7,7 +7,9 @@ import { cdb, type VocabulariesTable } from "./tables.ts";
 import { VOCABULARY_NAMES, type VocabularyName } from "../db/migrations/0003-vocabulary-seed.ts";
 import { recordChanges, type Change } from "./history.ts";
 import { reindexBodiesWithTerm } from "./search-index.ts";
-import type * as contracts from "./contracts.ts";
+import * as contracts from "./contracts.ts";
+import { parseInput } from "../core/input.ts";
+import type { z } from "zod";
 import { say } from "../core/messages.ts";
 
 /**
@@ -140,19 +142,13 @@ export async function listVocabulary(
   return names.flatMap((n) => vocab.terms(n, input.includeRetired ?? false));
 }
 
-export interface AddTerm {
-  vocabulary: string;
-  code: string;
-  labelAr: string;
-  labelEn: string;
-  parent?: string | null;
-  extra?: Record<string, unknown>;
-}
+export type AddTerm = z.input<typeof contracts.AddTermInput>;
 
 const CODE = /^[A-Za-z0-9][A-Za-z0-9_-]{0,39}$/;
 
-export async function addVocabularyTerm(ctx: Ctx, actor: Actor, input: AddTerm): Promise<Term> {
+export async function addVocabularyTerm(ctx: Ctx, actor: Actor, sent: AddTerm): Promise<Term> {
   ctx.policy.require(actor, "vocabulary.manage");
+  const input = parseInput(contracts.AddTermInput, sent);
   if (!isVocabularyName(input.vocabulary)) {
     throw new Invalid(say("vocabulary.none", { vocabulary: input.vocabulary, names: VOCABULARY_NAMES.join(", ") }), "vocabulary");
   }
@@ -199,18 +195,12 @@ export async function addVocabularyTerm(ctx: Ctx, actor: Actor, input: AddTerm):
   });
 }
 
-export interface UpdateTerm {
-  vocabulary: string;
-  code: string;
-  labelAr?: string;
-  labelEn?: string;
-  retired?: boolean;
-  extra?: Record<string, unknown>;
-}
+export type UpdateTerm = z.input<typeof contracts.UpdateTermInput>;
 
 /** Corrects labels, extra data, or retires/restores a term. Bodies that carry the term are re-indexed. */
-export async function updateVocabularyTerm(ctx: Ctx, actor: Actor, input: UpdateTerm): Promise<Term> {
+export async function updateVocabularyTerm(ctx: Ctx, actor: Actor, sent: UpdateTerm): Promise<Term> {
   ctx.policy.require(actor, "vocabulary.manage");
+  const input = parseInput(contracts.UpdateTermInput, sent);
   const vocabulary = input.vocabulary;
   return ctx.db.transaction(async (tx) => {
     const db = cdb(tx);

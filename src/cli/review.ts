@@ -1,8 +1,7 @@
 import type { Command } from "commander";
 import { operatorActor } from "../core/actor.ts";
-import { Invalid } from "../core/errors.ts";
 import { agreementStats, assignSample, drawReviewSample, type AgreementStats, type SampleView } from "../review/index.ts";
-import { globalOptions, positiveIntOption, print, withArchive } from "./shell.ts";
+import { globalOptions, positiveIntOption, print, underFlags, withArchive } from "./shell.ts";
 
 /**
  * `dalil review …`: drawing and assigning samples and reading agreement statistics from the server's shell, as
@@ -12,11 +11,6 @@ function collect(v: string, prev: string[] = []): string[] {
   return [...prev, ...v.split(",").map((s) => s.trim()).filter(Boolean)];
 }
 
-function share(v: string): number {
-  const n = Number(v);
-  if (!Number.isFinite(n) || n < 0 || n > 1) throw new Invalid(`--double-share takes a number from 0 to 1 (e.g. 0.2), not "${v}".`, "--double-share");
-  return n;
-}
 
 function sampleText(s: SampleView): string {
   const lines = [
@@ -50,11 +44,11 @@ export function registerReviewCommands(program: Command): void {
     .description("draw a reproducible sample of unreviewed bodies, stratified by branch and month, proportional allocation")
     .requiredOption("--size <n>", "bodies to draw", positiveIntOption("--size"))
     .requiredOption("--seed <seed>", "the seed (record it: the same seed and catalogue give the same sample)")
-    .option("--double-share <share>", "share of the sample reviewed blind by two reviewers (0..1)", share, 0)
+    .option("--double-share <share>", "share of the sample reviewed blind by two reviewers (0..1)", Number, 0)
     .action(async (o: { size: number; seed: string; doubleShare: number }, cmd: Command) => {
       const opts = globalOptions(cmd);
       await withArchive(opts, async (a) => {
-        const s = await drawReviewSample(a, operatorActor(), { size: o.size, seed: o.seed, doubleShare: o.doubleShare });
+        const s = await underFlags({ doubleShare: "--double-share", size: "--size", seed: "--seed" }, () => drawReviewSample(a, operatorActor(), { size: o.size, seed: o.seed, doubleShare: o.doubleShare }));
         print(opts, s, sampleText(s));
       });
     });

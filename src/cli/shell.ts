@@ -116,6 +116,23 @@ export function progressBar(label: string): { update(done: number, total: number
 }
 
 /** A commander option parser for whole numbers above zero, with a sentence when it is not one. */
+/**
+ * A use case's input is checked by the use case (its schema, decision 0021); the CLI only turns words into values.
+ * A refusal that names a field an option gave is said with the option's name: "--double-share takes …" rather
+ * than "doubleShare: takes …".
+ */
+export async function underFlags<T>(flags: Record<string, string>, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (err) {
+    const field = err instanceof Invalid ? err.field : undefined;
+    const flag = field !== undefined ? flags[field] : undefined;
+    if (!flag || !(err instanceof Invalid)) throw err;
+    const why = err.message.startsWith(`${field}: `) ? err.message.slice(field!.length + 2) : err.message;
+    throw new Invalid(`${flag} ${why}`, flag);
+  }
+}
+
 export function positiveIntOption(flag: string): (v: string) => number {
   return (v) => {
     const n = Number(v);

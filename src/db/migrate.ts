@@ -12,8 +12,9 @@ import * as m0011 from "./migrations/0011-reading-evidence.ts";
 import * as m0012 from "./migrations/0012-witnesses.ts";
 import * as m0013 from "./migrations/0013-authenticity.ts";
 import * as m0014 from "./migrations/0014-identifications-and-withdrawals.ts";
-import * as m0017 from "./migrations/0017-exhibitions.ts";
+import * as m0015 from "./migrations/0015-families-previews-and-proposals.ts";
 import * as m0016 from "./migrations/0016-mirrors.ts";
+import * as m0017 from "./migrations/0017-exhibitions.ts";
 import * as m0018 from "./migrations/0018-reasons-as-keys.ts";
 
 export type Dialect = "sqlite" | "postgres";
@@ -44,8 +45,9 @@ const MIGRATIONS: Record<string, MigrationModule> = {
   "0012-witnesses": m0012,
   "0013-authenticity": m0013,
   "0014-identifications-and-withdrawals": m0014,
-  "0017-exhibitions": m0017,
+  "0015-families-previews-and-proposals": m0015,
   "0016-mirrors": m0016,
+  "0017-exhibitions": m0017,
   "0018-reasons-as-keys": m0018,
 };
 

@@ -23,6 +23,6 @@ export { cleanCopy, fillsFor, snap, uprightSize, FILL, BLOCK, type CleanCopy, ty
 export { jpegStructure, essentialJpeg, metadataFindings, markerName, JpegStructureError, type Segment, type JpegStructure } from "./jpeg-markers.ts";
 export { LANGUAGES, LAYERS, ITEM_KINDS, EXHIBITION_STATUSES, EVERYTHING_MODES, type Layers, type ExhibitionItem, type ExhibitionRegion, type ExhibitionSummary, type ExhibitionView, type Manifest, type ManifestImage } from "./contracts.ts";
 export { exportExhibition, type ExportResult } from "./export.ts";
-export { buildPublication, MANIFEST_FORMAT, type Publication } from "./publication.ts";
+export { buildPublication, previewItem, MANIFEST_FORMAT, type Publication } from "./publication.ts";
 export { sweepConsent, registerExhibitionJobs, JOB_CONSENT_SWEEP, type SweepResult } from "./consent-sweep.ts";
 export { buildDemoExhibition } from "./demo.ts";

@@ -15,6 +15,7 @@ import { cleanCopy, type LayerRegion } from "./clean-copy.ts";
 import { originalBytes } from "./items.ts";
 import { activeItems, activeRegions, consentStates, loadExhibition, loadItem, redactionRecord, recordSha256 } from "./records.ts";
 import { NotFound } from "../core/errors.ts";
+import { recordOriginalRead } from "../access/index.ts";
 import { doorPage, exhibitionPage, STYLE, type Lang, type PageItem } from "./pages.ts";
 import { verifyText } from "./verify-text.ts";
 import type { ExhibitionsTable } from "./tables.ts";
@@ -141,5 +142,7 @@ export async function previewItem(ctx: Ctx, actor: Actor, itemId: string): Promi
   if (!it.sha256) throw new NotFound(`Item ${itemId} is a text panel; it has no image.`);
   const rs = (await activeRegions(ctx.db.db, [it.id])).get(it.id) ?? [];
   const copy = await cleanCopy(await originalBytes(ctx, it.sha256), JSON.parse(it.layers) as Layers, rs.map((r) => ({ layer: r.layer as LayerRegion["layer"], x: r.x, y: r.y, w: r.w, h: r.h })));
+  // With few regions or layers off the preview shows the photograph itself: a read of the original, logged.
+  await ctx.db.transaction((tx) => recordOriginalRead(ctx, tx, actor, it.sha256!, { read: "exhibition-preview" }));
   return { bytes: copy.bytes, width: copy.width, height: copy.height };
 }

@@ -65,6 +65,33 @@ export interface CaseDisclosuresTable extends FamilyDisclosuresTable {
   withdrawn_by: string | null; // migration 0014
   withdraw_reason: string | null; // a WITHDRAWAL_REASONS key, worded in the reader's language
   withdraw_note: string | null; // words to the family, as the caseworker wrote them
+  preview_id: string | null; // migration 0015: the previewed crop stage 2 sent
+}
+
+/** A blurred face crop a caseworker made and looked at (migration 0015); only such a crop is sent at stage 2. */
+export interface FacePreviewsTable {
+  id: string; // fpv_…
+  report_id: string;
+  body_id: string;
+  photo_sha256: string; // the original (a photo the body's record marks as showing the face)
+  region: string; // JSON { x, y, w, h }: fractions of the photo's width and height, as drawn
+  image_sha256: string; // the crop's bytes (a blob), exactly as shown to the caseworker
+  previewed_by: string;
+  previewed_at: string;
+}
+
+/** A family member's new report or change to their report, for a caseworker to accept or refuse (migration 0015). */
+export interface ReportProposalsTable {
+  id: string; // rpp_…
+  report_id: string;
+  kind: string; // new | change
+  fields: string; // JSON: the proposed fields (ReportInput, only those given)
+  proposed_by: string;
+  created_at: string;
+  status: string; // proposed | accepted | refused
+  decided_by: string | null;
+  decided_at: string | null;
+  reason: string | null;
 }
 
 export interface FlagsTable {
@@ -90,6 +117,8 @@ export type CaseworkTables = {
   family_decisions: DecisionsTable;
   family_view_requests: ViewRequestsTable;
   family_flags: FlagsTable;
+  family_face_previews: FacePreviewsTable;
+  family_report_proposals: ReportProposalsTable;
 };
 
 export function cwdb(tx: Tx) {

@@ -14,6 +14,7 @@ import { homeReport, loadCaseReport, tiedUsers } from "./members.ts";
 import { familyImage, type FamilyImageKind } from "./images.ts";
 import type * as contracts from "./contracts.ts";
 import { bodyIdOf, followDecision } from "./identification.ts";
+import { previewToSend } from "./face-preview.ts";
 
 /**
  * Disclosure: a caseworker decides what a candidate body is to a report (presumptive, probable, confirmed,
@@ -211,8 +212,8 @@ export interface DiscloseInput {
   /** How the family agreed to this step (in person, by phone, in the portal …). */
   consentNote: string;
   reason: string;
-  /** Stage 2: which photo to crop (default: the body's face photo, else its first). */
-  photo?: string;
+  /** Stage 2: the face preview this caseworker made and looked at (previewFace); its crop is what is sent. */
+  preview?: string;
 }
 
 /**
@@ -228,12 +229,7 @@ export async function disclose(ctx: Ctx, actor: Actor, input: DiscloseInput): Pr
   const bodyId = await bodyIdOf(ctx.db.db, input.bodyId);
   let photo: string | null = null;
   let image: string | null = null;
-  if (input.stage === "blurred_face") {
-    const photos = await photosOf(ctx, actor, bodyId);
-    const chosen = input.photo ? photos.find((p) => p.sha256 === input.photo) : photos[0];
-    if (!chosen) throw new Invalid(input.photo ? "That photo is not one of the body's photos." : "The body has no photo to crop.", "photo");
-    photo = chosen.sha256;
-  }
+  let previewId: string | null = null;
   return ctx.db.transaction(async (tx) => {
     const r = await loadCaseReport(tx, input.report);
     if (r.merged_into) throw new Conflict(`Report ${r.ref} was merged into another report; disclose on that one.`);
@@ -246,17 +242,20 @@ export async function disclose(ctx: Ctx, actor: Actor, input: DiscloseInput): Pr
       if (!before.some((d) => d.stage === "text")) throw new Conflict("Tell the family in words first (stage text), then show the blurred face.");
       // the recipient's own family's consent: after a merge, another family's consent does not speak for them
       if (!consents(await homeReport(tx, r, recipient), "viewingPhotos")) throw new Conflict("The family has not consented to viewing photos (or withdrew it); record their consent first.");
-      image = await makeImage(ctx, photo!, "face");
+      // only the crop this caseworker made and looked at, byte for byte (issue 20)
+      const seen = await previewToSend(tx, actor, r, bodyId, input.preview);
+      [photo, image, previewId] = [seen.photo_sha256, seen.image_sha256, seen.id];
     }
     const row: CaseDisclosuresTable = {
       id: newId("dis"), report_id: r.id, body_id: bodyId, recipient_id: recipient, stage: input.stage, status: decision.status, text, consent_note: consentNote,
       decided_by: actor.id, reason, created_at: ctx.clock.now().toISOString(), photo_sha256: photo, image_sha256: image, blurred: 1, request_id: null, withdrawn_at: null, withdrawn_by: null, withdraw_reason: null, withdraw_note: null,
+      preview_id: previewId,
     };
     await cwdb(tx).insertInto("family_disclosures").values(row).execute();
     await ctx.log.append(
       tx,
-      custody("disclosure", actor, ctx.clock.now(), objects(r.id, bodyId, [{ id: row.id, role: "disclosure" }, ...(photo ? [{ sha256: photo, role: "photo" }] : [])]), {
-        action: "disclosure.stage", stage: row.stage, status: row.status, recipient, blurred: true,
+      custody("disclosure", actor, ctx.clock.now(), objects(r.id, bodyId, [{ id: row.id, role: "disclosure" }, ...(photo ? [{ sha256: photo, role: "photo" }] : []), ...(previewId ? [{ id: previewId, role: "face preview" }] : [])]), {
+        action: "disclosure.stage", stage: row.stage, status: row.status, recipient, blurred: true, ...(image ? { image } : {}),
       }),
     );
     return disclosureView(row);
@@ -293,7 +292,7 @@ export async function approveRequest(ctx: Ctx, actor: Actor, input: { id: string
     const rows: CaseDisclosuresTable[] = chosen.map((sha) => ({
       id: newId("dis"), report_id: r.id, body_id: fresh.body_id, recipient_id: fresh.requested_by, stage: "more", status: decision.status, text: words(input.text, "text"),
       consent_note: `requested in the portal (${fresh.id})`, decided_by: actor.id, reason, created_at: now, photo_sha256: sha, image_sha256: images.get(sha)!,
-      blurred: kind === "plain" ? 0 : 1, request_id: fresh.id, withdrawn_at: null, withdrawn_by: null, withdraw_reason: null, withdraw_note: null,
+      blurred: kind === "plain" ? 0 : 1, request_id: fresh.id, withdrawn_at: null, withdrawn_by: null, withdraw_reason: null, withdraw_note: null, preview_id: null,
     }));
     await cwdb(tx).insertInto("family_disclosures").values(rows).execute();
     await cwdb(tx).updateTable("family_view_requests").set({ status: "approved", decided_by: actor.id, decided_at: now, reason }).where("id", "=", fresh.id).execute();

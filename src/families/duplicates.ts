@@ -12,8 +12,9 @@ import { nameScore, type PreparedName } from "../names/index.ts";
 import { keysOf } from "./scoring.ts";
 import { reportNames } from "./matching.ts";
 import { enqueueRerank } from "./rerank-requests.ts";
-import { reportColumns, toReportView, type ReportInput, type ReportView } from "./reports.ts";
+import { inputOf, reportColumns, toReportView, type ReportInput, type ReportView } from "./reports.ts";
 import { cwdb, type CaseReportsTable, type DuplicatesTable } from "./casework-tables.ts";
+import { carryIdentificationOnMerge } from "./identification.ts";
 import type * as contracts from "./contracts.ts";
 
 /**
@@ -266,17 +267,6 @@ function reasonText(reason: string | undefined): string {
   return t;
 }
 
-/** A report as the input it could have been entered with (to merge two and validate the result). */
-function inputOf(v: ReportView): ReportInput {
-  return {
-    nameAr: v.nameAr, nameLat: v.nameLat, fatherName: v.slots.father ?? null, motherName: v.motherName, aliases: v.aliases, sex: v.sex,
-    birthDate: v.birthPrecision === "approximate" ? `~${v.birthDate}` : v.birthDate, birthPlace: v.birthPlace, arrestDate: v.arrestDate,
-    arrestPlace: v.arrestPlace, arrestGovernorate: v.arrestGovernorate, branch: v.branch, branchCertainty: v.branchCertainty,
-    seenInDetention: v.seenInDetention, marks: v.marks, numbers: v.numbers as ReportInput["numbers"], reporterName: v.reporterName,
-    reporterRelationship: v.reporterRelationship, reporterContact: v.reporterContact,
-  };
-}
-
 function union<T>(a: T[], b: T[]): T[] {
   const seen = new Set(a.map((x) => canonicalJson(x)));
   return [...a, ...b.filter((x) => !seen.has(canonicalJson(x)))];
@@ -330,6 +320,8 @@ export async function acceptDuplicate(ctx: Ctx, actor: Actor, input: { id: strin
       keep = s;
     }
     const gone = keep === a ? b : a;
+    // a confirmed identification goes with the person to the report kept, or the merge is refused (0024)
+    const carried = await carryIdentificationOnMerge(ctx, tx, actor, keep, gone);
     const cols = reportColumns(mergedInput(toReportView(keep), toReportView(gone)), await Vocabularies.load(tx));
     const changed = (Object.keys(cols) as (keyof typeof cols)[]).filter((k) => cols[k] !== keep[k]);
     const reporters = [...(JSON.parse(keep.other_reporters) as Reporter[]), reporterOf(gone), ...(JSON.parse(gone.other_reporters) as Reporter[])];
@@ -360,6 +352,7 @@ export async function acceptDuplicate(ctx: Ctx, actor: Actor, input: { id: strin
         action: "report.merge",
         duplicate: dup.id,
         fields: [...changed.map(String), "otherReporters"].sort(),
+        ...(carried ? { decision: carried.id } : {}),
       }),
     );
     return { survivor: toReportView(survivor), merged: toReportView(merged) };

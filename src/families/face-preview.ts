@@ -1,37 +1,121 @@
 import type { Ctx } from "../app/context.ts";
 import type { Actor } from "../core/actor.ts";
-import { Conflict, Invalid } from "../core/errors.ts";
+import { canonicalJson } from "../core/canonical-json.ts";
+import { Conflict, Invalid, NotFound } from "../core/errors.ts";
+import { newId } from "../core/ids.ts";
+import type { Tx } from "../db/database.ts";
 import { custody } from "../ledger/index.ts";
 import { getBody } from "../catalogue/index.ts";
 import { loadCaseReport } from "./members.ts";
 import { consents, currentDecision } from "./disclosure.ts";
 import { bodyIdOf } from "./identification.ts";
-import { familyImage } from "./images.ts";
+import { familyImage, type FaceRegion } from "./images.ts";
+import { cwdb, type CaseReportsTable, type FacePreviewsTable } from "./casework-tables.ts";
+import type * as contracts from "./contracts.ts";
 
 /**
- * The blurred face crop exactly as stage 2 would show it, made by the server from the original, for the
- * caseworker to look at before sending: the same rules as sending it (a decision other than excluded, the
- * family's consent to viewing photos), nothing stored, nothing shown to the family. A custody event, like
- * every look at a family's image.
+ * A family is never sent an image a caseworker has not seen (issue 20). The caseworker chooses the photo — only
+ * one the body's record marks as showing the face (photo role `face`; with none, the step is not offered) — and
+ * the square around the face; the server makes the blurred crop from the original under stage 2's rules (a
+ * decision other than excluded, the family's consent to viewing photos), stores it and shows it. Stage 2 sends
+ * that crop, by its id, and nothing else: the bytes the family receives are the bytes the caseworker saw (the
+ * same SHA-256). Each crop made is a custody event naming the photo, the crop's hash and the preview.
  */
-export async function previewFace(ctx: Ctx, actor: Actor, input: { report: string; bodyId: string; photo?: string }): Promise<{ bytes: Buffer; mime: string }> {
+export type FacePreviewView = contracts.FacePreviewView;
+export type FacePhoto = contracts.FacePhoto;
+
+function previewView(p: FacePreviewsTable): FacePreviewView {
+  return { id: p.id, bodyId: p.body_id, photo: p.photo_sha256, region: JSON.parse(p.region) as FaceRegion, sha256: p.image_sha256, previewedBy: p.previewed_by, previewedAt: p.previewed_at };
+}
+
+/** The body's photos marked as showing the face, in their order on the body (empty: no blurred face is offered). */
+export async function facePhotos(ctx: Ctx, actor: Actor, input: { bodyId: string }): Promise<FacePhoto[]> {
+  ctx.policy.require(actor, "disclosure.make");
+  const body = await getBody(ctx, actor, await bodyIdOf(ctx.db.db, input.bodyId));
+  return body.photos
+    .filter((p) => p.role === "face")
+    .sort((a, b) => a.position - b.position)
+    .map((p) => ({ sha256: p.sha256, position: p.position }));
+}
+
+function regionOf(r: FaceRegion | undefined): FaceRegion {
+  if (!r) throw new Invalid("Draw the square around the face on the photo first.", "region");
+  const ok = (v: number, lo: number, hi: number) => typeof v === "number" && Number.isFinite(v) && v >= lo && v <= hi;
+  if (!ok(r.cx, 0, 1) || !ok(r.cy, 0, 1)) throw new Invalid("The centre of the square is a fraction of the photo's width and height, from 0 to 1.", "region");
+  if (!ok(r.size, 0.05, 1)) throw new Invalid("The square's side is a fraction of the photo's shorter edge, from 0.05 to 1.", "region");
+  const round = (v: number) => Math.round(v * 1000) / 1000;
+  return { cx: round(r.cx), cy: round(r.cy), size: round(r.size) };
+}
+
+/**
+ * The rules of stage 2 that do not depend on the recipient: a decision other than excluded, and a family of the
+ * case (this report's, or one merged into it) that consented to viewing photos; sending checks the recipient's own.
+ */
+async function stageTwoAllowed(tx: Tx, r: CaseReportsTable, bodyId: string): Promise<void> {
+  const decision = await currentDecision(tx, r.id, bodyId);
+  if (!decision) throw new Conflict("Record a decision on this candidate before preparing anything for the family.");
+  if (decision.status === "excluded") throw new Conflict("This candidate is excluded: no image of it is shown to the family.");
+  const merged = await cwdb(tx).selectFrom("family_reports").select("consent").where("merged_into", "=", r.id).execute();
+  if (![r, ...merged].some((x) => consents(x, "viewingPhotos"))) throw new Conflict("The family has not consented to viewing photos (or withdrew it); record their consent first.");
+}
+
+/** Makes the blurred crop of the chosen face photo and region, stores it and records who looked at it. */
+export async function previewFace(ctx: Ctx, actor: Actor, input: { report: string; bodyId: string; photo?: string; region?: FaceRegion }): Promise<FacePreviewView> {
   ctx.policy.require(actor, "disclosure.make");
   const bodyId = await bodyIdOf(ctx.db.db, input.bodyId);
   const body = await getBody(ctx, actor, bodyId);
-  const photos = [...body.photos].sort((a, b) => (a.role === "face" ? 0 : 1) - (b.role === "face" ? 0 : 1) || a.position - b.position);
-  const chosen = input.photo ? photos.find((p) => p.sha256 === input.photo) : photos[0];
-  if (!chosen) throw new Invalid(input.photo ? "That photo is not one of the body's photos." : "The body has no photo to crop.", "photo");
+  const faces = body.photos.filter((p) => p.role === "face");
+  if (faces.length === 0) {
+    throw new Conflict(`No photo of body ${body.ref} is marked as showing the face, so no blurred face can be shown to the family; a reviewer marks such a photo on the body's page.`);
+  }
+  if (!input.photo) throw new Invalid("Choose the photo that shows the face.", "photo");
+  const chosen = faces.find((p) => p.sha256 === input.photo);
+  if (!chosen) throw new Invalid("That photo is not one of this body's photos marked as showing the face.", "photo");
+  const region = regionOf(input.region);
   const r = await ctx.db.transaction(async (tx) => {
     const r = await loadCaseReport(tx, input.report);
-    const decision = await currentDecision(tx, r.id, body.id);
-    if (!decision) throw new Conflict("Record a decision on this candidate before preparing anything for the family.");
-    if (decision.status === "excluded") throw new Conflict("This candidate is excluded: no image of it is shown to the family.");
-    if (!consents(r, "viewingPhotos")) throw new Conflict("The family has not consented to viewing photos (or withdrew it); record their consent first.");
+    if (r.merged_into) throw new Conflict(`Report ${r.ref} was merged into another report; disclose on that one.`);
+    await stageTwoAllowed(tx, r, body.id);
     return r;
   });
-  const bytes = await familyImage(await ctx.blobs.read(chosen.sha256), "face");
-  await ctx.db.transaction((tx) =>
-    ctx.log.append(tx, custody("disclosure", actor, ctx.clock.now(), [{ id: r.id, role: "report" }, { id: body.id, role: "body" }, { sha256: chosen.sha256, role: "photo" }], { action: "disclosure.previewed", blurred: true })),
-  );
-  return { bytes, mime: "image/jpeg" };
+  const bytes = await familyImage(await ctx.blobs.read(chosen.sha256), "face", region).catch((err: unknown) => {
+    throw new Invalid(`The photo could not be turned into an image for the family (${err instanceof Error ? err.message : String(err)}).`, "photo");
+  });
+  const { sha256 } = await ctx.blobs.putBuffer(bytes);
+  const row: FacePreviewsTable = {
+    id: newId("fpv"), report_id: r.id, body_id: body.id, photo_sha256: chosen.sha256, region: canonicalJson(region), image_sha256: sha256, previewed_by: actor.id,
+    previewed_at: ctx.clock.now().toISOString(),
+  };
+  await ctx.db.transaction(async (tx) => {
+    await cwdb(tx).insertInto("family_face_previews").values(row).execute();
+    await ctx.log.append(
+      tx,
+      custody("disclosure", actor, ctx.clock.now(), [{ id: r.id, role: "report" }, { id: body.id, role: "body" }, { sha256: chosen.sha256, role: "photo" }, { id: row.id, role: "face preview" }], {
+        action: "disclosure.previewed",
+        blurred: true,
+        image: sha256,
+      }),
+    );
+  });
+  return previewView(row);
+}
+
+/** The crop of a preview, for the caseworker's screen (the preview's own event recorded the look). */
+export async function facePreviewImage(ctx: Ctx, actor: Actor, id: string): Promise<{ bytes: Buffer; mime: string; sha256: string }> {
+  ctx.policy.require(actor, "disclosure.make");
+  const p = await cwdb(ctx.db.db).selectFrom("family_face_previews").selectAll().where("id", "=", id).executeTakeFirst();
+  if (!p) throw new NotFound(`There is no face preview ${id}.`);
+  return { bytes: await ctx.blobs.read(p.image_sha256), mime: "image/jpeg", sha256: p.image_sha256 };
+}
+
+/**
+ * The preview a stage 2 disclosure sends: made for this report and body, and looked at by the caseworker who
+ * sends it (another's look does not stand for theirs). Called inside the disclosure's transaction.
+ */
+export async function previewToSend(tx: Tx, actor: Actor, r: CaseReportsTable, bodyId: string, previewId: string | undefined): Promise<FacePreviewsTable> {
+  if (!previewId) throw new Invalid("Make and look at the blurred face first: only a crop you have seen can be sent.", "preview");
+  const p = await cwdb(tx).selectFrom("family_face_previews").selectAll().where("id", "=", previewId).executeTakeFirst();
+  if (!p || p.report_id !== r.id || p.body_id !== bodyId) throw new Invalid("That preview was not made for this report and candidate; make a new one.", "preview");
+  if (p.previewed_by !== actor.id) throw new Conflict("Another caseworker made that preview; look at the crop yourself (make a preview) before sending it.");
+  return p;
 }

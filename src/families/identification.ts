@@ -1,9 +1,11 @@
 import type { Ctx } from "../app/context.ts";
 import type { Actor } from "../core/actor.ts";
-import { NotFound } from "../core/errors.ts";
+import { Conflict, NotFound } from "../core/errors.ts";
+import { newId } from "../core/ids.ts";
+import { custody } from "../ledger/index.ts";
 import type { Tx } from "../db/database.ts";
-import { findBodyRow, identifyBodyInTx, reverseIdentificationInTx } from "../catalogue/index.ts";
-import type { CaseReportsTable, DecisionsTable } from "./casework-tables.ts";
+import { findBodyRow, identifyBodyInTx, moveIdentificationToReportInTx, reverseIdentificationInTx } from "../catalogue/index.ts";
+import { cwdb, type CaseReportsTable, type DecisionsTable } from "./casework-tables.ts";
 import type { Consent } from "./reports.ts";
 
 /**
@@ -40,4 +42,64 @@ export async function followDecision(ctx: Ctx, tx: Tx, actor: Actor, r: CaseRepo
   } else if (was && !is) {
     await reverseIdentificationInTx(ctx, tx, actor, { body: decision.body_id, reportId: r.id, decisionId: decision.id });
   }
+}
+
+/** Each body's latest decision on a report (the one that counts), by body id. */
+async function latestDecisions(tx: Tx, reportId: string): Promise<Map<string, DecisionsTable>> {
+  const rows = await cwdb(tx).selectFrom("family_decisions").selectAll().where("report_id", "=", reportId).orderBy("created_at", "desc").orderBy("id", "desc").execute();
+  const out = new Map<string, DecisionsTable>();
+  for (const d of rows) if (!out.has(d.body_id)) out.set(d.body_id, d);
+  return out;
+}
+
+async function refOfBody(tx: Tx, bodyId: string): Promise<string> {
+  try {
+    return (await findBodyRow(tx, bodyId)).ref;
+  } catch {
+    return "(a body no longer in the catalogue)";
+  }
+}
+
+/**
+ * A report merged into another (an accepted duplicate) carries a confirmed decision: the person is the same, so
+ * the identification moves to the report kept — a confirmed decision on the same body, recorded for the kept
+ * report with the original reason, and the catalogue's identification moved to it in the same transaction —
+ * so the catalogue never names a merged report and the kept case can still reverse it. Refused with a sentence
+ * (and nothing merged) when the two reports disagree: each confirmed as a different body, or the kept report's
+ * latest decision on that body excludes it. Returns the decision carried, or null.
+ */
+export async function carryIdentificationOnMerge(ctx: Ctx, tx: Tx, actor: Actor, keep: CaseReportsTable, gone: CaseReportsTable): Promise<DecisionsTable | null> {
+  const [kept, away] = [await latestDecisions(tx, keep.id), await latestDecisions(tx, gone.id)];
+  const confirmedOf = (m: Map<string, DecisionsTable>) => [...m.values()].find((d) => d.status === "confirmed") ?? null;
+  const [k, g] = [confirmedOf(kept), confirmedOf(away)];
+  if (!g) return null;
+  if (k && k.body_id !== g.body_id) {
+    throw new Conflict(
+      `Report ${keep.ref} is confirmed as body ${await refOfBody(tx, k.body_id)} and report ${gone.ref} as body ${await refOfBody(tx, g.body_id)}; one person is one body: reverse one of the confirmed decisions before merging the reports.`,
+    );
+  }
+  if (k) return null; // both confirmed the same body: the kept report's decision stands
+  const onKeep = kept.get(g.body_id);
+  if (onKeep?.status === "excluded") {
+    throw new Conflict(
+      `Report ${gone.ref} is confirmed as body ${await refOfBody(tx, g.body_id)}, which report ${keep.ref} excluded; settle the two decisions before merging the reports.`,
+    );
+  }
+  const row: DecisionsTable = {
+    id: newId("dec"), report_id: keep.id, body_id: g.body_id, status: "confirmed", score: g.score, decided_by: actor.id,
+    reason: `Confirmed on report ${gone.ref}, merged into this report: ${g.reason}`.slice(0, 4000), created_at: ctx.clock.now().toISOString(),
+  };
+  await cwdb(tx).insertInto("family_decisions").values(row).execute();
+  await ctx.log.append(
+    tx,
+    custody("identification", actor, ctx.clock.now(), [{ id: keep.id, role: "report" }, { id: g.body_id, role: "body" }, { id: gone.id, role: "report merged" }], {
+      action: "disclosure.decide",
+      decision: row.id,
+      status: "confirmed",
+      carried: g.id,
+      ...(onKeep ? { previous: onKeep.status } : {}),
+    }),
+  );
+  await moveIdentificationToReportInTx(ctx, tx, actor, { fromReportId: gone.id, toReportId: keep.id, toReportRef: keep.ref, decisionId: row.id });
+  return row;
 }

@@ -44,9 +44,10 @@ export {
   type CaseView,
 } from "./disclosure.ts";
 export { linkMember, endMember } from "./members.ts";
-export { previewFace } from "./face-preview.ts";
+export { previewFace, facePhotos, facePreviewImage, type FacePreviewView, type FacePhoto } from "./face-preview.ts";
 export { withdrawDisclosure, WITHDRAWAL_REASONS, type WithdrawalReason, type WithdrawDisclosure } from "./withdrawal.ts";
-export { portalReports, portalReport, portalConsent, requestMore, portalImage, type PortalReport, type PortalMatch, type PortalWithdrawal } from "./portal.ts";
+export { portalReports, portalReport, portalConsent, requestMore, portalImage, proposeChange, type PortalReport, type PortalMatch, type PortalWithdrawal } from "./portal.ts";
+export { listReportProposals, acceptReportProposal, refuseReportProposal, PROPOSABLE, type ReportProposalView } from "./proposals.ts";
 export { rerankIfBodiesChanged, type WatchResult } from "./watch.ts";
 export { publicDisplayConsents } from "./public-display.ts";
 export { registerFamiliesJobs } from "./jobs.ts";

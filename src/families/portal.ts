@@ -10,6 +10,8 @@ import { CONSENT_TIERS, toReportView, type Consent, type ConsentTier } from "./r
 import { cwdb, type CaseDisclosuresTable, type CaseReportsTable } from "./casework-tables.ts";
 import { homeReport, loadCaseReport, reportsOfUser, tiedUsers } from "./members.ts";
 import { consents, raiseFlag, recordConsentInTx, requestView, type DecisionStatus, type Stage } from "./disclosure.ts";
+import { checkedChange, recordProposalInTx } from "./proposals.ts";
+import { Vocabularies, type Term } from "../catalogue/index.ts";
 import type * as contracts from "./contracts.ts";
 
 /**
@@ -124,7 +126,34 @@ export async function portalReport(ctx: Ctx, actor: Actor, idOrRef: string): Pro
   return ctx.db.transaction(async (tx) => {
     const { r, home } = await ownReport(tx, actor, idOrRef);
     await recordPersonalDataRead(ctx, tx, actor, [{ id: r.id, role: "report" }], { read: "portal report" });
-    return { report: publicView(r, home), mergedInto: r.merged_into, matches: await matchesFor(tx, actor, r, home), withdrawn: await withdrawnFor(tx, actor, r) };
+    return {
+      report: publicView(r, home), mergedInto: r.merged_into, matches: await matchesFor(tx, actor, r, home), withdrawn: await withdrawnFor(tx, actor, r),
+      proposals: await proposalsFor(tx, actor, [r.id, home.id]),
+    };
+  });
+}
+
+/** This family member's own proposals on the case, newest first: which fields, and what a caseworker did with them. */
+async function proposalsFor(tx: Tx, actor: Actor, reportIds: string[]): Promise<contracts.PortalProposal[]> {
+  const rows = await cwdb(tx).selectFrom("family_report_proposals").selectAll().where("report_id", "in", [...new Set(reportIds)]).where("proposed_by", "=", actor.id).orderBy("created_at", "desc").orderBy("id", "desc").execute();
+  return rows.map((p) => ({
+    id: p.id, kind: p.kind as "new" | "change", fields: Object.keys(JSON.parse(p.fields) as object).sort(), status: p.status as contracts.PortalProposal["status"], createdAt: p.created_at,
+    decidedAt: p.decided_at, reason: p.reason,
+  }));
+}
+
+/**
+ * The family adds or corrects something (a mark remembered, a document found, a date): it waits for a caseworker,
+ * who accepts it (the report changes then) or refuses it with a reason the family reads.
+ */
+export async function proposeChange(ctx: Ctx, actor: Actor, input: { report: string; fields: Record<string, unknown> }): Promise<contracts.PortalProposal> {
+  familyOnly(ctx, actor);
+  return ctx.db.transaction(async (tx) => {
+    const { r } = await ownReport(tx, actor, input.report);
+    if (r.status === "closed") throw new Conflict(`Report ${r.ref} is closed; speak with your caseworker.`);
+    const fields = await checkedChange(tx, r, input.fields);
+    const p = await recordProposalInTx(ctx, tx, actor, r, "change", fields);
+    return { id: p.id, kind: "change", fields: Object.keys(fields).sort(), status: "proposed", createdAt: p.created_at, decidedAt: null, reason: null };
   });
 }
 
@@ -183,4 +212,13 @@ export async function portalImage(ctx: Ctx, actor: Actor, id: string): Promise<{
   });
   const stat = await ctx.blobs.stat(d.image_sha256!);
   return { stream: await ctx.blobs.get(d.image_sha256!), size: stat?.size ?? 0, mime: "image/jpeg", blurred: d.blurred === 1 };
+}
+
+/** The vocabularies a family's form needs (kinds of mark, places on the body, governorates), in both languages. */
+export const FORM_VOCABULARIES = ["mark_type", "body_region", "governorate"] as const;
+
+export async function portalVocabulary(ctx: Ctx, actor: Actor, input: { vocabulary: (typeof FORM_VOCABULARIES)[number] }): Promise<Term[]> {
+  familyOnly(ctx, actor);
+  if (!(FORM_VOCABULARIES as readonly string[]).includes(input.vocabulary)) throw new Invalid(`The portal's forms use ${FORM_VOCABULARIES.join(", ")}.`, "vocabulary");
+  return (await Vocabularies.cached(ctx.db.db)).terms(input.vocabulary);
 }

@@ -14,6 +14,7 @@ import { parseMarks } from "../catalogue/index.ts";
 import { parseCsv } from "../catalogue/index.ts";
 import { parseNameChain, type NameSlots } from "../names/index.ts";
 import { enqueueRerank } from "./rerank-requests.ts";
+import { recordProposalInTx } from "./proposals.ts";
 import { fdb, type FamilyReportsTable } from "./tables.ts";
 import type * as contracts from "./contracts.ts";
 
@@ -240,7 +241,8 @@ export async function insertReport(ctx: Ctx, tx: Tx, actor: Actor, input: Report
     consent: canonicalJson(consentOf(input.consent, actor, now)),
     filed_by: ctx.policy.stands(actor, "family.filer") ? actor.id : null,
     caseworker_id: ctx.policy.stands(actor, "family.caseworker") ? actor.id : null,
-    status: "open",
+    // a family's own report waits for a caseworker to read it before it is matched (issue 19)
+    status: ctx.policy.stands(actor, "family.filer") ? "submitted" : "open",
     version: 1,
     created_at: now,
     created_by: actor.id,
@@ -248,14 +250,15 @@ export async function insertReport(ctx: Ctx, tx: Tx, actor: Actor, input: Report
   };
   await fdb(tx).insertInto("family_reports").values(row).execute();
   await ctx.log.append(tx, custody("metadata modification", actor, ctx.clock.now(), [{ id: row.id, role: "report" }], { action: "report.create", ...detail }));
+  if (row.status === "submitted") await recordProposalInTx(ctx, tx, actor, row, "new", {});
   return toReportView(row);
 }
 
-/** A caseworker enters a report, or a family member files one (they become its filer). */
+/** A caseworker enters a report, or a family member files one (they become its filer; it waits for a caseworker). */
 export async function createReport(ctx: Ctx, actor: Actor, input: ReportInput): Promise<ReportView> {
   ctx.policy.require(actor, "report.file");
   const view = await ctx.db.transaction(async (tx) => insertReport(ctx, tx, actor, input, await Vocabularies.load(tx)));
-  await enqueueRerank(ctx, { reportId: view.id });
+  if (view.status === "open") await enqueueRerank(ctx, { reportId: view.id });
   return view;
 }
 
@@ -296,7 +299,11 @@ export async function listReports(ctx: Ctx, actor: Actor, input: { limit?: numbe
   });
 }
 
-/** Changes a report: caseworkers any report, a family member the one they filed. One custody event naming the fields. */
+/**
+ * Changes a report: caseworkers any report. A family member's changes to the missing person go to a caseworker
+ * first (`proposeChange` in the portal); they may change only their consent here, which takes effect at once.
+ * One custody event naming the fields.
+ */
 export async function updateReport(ctx: Ctx, actor: Actor, idOrRef: string, patch: ReportInput & { expectedVersion?: number }): Promise<ReportView> {
   gate(ctx, actor, "report.edit");
   const view = await ctx.db.transaction(async (tx) => {
@@ -305,34 +312,49 @@ export async function updateReport(ctx: Ctx, actor: Actor, idOrRef: string, patc
       if (ctx.policy.stands(actor, "family.not-found")) throw new NotFound(`No missing-person report ${idOrRef}.`).says("record.notFound", { kind: "report" });
       ctx.policy.require(actor, "report.edit", reportResource(row));
     }
+    if (ctx.policy.stands(actor, "family.filer") && Object.entries(patch).some(([k, v]) => v !== undefined && k !== "consent" && k !== "expectedVersion")) {
+      throw new Conflict("A caseworker reads what a family adds or corrects before it is used: send it from your report's page in the portal (Add or correct information).");
+    }
     if (patch.expectedVersion !== undefined && patch.expectedVersion !== row.version) {
       throw new Conflict(`Report ${row.ref} was changed by someone else (version ${row.version}); reload it and apply your change again.`);
     }
-    const cur = toReportView(row);
-    const merged: ReportInput = {
-      nameAr: cur.nameAr, nameLat: cur.nameLat, fatherName: cur.slots.father ?? null, motherName: cur.motherName, aliases: cur.aliases, sex: cur.sex,
-      birthDate: cur.birthPrecision === "approximate" ? `~${cur.birthDate}` : cur.birthDate, birthPlace: cur.birthPlace, arrestDate: cur.arrestDate,
-      arrestPlace: cur.arrestPlace, arrestGovernorate: cur.arrestGovernorate, branch: cur.branch, branchCertainty: cur.branchCertainty,
-      seenInDetention: cur.seenInDetention, marks: cur.marks, numbers: cur.numbers as ReportInput["numbers"], reporterName: cur.reporterName,
-      reporterRelationship: cur.reporterRelationship, reporterContact: cur.reporterContact,
-      ...Object.fromEntries(Object.entries(patch).filter(([k, v]) => v !== undefined && k !== "consent" && k !== "ref" && k !== "expectedVersion")),
-    };
-    const cols = reportColumns(merged, await Vocabularies.load(tx));
-    const changed = (Object.keys(cols) as (keyof Row)[]).filter((k) => cols[k] !== row[k]);
-    const now = ctx.clock.now().toISOString();
-    let consent = row.consent;
-    if (patch.consent) {
-      consent = canonicalJson(consentOf(patch.consent, actor, now, cur.consent));
-      if (consent !== row.consent) changed.push("consent" as keyof Row);
-    }
-    if (changed.length === 0) return cur;
-    const next = { ...row, ...cols, consent, version: row.version + 1, updated_at: now };
-    await fdb(tx).updateTable("family_reports").set(next).where("id", "=", row.id).execute();
-    await ctx.log.append(tx, custody("metadata modification", actor, ctx.clock.now(), [{ id: row.id, role: "report" }], { action: "report.edit", fields: changed.map(String).sort() }));
-    return toReportView(next);
+    return applyReportPatchInTx(ctx, tx, actor, row, patch);
   });
   await enqueueRerank(ctx, { reportId: view.id });
   return view;
+}
+
+/** The report's fields as input (what a patch is laid over). */
+export function inputOf(cur: ReportView): ReportInput {
+  return {
+    nameAr: cur.nameAr, nameLat: cur.nameLat, fatherName: cur.slots.father ?? null, motherName: cur.motherName, aliases: cur.aliases, sex: cur.sex,
+    birthDate: cur.birthPrecision === "approximate" ? `~${cur.birthDate}` : cur.birthDate, birthPlace: cur.birthPlace, arrestDate: cur.arrestDate,
+    arrestPlace: cur.arrestPlace, arrestGovernorate: cur.arrestGovernorate, branch: cur.branch, branchCertainty: cur.branchCertainty,
+    seenInDetention: cur.seenInDetention, marks: cur.marks, numbers: cur.numbers as ReportInput["numbers"], reporterName: cur.reporterName,
+    reporterRelationship: cur.reporterRelationship, reporterContact: cur.reporterContact,
+  };
+}
+
+/** Lays a patch over a report (validated as a whole) and stores it, in the caller's transaction; one custody event. */
+export async function applyReportPatchInTx(ctx: Ctx, tx: Tx, actor: Actor, row: FamilyReportsTable, patch: ReportInput, detail: Record<string, string> = {}): Promise<ReportView> {
+  const cur = toReportView(row);
+  const merged: ReportInput = {
+    ...inputOf(cur),
+    ...Object.fromEntries(Object.entries(patch).filter(([k, v]) => v !== undefined && k !== "consent" && k !== "ref" && k !== "expectedVersion")),
+  };
+  const cols = reportColumns(merged, await Vocabularies.load(tx));
+  const changed = (Object.keys(cols) as (keyof Row)[]).filter((k) => cols[k] !== row[k]);
+  const now = ctx.clock.now().toISOString();
+  let consent = row.consent;
+  if (patch.consent) {
+    consent = canonicalJson(consentOf(patch.consent, actor, now, cur.consent));
+    if (consent !== row.consent) changed.push("consent" as keyof Row);
+  }
+  if (changed.length === 0) return cur;
+  const next = { ...row, ...cols, consent, version: row.version + 1, updated_at: now };
+  await fdb(tx).updateTable("family_reports").set(next).where("id", "=", row.id).execute();
+  await ctx.log.append(tx, custody("metadata modification", actor, ctx.clock.now(), [{ id: row.id, role: "report" }], { action: "report.edit", fields: changed.map(String).sort(), ...detail }));
+  return toReportView(next);
 }
 
 /** Withdraws (or gives again) one tier of consent. Withdrawing is always allowed to the filer and caseworkers. */

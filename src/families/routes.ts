@@ -8,9 +8,11 @@ import { acceptDuplicate, listDuplicates, proposeDuplicates, rejectDuplicate } f
 import { approveRequest, caseOf, clearFlag, declineRequest, decide, disclose, disclosureImage, listFlags, recordConsent, DECISION_STATUSES } from "./disclosure.ts";
 import { endMember, linkMember } from "./members.ts";
 import { withdrawDisclosure, WITHDRAWAL_REASONS } from "./withdrawal.ts";
-import { previewFace } from "./face-preview.ts";
-import { portalConsent, portalImage, portalReport, portalReports, requestMore } from "./portal.ts";
+import { facePhotos, facePreviewImage, previewFace } from "./face-preview.ts";
+import { FORM_VOCABULARIES, portalConsent, portalImage, portalReport, portalReports, portalVocabulary, proposeChange, requestMore } from "./portal.ts";
+import { acceptReportProposal, listReportProposals, refuseReportProposal } from "./proposals.ts";
 import * as contracts from "./contracts.ts";
+import { Term } from "../catalogue/contracts.ts";
 
 /**
  * Families over HTTP: thin shells over the use cases, which ask the policy themselves. Types named here are
@@ -31,8 +33,11 @@ import * as contracts from "./contracts.ts";
  *   POST /api/families/reports/:id/decisions { bodyId (id or ref), status, reason } → DecisionView (confirmed identifies the
  *                                                body in the catalogue; a second identification of either is 409)
  *   POST /api/families/reports/:id/disclosures { bodyId, stage: text|blurred_face, text, consentNote, reason,
- *                                                recipientId?, photo? } → DisclosureView
- *   GET  /api/families/reports/:id/face-preview?bodyId=&photo= → image/jpeg (stage 2's blurred crop, made now, not sent)
+ *                                                recipientId?, preview? (stage 2: a face preview the caseworker made) } → DisclosureView
+ *   GET  /api/families/bodies/:id/face-photos            → FacePhoto[] (the photos marked as showing the face; none: no stage 2) [face-preview.ts]
+ *   POST /api/families/reports/:id/face-previews { bodyId, photo, region: { cx, cy, size } } → FacePreviewView (a blurred
+ *                                                crop made now, stored, recorded with who saw it; stage 2 sends only such a crop)
+ *   GET  /api/families/face-previews/:id/image           → image/jpeg (that crop)
  *   GET  /api/families/disclosures/:id/image             → image/jpeg (what the family was shown)
  *   POST /api/families/disclosures/:id/withdraw { reason: sentInError|wrongRecipient|decisionChanged|familyAsked|other,
  *                                                 note? } → DisclosureView[] (this one and the later ones of the match) [withdrawal.ts]
@@ -44,6 +49,10 @@ import * as contracts from "./contracts.ts";
  *   POST /api/families/duplicates/scan                   → { proposed, proposals: DuplicateView[] }
  *   POST /api/families/duplicates/:id/accept { survivor?, reason? } → { survivor: ReportView, merged: ReportView }
  *   POST /api/families/duplicates/:id/reject { reason? } → DuplicateView
+ *   GET  /api/families/proposals?status=proposed|accepted|refused&report= → ReportProposalView[] (what families filed or
+ *                                                added, waiting for a caseworker; a report's whole history with report=) [proposals.ts]
+ *   POST /api/families/proposals/:id/accept { reason? }  → ReportProposalView (a new report opens and is ranked; a change is applied)
+ *   POST /api/families/proposals/:id/refuse { reason }   → ReportProposalView (the family reads the reason; a new report is closed)
  *
  * Family members (role family_member; anything not theirs is 404):
  *   GET  /api/portal/reports                             → [{ id, ref, nameAr, nameLat, status, mergedInto, matches }]
@@ -51,7 +60,10 @@ import * as contracts from "./contracts.ts";
  *                                                           withdrawn: PortalWithdrawal[] } [portal.ts]
  *   POST /api/portal/reports/:id/consent { tier, given } → PortalReport["report"]
  *   POST /api/portal/reports/:id/requests { matchId, unblurred, note? } → { id, unblurred, note, status, createdAt }
+ *   POST /api/portal/reports/:id/proposals { fields: Partial<ReportInput> } → PortalProposal (something to add or correct,
+ *                                                for a caseworker to accept or refuse)
  *   GET  /api/portal/images/:id                          → image/jpeg (an image disclosed to this member)
+ *   GET  /api/portal/vocabularies/:vocabulary            → Term[] (mark_type, body_region, governorate: what the forms offer)
  */
 const Id = z.object({ id: z.string().min(1).max(80) });
 const Sha = z.string().regex(/^[0-9a-f]{64}$/, "must be a SHA-256 in lowercase hex");
@@ -83,6 +95,7 @@ const ReportBody = z
     reporterContact: Text(),
   })
   .strict();
+const ProposalBody = z.object({ fields: ReportBody.omit({ ref: true, consent: true }) }).strict();
 const EditBody = ReportBody.omit({ ref: true }).extend({ expectedVersion: z.number().int().min(1).optional() }).strict();
 const ImportBody = z.object({ csv: z.string().min(1).max(20_000_000), dryRun: z.boolean().optional() }).strict();
 const ConsentBody = z.object({ tier: z.enum(CONSENT_TIERS), given: z.boolean(), note: z.string().max(500).optional() }).strict();
@@ -96,7 +109,7 @@ const DiscloseBody = z
     consentNote: z.string().min(1).max(500),
     reason: Reason,
     recipientId: z.string().min(1).max(80).optional(),
-    photo: Sha.optional(),
+    preview: z.string().min(1).max(80).optional(),
   })
   .strict();
 const ApproveBody = z.object({ reason: Reason, photos: z.array(Sha).max(100).optional(), text: z.string().max(4000).optional() }).strict();
@@ -244,15 +257,33 @@ export const FAMILIES_ROUTES: readonly RouteSpec[] = [
   }),
   route({
     method: "GET",
-    url: "/api/families/reports/:id/face-preview",
+    url: "/api/families/bodies/:id/face-photos",
     action: "disclosure.make",
-    summary: "the blurred face crop stage 2 would show the family, made by the server now, for the caseworker to see before sending (JPEG)",
+    summary: "a body's photos marked as showing the face, from which stage 2's crop is chosen (none: stage 2 is not offered)",
     params: Id,
-    query: z.object({ bodyId: z.string().min(1).max(80), photo: Sha.optional() }).strict(),
+    response: z.array(contracts.FacePhoto),
+    handler: (req, ctx, actor, { params }) => facePhotos(ctx, actor, { bodyId: params.id }),
+  }),
+  route({
+    method: "POST",
+    url: "/api/families/reports/:id/face-previews",
+    action: "disclosure.make",
+    summary: "make the blurred face crop of a chosen photo and square for the caseworker to look at; stage 2 sends only such a crop",
+    params: Id,
+    body: z.object({ bodyId: z.string().min(1).max(80), photo: Sha, region: contracts.FaceRegion }).strict(),
+    response: contracts.FacePreviewView,
+    handler: (req, ctx, actor, { params, body }) => previewFace(ctx, actor, { report: params.id, ...body }),
+  }),
+  route({
+    method: "GET",
+    url: "/api/families/face-previews/:id/image",
+    action: "disclosure.make",
+    summary: "a face preview's blurred crop, exactly the bytes stage 2 would send (JPEG)",
+    params: Id,
     response: bytes("image/jpeg"),
-    handler: async (req, ctx, actor, { params, query }, reply) => {
-      const img = await previewFace(ctx, actor, { report: params.id, ...query });
-      return reply.header("content-type", img.mime).header("content-length", String(img.bytes.length)).header("cache-control", "private, no-store").send(img.bytes);
+    handler: async (req, ctx, actor, { params }, reply) => {
+      const img = await facePreviewImage(ctx, actor, params.id);
+      return reply.header("content-type", img.mime).header("content-length", String(img.bytes.length)).header("etag", `"${img.sha256}"`).header("cache-control", "private, no-store").send(img.bytes);
     },
   }),
   route({
@@ -369,6 +400,54 @@ export const FAMILIES_ROUTES: readonly RouteSpec[] = [
     body: PortalConsentBody,
     response: contracts.PostPortalReportsByIdConsentAnswer,
     handler: (req, ctx, actor, { params, body }) => portalConsent(ctx, actor, { report: params.id, ...body }),
+  }),
+  route({
+    method: "GET",
+    url: "/api/families/proposals",
+    action: "family.match",
+    summary: "what families filed or added from the portal, waiting for a caseworker (or a report's whole history)",
+    query: z.object({ status: z.enum(["proposed", "accepted", "refused"]).optional(), report: z.string().min(1).max(80).optional() }).strict(),
+    response: z.array(contracts.ReportProposalView),
+    handler: (req, ctx, actor, { query }) => listReportProposals(ctx, actor, query),
+  }),
+  route({
+    method: "POST",
+    url: "/api/families/proposals/:id/accept",
+    action: "family.match",
+    summary: "accept a family's proposal: a new report opens and is ranked; a change is applied to the report",
+    params: Id,
+    body: optionalBody(z.object({ reason: z.string().max(2000).optional() }).strict()),
+    response: contracts.ReportProposalView,
+    handler: (req, ctx, actor, { params, body }) => acceptReportProposal(ctx, actor, { id: params.id, ...body }),
+  }),
+  route({
+    method: "POST",
+    url: "/api/families/proposals/:id/refuse",
+    action: "family.match",
+    summary: "refuse a family's proposal with a reason they read (a new report is closed, never matched)",
+    params: Id,
+    body: z.object({ reason: z.string().min(1).max(2000) }).strict(),
+    response: contracts.ReportProposalView,
+    handler: (req, ctx, actor, { params, body }) => refuseReportProposal(ctx, actor, { id: params.id, ...body }),
+  }),
+  route({
+    method: "GET",
+    url: "/api/portal/vocabularies/:vocabulary",
+    action: "disclosure.read",
+    summary: "the terms a family's forms offer (kinds of mark, places on the body, governorates), in both languages",
+    params: z.object({ vocabulary: z.enum(FORM_VOCABULARIES) }).strict(),
+    response: z.array(Term),
+    handler: (req, ctx, actor, { params }) => portalVocabulary(ctx, actor, params),
+  }),
+  route({
+    method: "POST",
+    url: "/api/portal/reports/:id/proposals",
+    action: "disclosure.read",
+    summary: "the family adds or corrects something about the missing person; a caseworker accepts or refuses it",
+    params: Id,
+    body: ProposalBody,
+    response: contracts.PortalProposal,
+    handler: (req, ctx, actor, { params, body }) => proposeChange(ctx, actor, { report: params.id, fields: body.fields }),
   }),
   route({
     method: "POST",

@@ -1,6 +1,6 @@
 import Fastify, { type FastifyInstance, type FastifyRequest, type RouteOptions } from "fastify";
 import fastifyCookie from "@fastify/cookie";
-import { ZodError } from "zod";
+import { ZodError, type ZodTypeAny } from "zod";
 import type { Ctx } from "../app/context.ts";
 import type { Actor } from "../core/actor.ts";
 import { DalilError, NotFound, TooLarge, Unauthenticated, UnsupportedMediaType } from "../core/errors.ts";
@@ -19,7 +19,7 @@ import { WORK_ROUTES } from "../work/routes.ts";
 import { AUTHENTICITY_ROUTES } from "../authenticity/routes.ts";
 import { EXHIBITION_ROUTES } from "../exhibitions/routes.ts";
 import { MIRROR_ROUTES } from "../mirror/index.ts";
-import { route, type RouteSpec } from "./route-spec.ts";
+import { isUseCaseInput, route, type RouteSpec } from "./route-spec.ts";
 import { registerWebApp } from "./web.ts";
 import { openApiDocument } from "./openapi.ts";
 import * as contracts from "./contracts.ts";
@@ -114,10 +114,12 @@ export async function buildHttpApp(ctx: Ctx, opts: HttpOptions = {}): Promise<Ht
       // who may not make this request is answered at once, and nothing they send is buffered.
       onRequest: async (req) => gate(ctx, spec, req),
       handler: async (req, reply) => {
-        // The one validation of what the caller sent: a ZodError here is a 422 naming the field (error handler).
+        // Path parameters are parsed here (they choose the record); a query or body that is a use case's input
+        // is handed on as sent and parsed by the use case (parseInput), once; any other is parsed here. A
+        // ZodError here is a 422 naming the field (error handler), as the use case's Invalid is.
         const params = spec.params ? spec.params.parse(req.params) : undefined;
-        const query = spec.query ? spec.query.parse(req.query) : undefined;
-        const body = spec.body ? spec.body.parse(req.body) : undefined;
+        const query = edgeParse(spec.query, req.query);
+        const body = edgeParse(spec.body, req.body);
         return spec.handler(req, ctx, req.actor, { params, query, body }, reply);
       },
     });
@@ -154,6 +156,11 @@ export async function buildHttpApp(ctx: Ctx, opts: HttpOptions = {}): Promise<Ht
     handler: async () => openApiDocument(routes),
   }));
   return { app, routes };
+}
+
+function edgeParse(schema: ZodTypeAny | undefined, sent: unknown): unknown {
+  if (!schema) return undefined;
+  return isUseCaseInput(schema) ? sent : schema.parse(sent);
 }
 
 export type RegisterRoute = (spec: RouteSpec) => void;

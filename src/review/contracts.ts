@@ -70,3 +70,42 @@ export type Presence = z.infer<typeof Presence>;
 export const AgreementStats = z.object({ items: z.number(), codes: z.array(CodeAgreement), pooled: Kappa.merge(Presence), meanKappa: z.number().nullable(), overallMethod: z.literal("pooled"), causes: Kappa.merge(Presence), counts: z.object({ samples: z.number(), sampled: z.number(), reviewed: z.number(), inReview: z.number(), disputed: z.number(), resolved: z.number() }) });
 export type AgreementStats = z.infer<typeof AgreementStats>;
 
+
+// ---- Inputs (decision 0021): what each use case takes, parsed by the use case itself (`parseInput`); the route
+// table's bodies are these (without the fields the path gives), the CLI builds the same objects, and the web
+// app's request types are z.input of them.
+
+const Sha256 = z.string().regex(/^[0-9a-f]{64}$/, "must be a SHA-256 in lowercase hex");
+const Unit = z.number().min(0).max(1);
+const ConfidenceInput = z.enum(["possible", "probable", "certain"]);
+const CauseIndicatorInput = z.enum(["blunt_trauma", "asphyxia", "starvation", "untreated_injury_or_infection", "burns", "gunshot", "undetermined"]);
+
+export const RegionInput = z.discriminatedUnion("shape", [
+  z.object({ photo: Sha256, shape: z.literal("rect"), x: Unit, y: Unit, w: Unit, h: Unit }).strict(),
+  z.object({ photo: Sha256, shape: z.literal("polygon"), points: z.array(z.tuple([Unit, Unit])).min(3).max(200) }).strict(),
+]);
+
+/** POST /api/review/assignments/:id/submit — `correction`: for a second or later version, why the earlier one was wrong. */
+export const SubmitReviewInput = z
+  .object({
+    assignmentId: z.string().min(1).max(64),
+    findings: z
+      .array(z.object({ code: z.string().min(1).max(100), confidence: ConfidenceInput, regions: z.array(RegionInput).max(50).optional(), note: z.string().max(4000).optional() }).strict())
+      .min(1)
+      .max(100),
+    causes: z.array(z.object({ code: CauseIndicatorInput, confidence: ConfidenceInput }).strict()).max(20).optional(),
+    notes: z.string().max(20000).optional(),
+    correction: z.string().max(4000).optional(),
+  })
+  .strict();
+
+/** `doubleShare`: the share of the sample two reviewers examine independently (blind), 0..1. */
+export const DrawSampleInput = z.object({ size: z.number().int().min(1).max(1_000_000), seed: z.string().min(1).max(200), doubleShare: z.number({ invalid_type_error: "takes a number from 0 to 1 (e.g. 0.2)" }).min(0, "takes a number from 0 to 1 (e.g. 0.2)").max(1, "takes a number from 0 to 1 (e.g. 0.2)").optional() }).strict();
+
+/** `sampleId` absent: the most recently drawn sample. `reviewers`: forensic reviewers' account ids or email addresses. */
+export const AssignSampleInput = z.object({ sampleId: z.string().min(1).max(64).optional(), reviewers: z.array(z.string().min(1).max(320)).min(1).max(200) }).strict();
+
+/** `findings`: the finding codes that stand after resolution. */
+export const ResolveInput = z
+  .object({ itemId: z.string().min(1).max(64), method: z.enum(["third_reviewer", "consensus"]), findings: z.array(z.string().min(1).max(100)).min(1).max(100), causes: z.array(CauseIndicatorInput).max(20).optional(), note: z.string().min(1).max(4000) })
+  .strict();

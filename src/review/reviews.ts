@@ -9,7 +9,9 @@ import { custody, type EventObject } from "../ledger/index.ts";
 import { bodiesHiddenFrom, findBodyRow, getBody, photosOfBodies, updateBodyInTx, Vocabularies, type ReviewStatus } from "../catalogue/index.ts";
 import { setBlindProvider, type BlindScope } from "../access/index.ts";
 import { rdb, type ReviewItemsTable, type ReviewsTable } from "./tables.ts";
-import type * as contracts from "./contracts.ts";
+import * as contracts from "./contracts.ts";
+import { parseInput } from "../core/input.ts";
+import type { z } from "zod";
 import { say } from "../core/messages.ts";
 
 /**
@@ -52,14 +54,8 @@ export type Finding = contracts.Finding;
 
 export type Cause = contracts.Cause;
 
-export interface SubmitReview {
-  assignmentId: string;
-  findings: Finding[];
-  causes?: Cause[];
-  notes?: string;
-  /** Required for a correction (a second or later version): why the earlier one was wrong. */
-  correction?: string;
-}
+/** `correction`: required for a second or later version, why the earlier one was wrong. */
+export type SubmitReview = z.input<typeof contracts.SubmitReviewInput>;
 
 const UNBLINDED: readonly string[] = ["agreed", "disputed", "resolved"];
 
@@ -143,8 +139,9 @@ export function compareReviews(a: ReviewContent, b: ReviewContent): Disagreement
   };
 }
 
-export async function submitReview(ctx: Ctx, actor: Actor, input: SubmitReview): Promise<ReviewView> {
+export async function submitReview(ctx: Ctx, actor: Actor, sent: SubmitReview): Promise<ReviewView> {
   ctx.policy.require(actor, "review.submit");
+  const input = parseInput(contracts.SubmitReviewInput, sent);
   const pre = await rdb(ctx.db.db).selectFrom("review_assignments").innerJoin("review_items", "review_items.id", "review_assignments.item_id").select(["review_assignments.reviewer_id", "review_items.body_id"]).where("review_assignments.id", "=", input.assignmentId).executeTakeFirst();
   if (!pre) throw new NotFound(say("review.noAssignment", { id: input.assignmentId }));
   if (pre.reviewer_id !== actor.id) throw new Forbidden(say("review.notYours"));
@@ -164,9 +161,7 @@ export async function submitReview(ctx: Ctx, actor: Actor, input: SubmitReview):
       if (term.retired) throw new Invalid(say("review.findingRetired", { code: term.code }), `${field}.code`);
       if (seen.has(term.code)) throw new Invalid(say("review.findingTwice", { code: term.code }), field);
       seen.add(term.code);
-      if (!(CONFIDENCES as readonly string[]).includes(f.confidence)) throw new Invalid(say("review.confidence", { values: CONFIDENCES.join(", ") }), `${field}.confidence`);
       const note = f.note?.trim();
-      if (note && note.length > 4000) throw new Invalid(say("review.findingNoteTooLong"), `${field}.note`);
       return {
         code: term.code,
         confidence: f.confidence,
@@ -347,14 +342,7 @@ export async function listDisagreements(ctx: Ctx, actor: Actor): Promise<Dispute
 export const RESOLUTION_METHODS = ["third_reviewer", "consensus"] as const;
 export type ResolutionMethod = (typeof RESOLUTION_METHODS)[number];
 
-export interface ResolveInput {
-  itemId: string;
-  method: ResolutionMethod;
-  /** The finding codes that stand after resolution. */
-  findings: string[];
-  causes?: CauseIndicator[];
-  note: string;
-}
+export type ResolveInput = z.input<typeof contracts.ResolveInput>;
 
 export type Resolution = contracts.Resolution;
 
@@ -362,8 +350,9 @@ export type Resolution = contracts.Resolution;
  * Settles a disputed double review. A third reviewer is a forensic reviewer who did not review the body; a
  * consensus is recorded by one of the two reviewers (or an administrator) for both. Signed like a review.
  */
-export async function resolveDisagreement(ctx: Ctx, actor: Actor, input: ResolveInput): Promise<{ resolution: Resolution; sha256: string }> {
+export async function resolveDisagreement(ctx: Ctx, actor: Actor, sent: ResolveInput): Promise<{ resolution: Resolution; sha256: string }> {
   ctx.policy.require(actor, "review.resolve");
+  const input = parseInput(contracts.ResolveInput, sent);
   const note = input.note.trim();
   if (!note) throw new Invalid(say("review.settleNote"), "note");
   return ctx.db.transaction(async (tx) => {

@@ -1,45 +1,19 @@
 import { z } from "zod";
-import { route, type RouteSpec } from "../http/route-spec.ts";
+import { route, usecase, withPath, type RouteSpec } from "../http/route-spec.ts";
 import { assignSample, drawReviewSample, getSample } from "./samples.ts";
-import { CAUSE_INDICATORS, CONFIDENCES, RESOLUTION_METHODS, getReview, listDisagreements, myAssignments, resolveDisagreement, reviewsOfBody, submitReview } from "./reviews.ts";
+import { getReview, listDisagreements, myAssignments, resolveDisagreement, reviewsOfBody, submitReview } from "./reviews.ts";
 import { agreementStats } from "./stats.ts";
 import * as contracts from "./contracts.ts";
 
 /** Forensic review over HTTP: thin shells over the use cases, which ask the policy (and the blind rule) themselves. */
 const Id = z.object({ id: z.string().min(1).max(64) });
-const Sha = z.string().regex(/^[0-9a-f]{64}$/, "must be a SHA-256 in lowercase hex");
-const Unit = z.number().min(0).max(1);
-
-const RegionInput = z.discriminatedUnion("shape", [
-  z.object({ photo: Sha, shape: z.literal("rect"), x: Unit, y: Unit, w: Unit, h: Unit }).strict(),
-  z.object({ photo: Sha, shape: z.literal("polygon"), points: z.array(z.tuple([Unit, Unit])).min(3).max(200) }).strict(),
-]);
-
-export const SubmitBody = z
-  .object({
-    findings: z
-      .array(z.object({ code: z.string().min(1).max(100), confidence: z.enum(CONFIDENCES), regions: z.array(RegionInput).max(50).optional(), note: z.string().max(4000).optional() }).strict())
-      .min(1)
-      .max(100),
-    causes: z.array(z.object({ code: z.enum(CAUSE_INDICATORS), confidence: z.enum(CONFIDENCES) }).strict()).max(20).optional(),
-    notes: z.string().max(20000).optional(),
-    correction: z.string().max(4000).optional(),
-  })
-  .strict();
-
-const SampleBody = z.object({ size: z.number().int().min(1).max(1_000_000), seed: z.string().min(1).max(200), doubleShare: z.number().min(0).max(1).optional() }).strict();
-const AssignBody = z.object({ reviewers: z.array(z.string().min(1).max(320)).min(1).max(200) }).strict();
-const ResolveBody = z
-  .object({ method: z.enum(RESOLUTION_METHODS), findings: z.array(z.string().min(1).max(100)).min(1).max(100), causes: z.array(z.enum(CAUSE_INDICATORS)).max(20).optional(), note: z.string().min(1).max(4000) })
-  .strict();
-
 export const REVIEW_ROUTES: readonly RouteSpec[] = [
   route({
     method: "POST",
     url: "/api/review/samples",
     action: "review.sample",
     summary: "draw a reproducible sample of unreviewed bodies, stratified by branch and month (seed, size, double-review share)",
-    body: SampleBody,
+    body: usecase(contracts.DrawSampleInput),
     response: contracts.SampleView,
     handler: (req, ctx, actor, { body }) => drawReviewSample(ctx, actor, body),
   }),
@@ -58,9 +32,9 @@ export const REVIEW_ROUTES: readonly RouteSpec[] = [
     action: "review.assign",
     summary: "deal a sample's unassigned bodies to forensic reviewers (two for each blind double review)",
     params: Id,
-    body: AssignBody,
+    body: usecase(contracts.AssignSampleInput, "sampleId"),
     response: contracts.AssignResult,
-    handler: (req, ctx, actor, { params, body }) => assignSample(ctx, actor, { sampleId: params.id, ...body }),
+    handler: (req, ctx, actor, { params, body }) => assignSample(ctx, actor, withPath(body, { sampleId: params.id })),
   }),
   route({
     method: "GET",
@@ -77,9 +51,9 @@ export const REVIEW_ROUTES: readonly RouteSpec[] = [
     action: "review.submit",
     summary: "submit (sign) a review: findings with confidence and regions, cause-of-death indicators, notes; a later one is a correction",
     params: Id,
-    body: SubmitBody,
+    body: usecase(contracts.SubmitReviewInput, "assignmentId"),
     response: contracts.ReviewView,
-    handler: (req, ctx, actor, { params, body }) => submitReview(ctx, actor, { assignmentId: params.id, ...body }),
+    handler: (req, ctx, actor, { params, body }) => submitReview(ctx, actor, withPath(body, { assignmentId: params.id })),
   }),
   route({
     method: "GET",
@@ -113,9 +87,9 @@ export const REVIEW_ROUTES: readonly RouteSpec[] = [
     action: "review.resolve",
     summary: "settle a disagreement (third reviewer or consensus); signed and logged",
     params: Id,
-    body: ResolveBody,
+    body: usecase(contracts.ResolveInput, "itemId"),
     response: contracts.PostReviewItemsByIdResolveAnswer,
-    handler: (req, ctx, actor, { params, body }) => resolveDisagreement(ctx, actor, { itemId: params.id, ...body }),
+    handler: (req, ctx, actor, { params, body }) => resolveDisagreement(ctx, actor, withPath(body, { itemId: params.id })),
   }),
   route({
     method: "GET",

@@ -10,7 +10,9 @@ import { findAccountOfRole } from "../access/index.ts";
 import { readBodies, updateBodyInTx, Vocabularies, type BodyView, bodiesHiddenFrom, findBodyRow } from "../catalogue/index.ts";
 import { drawSample, type Member, type Stratum } from "./sampling.ts";
 import { rdb, type ReviewItemsTable } from "./tables.ts";
-import type * as contracts from "./contracts.ts";
+import * as contracts from "./contracts.ts";
+import { parseInput } from "../core/input.ts";
+import type { z } from "zod";
 import { say } from "../core/messages.ts";
 
 /**
@@ -18,12 +20,7 @@ import { say } from "../core/messages.ts";
  * status "unreviewed", not merged), stratified by branch number and photo month; the draw is recorded with its
  * seed, strata and a hash of the frame so anyone can repeat it (sampling.ts says how).
  */
-export interface DrawSampleInput {
-  size: number;
-  seed: string;
-  /** Share of the sample that two reviewers examine independently (blind), 0..1. */
-  doubleShare?: number;
-}
+export type DrawSampleInput = z.input<typeof contracts.DrawSampleInput>;
 
 export type SampleView = contracts.SampleView;
 
@@ -38,8 +35,9 @@ async function frame(ctx: Ctx, actor: Actor): Promise<BodyView[]> {
   }
 }
 
-export async function drawReviewSample(ctx: Ctx, actor: Actor, input: DrawSampleInput): Promise<SampleView> {
+export async function drawReviewSample(ctx: Ctx, actor: Actor, sent: DrawSampleInput): Promise<SampleView> {
   ctx.policy.require(actor, "review.sample");
+  const input = parseInput(contracts.DrawSampleInput, sent);
   const doubleShare = input.doubleShare ?? 0;
   const bodies = await frame(ctx, actor);
   if (bodies.length === 0) throw new Invalid(say("sample.noBodies"), "size");
@@ -136,12 +134,8 @@ export async function getSample(ctx: Ctx, actor: Actor, id: string): Promise<Sam
   };
 }
 
-export interface AssignInput {
-  /** The sample to assign; absent: the most recently drawn sample. */
-  sampleId?: string;
-  /** Forensic reviewers' account ids or email addresses; two at least when the sample has double reviews. */
-  reviewers: string[];
-}
+/** `reviewers`: two at least when the sample has double reviews. */
+export type AssignInput = z.input<typeof contracts.AssignSampleInput>;
 
 export type AssignResult = contracts.AssignResult;
 
@@ -149,9 +143,9 @@ export type AssignResult = contracts.AssignResult;
  * Deals the sample's unassigned bodies to the reviewers in draw order, one slot at a time round the list, so
  * each reviewer's load differs by at most one and the two slots of a double review always go to two people.
  */
-export async function assignSample(ctx: Ctx, actor: Actor, input: AssignInput): Promise<AssignResult> {
+export async function assignSample(ctx: Ctx, actor: Actor, sent: AssignInput): Promise<AssignResult> {
   ctx.policy.require(actor, "review.assign");
-  if (input.reviewers.length === 0) throw new Invalid(say("sample.reviewerNeeded"), "reviewers");
+  const input = parseInput(contracts.AssignSampleInput, sent);
   return ctx.db.transaction(async (tx) => {
     const db = rdb(tx);
     const sample = input.sampleId

@@ -111,8 +111,8 @@ test("two curators build, redact (a region drawn on the image), review and publi
     for (const [i, lang] of (["en", "ar"] as const).entries()) {
       await t.test(lang, async () => {
         const words = lang === "en"
-          ? { create: "Create the exhibition", add: "Add the item", show: "Show the image as published", submit: "Submit for review", confirm: "Confirm this item as it stands", approve: "Approve", publish: "Publish", published: "Published", open: "Open the public exhibition" }
-          : { create: "إنشاء المعرض", add: "إضافة العنصر", show: "عرض الصورة كما ستُنشر", submit: "إرسال للمراجعة", confirm: "تأكيد هذا العنصر بحالته الحالية", approve: "اعتماد", publish: "نشر", published: "منشور", open: "فتح المعرض العام" };
+          ? { create: "Create the exhibition", add: "Add the item", show: "Show the image as published", submit: "Submit for review", confirm: "Confirm this item as it stands", approve: "Approve", publish: "Publish", published: "Published", open: "Open the public exhibition", edit: "Change the captions", save: "Save the captions" }
+          : { create: "إنشاء المعرض", add: "إضافة العنصر", show: "عرض الصورة كما ستُنشر", submit: "إرسال للمراجعة", confirm: "تأكيد هذا العنصر بحالته الحالية", approve: "اعتماد", publish: "نشر", published: "منشور", open: "فتح المعرض العام", edit: "تعديل التعليقات", save: "حفظ التعليقات" };
         const ref = `X-000${i + 1}`;
         const a = await openBrowser({ locale: lang === "ar" ? "ar-SY" : "en-GB" });
         try {
@@ -139,6 +139,11 @@ test("two curators build, redact (a region drawn on the image), review and publi
           await a.page.mouse.move(box.x + box.width * 0.7, box.y + box.height * 0.8, { steps: 5 });
           await a.page.mouse.up();
           await a.page.locator(".exh-regions li").first().waitFor();
+          await a.page.getByRole("button", { name: words.edit }).click();
+          await a.page.locator("textarea[id^=cap-en-]").fill("A photograph, recaptioned");
+          await expectNoAxeViolations(a.page, `exhibition draft, captions being changed (${lang})`);
+          await a.page.getByRole("button", { name: words.save }).click();
+          await a.page.getByText("A photograph, recaptioned").waitFor();
           await expectNoAxeViolations(a.page, `exhibition draft with a region (${lang})`);
           await shot(a.page, `exhibition-curate-${lang}`);
           await a.page.getByRole("button", { name: words.submit }).click();

@@ -62,7 +62,8 @@ function truthGrouping(truth: DemoCardTruth): CatalogueEngine {
       for (const p of photos) groups.set(bodyOf.get(p.sha256) ?? p.sha256, [...(groups.get(bodyOf.get(p.sha256) ?? p.sha256) ?? []), p]);
       return [...groups.values()].map((ps) => ({
         photos: ps.map((p) => p.sha256),
-        roles: { [ps[0]!.sha256]: "card" },
+        // the second photo of each body is marked as showing the face: the blurred face is cropped from it only
+        roles: { [ps[0]!.sha256]: "card", ...(ps[1] ? { [ps[1].sha256]: "face" } : {}) },
         numbers: ps[0]!.readings.map((r) => ({ ...r, photo: ps[0]!.sha256 })),
         reasons: [{ code: "truth", text: "the demo card's truth" }],
         score: 0.9,
@@ -196,13 +197,27 @@ test("the families screens in Chromium: a caseworker decides and discloses in wo
             await face.locator("textarea").fill(FACE_MESSAGE);
             await face.locator("input[id$=-consent]").fill("in person");
             await face.locator("input[id$=-reason]").fill(l.reason);
+            // the caseworker places the square around the face on the photo marked as showing it
+            await imagesLoaded(page, "[data-testid=face-chooser] img");
+            await face.locator("[data-testid=face-size]").fill("0.5");
+            await face.locator("[data-testid=face-cy]").fill("0.4");
+            assert.equal(await face.locator("[data-testid=face-chooser] .fam-face-box").count(), 1, "the square is drawn over the photo");
+            await expectNoAxeViolations(page, "choosing the face");
+            await shot(page, p("04a-face-chooser"));
             await face.locator("[data-testid=preview-disclosure]").click();
             await face.locator("[data-testid=disclosure-preview] .fam-image-placeholder").waitFor(WAIT);
-            // the blurred crop itself, made by the server before anything is sent
+            // the blurred crop itself, made by the server and stored before anything is sent
             await imagesLoaded(page, "[data-testid=disclosure-preview] img");
-            assert.match((await face.locator("[data-testid=disclosure-preview] img").getAttribute("src"))!, /^\/api\/families\/reports\/[^/]+\/face-preview\?bodyId=/);
+            const seenSrc = (await face.locator("[data-testid=disclosure-preview] img").getAttribute("src"))!;
+            assert.match(seenSrc, /^\/api\/families\/face-previews\/[^/]+\/image$/);
             await face.locator("[data-testid=send-disclosure]").click();
             await imagesLoaded(page, "[data-testid=disclosures] li[data-stage=blurred_face] img");
+            const sentSrc = (await page.locator("[data-testid=disclosures] li[data-stage=blurred_face] img").first().getAttribute("src"))!;
+            const same = await page.evaluate(async ([x, y]) => {
+              const [u, v] = (await Promise.all([x!, y!].map(async (src) => new Uint8Array(await (await fetch(src)).arrayBuffer())))) as [Uint8Array, Uint8Array];
+              return u.length > 0 && u.length === v.length && u.every((b, i) => b === v[i]);
+            }, [seenSrc, sentSrc]);
+            assert.ok(same, "the image sent is the crop the caseworker saw, byte for byte");
             await expectNoAxeViolations(page, "report after the blurred face");
             await shot(page, p("04b-blurred-face"));
           }

@@ -11,7 +11,7 @@ import { portalReport, requestMore } from "../../src/families/portal.ts";
 import { Conflict, Forbidden, Invalid, NotFound } from "../../src/core/errors.ts";
 import { addNumber, editBody } from "../../src/catalogue/index.ts";
 import { rerankIfBodiesChanged } from "../../src/families/watch.ts";
-import { caseworker, familyMember, REPORT, seedMatchingBody } from "../support/casework.ts";
+import { caseworker, familyMember, REPORT, seedMatchingBody, seenFace } from "../support/casework.ts";
 
 async function bytesOf(s: NodeJS.ReadableStream): Promise<Buffer> {
   const chunks: Buffer[] = [];
@@ -70,7 +70,7 @@ for (const { backend, skip } of await backends()) {
         /consented to viewing photos/,
       );
       await recordConsent(a, caseworker, { report: report.ref, tier: "viewingPhotos", given: true, note: "signed form, in person" });
-      const s2 = await disclose(a, caseworker, { report: report.ref, bodyId: body.id, stage: "blurred_face", text: "A first, blurred image.", consentNote: "in person", reason: "family ready" });
+      const s2 = await disclose(a, caseworker, { report: report.ref, bodyId: body.id, stage: "blurred_face", text: "A first, blurred image.", consentNote: "in person", reason: "family ready", preview: await seenFace(a, caseworker, report.ref, body) });
       assert.equal(s2.photo, body.face, "the face photo is cropped, not the first photo");
       const img = await bytesOf((await disclosureImage(a, caseworker, s2.id)).stream);
       const meta = await sharp(img).metadata();

@@ -10,7 +10,7 @@ import { decide, disclose } from "../../src/families/disclosure.ts";
 import { rerank } from "../../src/families/index.ts";
 import { Conflict, Forbidden } from "../../src/core/errors.ts";
 import { cwdb } from "../../src/families/casework-tables.ts";
-import { caseworker, familyMember, REPORT, seedMatchingBody } from "../support/casework.ts";
+import { caseworker, familyMember, REPORT, seedMatchingBody, seenFace, fileAsFamily } from "../support/casework.ts";
 
 for (const { backend, skip } of await backends()) {
   test(`a family member reading a merged report sees no other family's contact, and each family's own consent governs what it is shown (${backend.name})`, { skip }, async () => {
@@ -21,8 +21,8 @@ for (const { backend, skip } of await backends()) {
       const mother = await familyMember(a, "mother");
       const brother = await familyMember(a, "brother");
       // the mother files first, with no contact and no consent to photos; the brother with both
-      const r1 = await createReport(a, mother, { ...REPORT, reporterName: "Fatima", reporterRelationship: "mother", consent: { viewingPhotos: false } });
-      const r2 = await createReport(a, brother, { ...REPORT, reporterName: "Omar", reporterRelationship: "brother", reporterContact: "+46 70 000 0000", consent: { viewingPhotos: true } });
+      const r1 = await fileAsFamily(a, mother, { ...REPORT, reporterName: "Fatima", reporterRelationship: "mother", consent: { viewingPhotos: false } });
+      const r2 = await fileAsFamily(a, brother, { ...REPORT, reporterName: "Omar", reporterRelationship: "brother", reporterContact: "+46 70 000 0000", consent: { viewingPhotos: true } });
       const p = (await proposeDuplicates(a, caseworker)).proposals.find((x) => new Set([x.a.id, x.b.id]).has(r2.id))!;
       const { survivor } = await acceptDuplicate(a, caseworker, { id: p.id, survivor: r1.id });
       assert.equal(survivor.reporterContact, null, "the merge did not copy the brother's contact onto the mother's report");
@@ -41,7 +41,7 @@ for (const { backend, skip } of await backends()) {
       await decide(a, caseworker, { report: r1.ref, bodyId: body.id, status: "presumptive", reason: "r" });
       for (const who of [mother, brother]) await disclose(a, caseworker, { report: r1.ref, bodyId: body.id, stage: "text", recipientId: who.id, text: "We would like to meet you.", consentNote: "phone", reason: "r" });
       await assert.rejects(disclose(a, caseworker, { report: r1.ref, bodyId: body.id, stage: "blurred_face", recipientId: mother.id, text: "t", consentNote: "n", reason: "r" }), Conflict, "the brother's consent does not speak for the mother");
-      const img = await disclose(a, caseworker, { report: r1.ref, bodyId: body.id, stage: "blurred_face", recipientId: brother.id, text: "t", consentNote: "n", reason: "r" });
+      const img = await disclose(a, caseworker, { report: r1.ref, bodyId: body.id, stage: "blurred_face", recipientId: brother.id, text: "t", consentNote: "n", reason: "r", preview: await seenFace(a, caseworker, r1.ref, body) });
       await portalImage(a, brother, img.id);
       // he withdraws it looking at the merged case: his own report's consent changes, the mother's stays as it was
       await portalConsent(a, brother, { report: r1.ref, tier: "viewingPhotos", given: false });
@@ -64,11 +64,11 @@ for (const { backend, skip } of await backends()) {
       const mother = await familyMember(a, "mother");
       const brother = await familyMember(a, "brother");
       // the mother files in Arabic; the brother, abroad, files in Latin letters with another spelling
-      const r1 = await createReport(a, mother, {
+      const r1 = await fileAsFamily(a, mother, {
         nameAr: "محمّد أحمد الخطيب", motherName: "فاطمة", sex: "male", birthDate: "1985", arrestDate: "2012-05", arrestGovernorate: "Damascus",
         marks: [{ type: "scar", region: "arm_left", description: "scar" }], reporterName: "Fatima", reporterRelationship: "mother", consent: { viewingPhotos: true },
       });
-      const r2 = await createReport(a, brother, {
+      const r2 = await fileAsFamily(a, brother, {
         nameLat: "Muhammad Ahmed al-Khateeb", motherName: "Fatma", sex: "male", birthDate: "~1986", arrestDate: "2012-05-14", branch: "215",
         reporterName: "Omar", reporterRelationship: "brother", reporterContact: "+46 70 000 0000",
       });

@@ -6,7 +6,8 @@ import { admin, investigator, seedBodies } from "../support/catalogue.ts";
 import { createReport, listCandidates, rerank } from "../../src/families/index.ts";
 import { caseOf, decide } from "../../src/families/disclosure.ts";
 import { Conflict, NotFound } from "../../src/core/errors.ts";
-import { editBody, getBody, mergeBodies, recordHistory, searchBodies } from "../../src/catalogue/index.ts";
+import { editBody, getBody, importBodiesCsv, mergeBodies, recordHistory, searchBodies } from "../../src/catalogue/index.ts";
+import { acceptDuplicate, proposeDuplicates } from "../../src/families/duplicates.ts";
 import { readStatistics } from "../../src/catalogue/statistics.ts";
 import { caseworker, REPORT, seedMatchingBody } from "../support/casework.ts";
 
@@ -148,6 +149,95 @@ for (const { backend, skip } of await backends()) {
       kept = await getBody(a, investigator, twin!.id);
       assert.equal(kept.identificationStatus, "unidentified");
       assert.ok(kept.identifications[0]!.endedAt);
+    } finally {
+      await t.close();
+    }
+  });
+  test(`a catalogue CSV import cannot change the status of a body identified by a confirmed decision: the row is refused with a sentence among the row problems (${backend.name})`, { skip }, async () => {
+    const t = await freshArchive(backend);
+    const a = t.archive;
+    try {
+      const body = await seedMatchingBody(a);
+      const [other] = await seedBodies(a, investigator, [{ sex: "male", ageMin: 30, ageMax: 40 }]);
+      const report = await createReport(a, caseworker, REPORT);
+      await rerank(a, caseworker, { reportId: report.id });
+      await decide(a, caseworker, { report: report.ref, bodyId: body.ref, status: "confirmed", reason: "DNA" });
+      const csv = `ref,identification_status,age_max\n${body.ref},unidentified,\n${other!.ref},presumed,\n`;
+      const rep = await importBodiesCsv(a, admin, { csv });
+      assert.equal(rep.ok, false);
+      const onBody = rep.rejected.find((r) => r.row === 2)!;
+      assert.equal(onBody.column, "identification_status");
+      assert.ok(onBody.message.includes(`body ${body.ref} is identified as the person of report ${report.ref} by a caseworker's confirmed decision`), onBody.message);
+      assert.ok(rep.rejected.some((r) => r.row === 3 && r.column === "identification_status"), `the other rows' problems are reported with it: ${JSON.stringify(rep.rejected)}`);
+      assert.equal((await getBody(a, investigator, body.id)).identificationStatus, "identified", "nothing was written");
+      // the same status, or a file that leaves it alone, imports
+      const ok = await importBodiesCsv(a, admin, { csv: `ref,identification_status,age_max\n${body.ref},identified,33\n${other!.ref},possible_match,\n` });
+      assert.equal(ok.ok, true, JSON.stringify(ok.rejected));
+      const b = await getBody(a, investigator, body.id);
+      assert.equal(b.identificationStatus, "identified");
+      assert.equal(b.ageMax, 33);
+      // once the decision is reversed the import may set it
+      await decide(a, caseworker, { report: report.ref, bodyId: body.ref, status: "probable", reason: "the lab withdrew" });
+      assert.equal((await importBodiesCsv(a, admin, { csv: `ref,identification_status\n${body.ref},possible_match\n` })).ok, true);
+      assert.equal((await getBody(a, investigator, body.id)).identificationStatus, "possible_match");
+    } finally {
+      await t.close();
+    }
+  });
+
+  test(`merging a duplicate report carries its confirmed identification to the report kept; two reports confirmed as different bodies, or confirmed against an exclusion, are not merged (${backend.name})`, { skip }, async () => {
+    const t = await freshArchive(backend);
+    const a = t.archive;
+    try {
+      const body = await seedMatchingBody(a);
+      const [other] = await seedBodies(a, investigator, [{ sex: "male", ageMin: 22, ageMax: 32, photoDate: "2012-10-01" }]);
+      const kept = await createReport(a, caseworker, REPORT);
+      const later = await createReport(a, caseworker, { ...REPORT, nameLat: "Mohamad al-Khatib" });
+      await rerank(a, caseworker, {});
+      const p = (await proposeDuplicates(a, caseworker)).proposals.find((x) => new Set([x.a.id, x.b.id]).has(later.id) && new Set([x.a.id, x.b.id]).has(kept.id))!;
+      assert.ok(p, "the two reports are proposed as one person");
+
+      // the two reports confirmed as two different bodies: refused with a sentence, nothing merged
+      await decide(a, caseworker, { report: later.ref, bodyId: body.ref, status: "confirmed", reason: "DNA, lab reference 17" });
+      await decide(a, caseworker, { report: kept.ref, bodyId: other!.ref, status: "confirmed", reason: "documents" });
+      await assert.rejects(
+        acceptDuplicate(a, caseworker, { id: p.id, survivor: kept.ref }),
+        (e: Error) => e instanceof Conflict && e.message.startsWith(`Report ${kept.ref} is confirmed as body ${other!.ref} and report ${later.ref} as body ${body.ref}; one person is one body`),
+      );
+      // the kept report excluded the body the other confirmed: refused too
+      await decide(a, caseworker, { report: kept.ref, bodyId: other!.ref, status: "excluded", reason: "documents were another man's" });
+      await decide(a, caseworker, { report: kept.ref, bodyId: body.ref, status: "excluded", reason: "teeth differ" });
+      await assert.rejects(
+        acceptDuplicate(a, caseworker, { id: p.id, survivor: kept.ref }),
+        (e: Error) => e instanceof Conflict && e.message === `Report ${later.ref} is confirmed as body ${body.ref}, which report ${kept.ref} excluded; settle the two decisions before merging the reports.`,
+      );
+      assert.equal((await getBody(a, investigator, body.id)).identifications[0]!.reportRef, later.ref, "nothing moved");
+
+      // settled: the identification goes with the person to the report kept
+      await decide(a, caseworker, { report: kept.ref, bodyId: body.ref, status: "probable", reason: "the DNA result of the other family stands" });
+      await acceptDuplicate(a, caseworker, { id: p.id, survivor: kept.ref });
+      let b = await getBody(a, investigator, body.id);
+      assert.equal(b.identificationStatus, "identified");
+      assert.equal(b.identifications.length, 2);
+      assert.equal(b.identifications[0]!.reportRef, kept.ref, "the catalogue names the report kept");
+      assert.equal(b.identifications[0]!.endedAt, null);
+      assert.equal(b.identifications[1]!.reportRef, later.ref);
+      assert.ok(b.identifications[1]!.endedAt, "the merged report's identification is ended, kept as history");
+      const hist = await recordHistory(a, investigator, body.id);
+      assert.ok(hist.some((h) => h.field === "identifiedAs" && h.old === later.ref && h.new === kept.ref));
+      const c = await caseOf(a, caseworker, kept.ref);
+      const carried = c.decisions.find((d) => d.bodyId === body.id)!;
+      assert.equal(carried.status, "confirmed");
+      assert.ok(carried.reason.includes(later.ref) && carried.reason.includes("DNA, lab reference 17"), carried.reason);
+      const events = (await a.log.eventsFor(body.id)).map((e) => e.event);
+      assert.ok(events.some((e) => e.type === "identification" && e.detail.action === "body.identification-moved"));
+      assert.ok(!JSON.stringify(events).includes("DNA, lab reference") && !JSON.stringify(events).includes(later.ref), "no reason or report reference in the log");
+
+      // the kept case can reverse it, and the body is as it was before either report
+      await decide(a, caseworker, { report: kept.ref, bodyId: body.ref, status: "probable", reason: "the lab withdrew its result" });
+      b = await getBody(a, investigator, body.id);
+      assert.equal(b.identificationStatus, "unidentified");
+      assert.ok(b.identifications.every((i) => i.endedAt));
     } finally {
       await t.close();
     }

@@ -3,12 +3,12 @@ import assert from "node:assert/strict";
 import sharp from "sharp";
 import { backends } from "../support/backends.ts";
 import { freshArchive } from "../support/archive.ts";
-import { createReport, rerank } from "../../src/families/index.ts";
+import { rerank } from "../../src/families/index.ts";
 import { approveRequest, decide, disclose, recordConsent } from "../../src/families/disclosure.ts";
 import { endMember, linkMember } from "../../src/families/members.ts";
 import { portalConsent, portalImage, portalReport, portalReports, requestMore } from "../../src/families/portal.ts";
 import { Conflict, Forbidden, NotFound } from "../../src/core/errors.ts";
-import { caseworker, familyMember, REPORT, seedMatchingBody } from "../support/casework.ts";
+import { caseworker, familyMember, REPORT, seedMatchingBody, seenFace, fileAsFamily } from "../support/casework.ts";
 
 async function bytesOf(s: NodeJS.ReadableStream): Promise<Buffer> {
   const chunks: Buffer[] = [];
@@ -32,8 +32,8 @@ for (const { backend, skip } of await backends()) {
       const body = await seedMatchingBody(a);
       const mother = await familyMember(a, "mother");
       const other = await familyMember(a, "other");
-      const mine = await createReport(a, mother, { ...REPORT, reporterContact: "mother's phone", consent: { viewingPhotos: true } });
-      const theirs = await createReport(a, other, { nameAr: "خالد حسن النجار", sex: "male", birthDate: "1970", reporterContact: "other family's phone" });
+      const mine = await fileAsFamily(a, mother, { ...REPORT, reporterContact: "mother's phone", consent: { viewingPhotos: true } });
+      const theirs = await fileAsFamily(a, other, { nameAr: "خالد حسن النجار", sex: "male", birthDate: "1970", reporterContact: "other family's phone" });
       await rerank(a, caseworker, {});
 
       // before any disclosure: the report, no candidate, no score, no body
@@ -65,7 +65,7 @@ for (const { backend, skip } of await backends()) {
       await assert.rejects(portalImage(a, other, m.matchId), NotFound);
 
       // stage 2: one blurred face crop
-      const s2 = await disclose(a, caseworker, { report: mine.ref, bodyId: body.id, stage: "blurred_face", text: "A blurred image.", consentNote: "in person", reason: "r" });
+      const s2 = await disclose(a, caseworker, { report: mine.ref, bodyId: body.id, stage: "blurred_face", text: "A blurred image.", consentNote: "in person", reason: "r", preview: await seenFace(a, caseworker, mine.ref, body) });
       m = (await portalReport(a, mother, mine.ref)).matches[0]!;
       assert.equal(m.stage, "blurred_face");
       assert.deepEqual(m.images.map((i) => [i.id, i.blurred]), [[s2.id, true]]);

@@ -33,7 +33,13 @@ for (const { backend, skip } of await backends()) {
       // the family files online; the re-rank job and the body watcher are enqueued
       const report = await call<ReportView>("mother", "POST", "/api/families/reports", { ...REPORT, consent: { viewingPhotos: true } });
       assert.equal(report.filedBy, mother.id);
+      assert.equal(report.status, "submitted", "a family's report waits for a caseworker");
       await call("mother", "POST", "/api/families/reports", { nameAr: "x", sex: "unknown" }, 422);
+      assert.equal((await a.jobs.list({ status: "queued", kind: JOB_RERANK })).length, 0, "not matched before a caseworker reads it");
+      const waiting = await call<{ id: string; kind: string; reportRef: string }[]>("cw", "GET", "/api/families/proposals");
+      assert.deepEqual(waiting.map((w) => [w.kind, w.reportRef]), [["new", report.ref]]);
+      await call("mother", "GET", "/api/families/proposals", undefined, 403);
+      await call("cw", "POST", `/api/families/proposals/${waiting[0]!.id}/accept`, {});
       const kinds = (await a.jobs.list({ status: "queued" })).map((j) => j.kind);
       assert.ok(kinds.includes(JOB_RERANK) && kinds.includes(JOB_WATCH_BODIES), kinds.join(", "));
       await call("mother", "GET", `/api/families/reports/${report.id}/candidates`, undefined, 403);
@@ -43,14 +49,20 @@ for (const { backend, skip } of await backends()) {
       }
       const cands = await call<{ candidates: CandidateView[] }>("cw", "GET", `/api/families/reports/${report.ref}/candidates?top=3`);
       assert.equal(cands.candidates[0]?.bodyId, body.id);
-      // an edit by the family is a re-rank too
-      const edited = await call<ReportView>("mother", "PUT", `/api/families/reports/${report.id}`, { branch: "215", expectedVersion: report.version });
+      // the family's change goes to the caseworker first; accepted, it is a re-rank too
+      await call("mother", "PUT", `/api/families/reports/${report.id}`, { branch: "215" }, 409);
+      const proposed = await call<{ id: string; fields: string[]; status: string }>("mother", "POST", `/api/portal/reports/${report.id}/proposals`, { fields: { branch: "215" } });
+      assert.deepEqual([proposed.fields, proposed.status], [["branch"], "proposed"]);
+      await call("cw", "POST", `/api/families/proposals/${proposed.id}/accept`, {});
+      const edited = await call<ReportView>("cw", "GET", `/api/families/reports/${report.id}`);
       assert.equal(edited.branch, "215");
       assert.ok((await a.jobs.list({ status: "queued", kind: JOB_RERANK })).length >= 1);
 
       await call("cw", "POST", `/api/families/reports/${report.id}/decisions`, { bodyId: body.id, status: "probable", reason: "marks and period agree" });
       const s1 = await call<DisclosureView>("cw", "POST", `/api/families/reports/${report.id}/disclosures`, { bodyId: body.id, stage: "text", text: "We would like to meet you.", consentNote: "phone", reason: "r" });
-      const s2 = await call<DisclosureView>("cw", "POST", `/api/families/reports/${report.id}/disclosures`, { bodyId: body.id, stage: "blurred_face", text: "A blurred image.", consentNote: "in person", reason: "r" });
+      const previewed = await call<{ id: string; sha256: string }>("cw", "POST", `/api/families/reports/${report.id}/face-previews`, { bodyId: body.ref, photo: body.face, region: { cx: 0.5, cy: 0.5, size: 0.7 } });
+      const seen = await call<Buffer>("cw", "GET", `/api/families/face-previews/${previewed.id}/image`);
+      const s2 = await call<DisclosureView>("cw", "POST", `/api/families/reports/${report.id}/disclosures`, { bodyId: body.id, stage: "blurred_face", text: "A blurred image.", consentNote: "in person", reason: "r", preview: previewed.id });
       assert.equal(s1.recipientId, mother.id);
 
       const mine = await call<PortalReport>("mother", "GET", `/api/portal/reports/${report.ref}`);
@@ -58,6 +70,7 @@ for (const { backend, skip } of await backends()) {
       assert.equal(mine.matches[0]!.images[0]!.id, s2.id);
       const jpeg = await call<Buffer>("mother", "GET", `/api/portal/images/${s2.id}`);
       assert.equal(jpeg.subarray(0, 2).toString("hex"), "ffd8");
+      assert.ok(Buffer.from(jpeg).equals(Buffer.from(seen)), "the family is served the crop the caseworker saw");
       await call("other", "GET", `/api/portal/images/${s2.id}`, undefined, 404);
       await call("other", "GET", `/api/portal/reports/${report.ref}`, undefined, 404);
       await call("other", "GET", `/api/families/reports/${report.ref}`, undefined, 404);

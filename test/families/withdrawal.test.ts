@@ -8,7 +8,7 @@ import { withdrawDisclosure } from "../../src/families/withdrawal.ts";
 import { linkMember } from "../../src/families/members.ts";
 import { portalImage, portalReport, portalReports } from "../../src/families/portal.ts";
 import { Conflict, Forbidden, Invalid, NotFound } from "../../src/core/errors.ts";
-import { caseworker, familyMember, REPORT, seedMatchingBody } from "../support/casework.ts";
+import { caseworker, familyMember, REPORT, seedMatchingBody, seenFace } from "../support/casework.ts";
 
 for (const { backend, skip } of await backends()) {
   test(`a caseworker withdraws a disclosure with a reason: the family's view changes at once and shows what was withdrawn and why; a custody event (${backend.name})`, { skip }, async () => {
@@ -22,7 +22,7 @@ for (const { backend, skip } of await backends()) {
       await linkMember(a, caseworker, { report: report.ref, userId: mother.id, relationship: "mother" });
       await decide(a, caseworker, { report: report.ref, bodyId: body.ref, status: "probable", reason: "scar and period" });
       const s1 = await disclose(a, caseworker, { report: report.ref, bodyId: body.ref, stage: "text", text: "We may have found your son.", consentNote: "by phone", reason: "probable" });
-      const s2 = await disclose(a, caseworker, { report: report.ref, bodyId: body.ref, stage: "blurred_face", text: "A first, blurred image.", consentNote: "in person", reason: "ready" });
+      const s2 = await disclose(a, caseworker, { report: report.ref, bodyId: body.ref, stage: "blurred_face", text: "A first, blurred image.", consentNote: "in person", reason: "ready", preview: await seenFace(a, caseworker, report.ref, body) });
       let view = await portalReport(a, mother, report.ref);
       assert.equal(view.matches[0]!.images.length, 1);
       assert.deepEqual(view.withdrawn, []);
@@ -47,7 +47,7 @@ for (const { backend, skip } of await backends()) {
       await assert.rejects(withdrawDisclosure(a, caseworker, { id: s2.id, reason: "sentInError" }), (e: Error) => e instanceof Conflict && /already withdrawn/.test(e.message));
 
       // the first stage takes the match away: the portal shows no words of it, only what was withdrawn and why
-      const s2b = await disclose(a, caseworker, { report: report.ref, bodyId: body.id, stage: "blurred_face", text: "The image again.", consentNote: "in person", reason: "agreed on the phone" });
+      const s2b = await disclose(a, caseworker, { report: report.ref, bodyId: body.id, stage: "blurred_face", text: "The image again.", consentNote: "in person", reason: "agreed on the phone", preview: await seenFace(a, caseworker, report.ref, body) });
       const w1 = await withdrawDisclosure(a, caseworker, { id: s1.id, reason: "decisionChanged" });
       assert.deepEqual(w1.map((d) => d.id).sort(), [s1.id, s2b.id].sort(), "the later stage rests on the first and goes with it");
       view = await portalReport(a, mother, report.ref);

@@ -28,8 +28,10 @@ import { decide, disclose } from "../../src/families/disclosure.ts";
 import { linkMember } from "../../src/families/members.ts";
 import { withdrawDisclosure } from "../../src/families/withdrawal.ts";
 import { previewFace } from "../../src/families/face-preview.ts";
+import { acceptReportProposal, listReportProposals, refuseReportProposal } from "../../src/families/proposals.ts";
+import { proposeChange } from "../../src/families/portal.ts";
 import { drawReviewSample } from "../../src/review/samples.ts";
-import { addItem, addRegion, approveExhibition, createExhibition, exportExhibition, orderItems, publishExhibition, removeItem, removeRegion, returnToDraft, reviewItem, submitExhibition, sweepConsent, updateExhibition, updateItem, withdrawExhibition } from "../../src/exhibitions/index.ts";
+import { addItem, addRegion, approveExhibition, createExhibition, exportExhibition, orderItems, publishExhibition, removeItem, removeRegion, returnToDraft, previewItem, reviewItem, submitExhibition, sweepConsent, updateExhibition, updateItem, withdrawExhibition } from "../../src/exhibitions/index.ts";
 import { grantMirror, revokeMirror } from "../../src/mirror/index.ts";
 import { parseLeaf, type CustodyEvent } from "../../src/ledger/events.ts";
 import { isCommitment } from "../../src/ledger/openings.ts";
@@ -122,11 +124,20 @@ for (const { backend, skip } of await backends()) {
       await decide(a, caseworker, { report: r.ref, bodyId: b2!.ref, status: "confirmed", reason: `${MARK} DNA result` });
       await decide(a, caseworker, { report: r.ref, bodyId: b2!.ref, status: "probable", reason: `${MARK} lab withdrew it` });
       // A disclosure to a family member, withdrawn with a note to them.
-      await previewFace(a, caseworker, { report: r.ref, bodyId: b2!.ref });
+      await setPhotoRole(a, investigator, { bodyId: b2!.id, sha256: photos[2]!, role: "face" });
+      const seen = await previewFace(a, caseworker, { report: r.ref, bodyId: b2!.ref, photo: photos[2]!, region: { cx: 0.5, cy: 0.5, size: 0.6 } });
       const relative = await familyMember(a, "leaf");
       await linkMember(a, caseworker, { report: r.ref, userId: relative.id, relationship: `${MARK} aunt` });
       const said = await disclose(a, caseworker, { report: r.ref, bodyId: b2!.ref, stage: "text", text: `${MARK} we may have found him`, consentNote: `${MARK} by phone`, reason: `${MARK} probable` });
+      await disclose(a, caseworker, { report: r.ref, bodyId: b2!.ref, stage: "blurred_face", text: `${MARK} a blurred image`, consentNote: `${MARK} in person`, reason: `${MARK} ready`, preview: seen.id });
       await withdrawDisclosure(a, caseworker, { id: said.id, reason: "other", note: `${MARK} we were wrong, we will call you` });
+      // A family files from the portal; the caseworker accepts it; what the family adds is accepted or refused.
+      const filed = await createReport(a, relative, { nameAr: `${MARK} سامر`, nameLat: `${MARK} Samer`, sex: "male", reporterContact: `${MARK} phone` });
+      await acceptReportProposal(a, caseworker, { id: (await listReportProposals(a, caseworker, { report: filed.id }))[0]!.id, reason: `${MARK} read with them` });
+      const added = await proposeChange(a, relative, { report: filed.ref, fields: { marks: [{ type: "scar", region: "arm_left", description: `${MARK} scar` }] } });
+      await acceptReportProposal(a, caseworker, { id: added.id });
+      const corrected = await proposeChange(a, relative, { report: filed.ref, fields: { birthPlace: `${MARK} Homs` } });
+      await refuseReportProposal(a, caseworker, { id: corrected.id, reason: `${MARK} his papers say Hama` });
 
       // An exhibition: titles, statements and captions in words, every layer, a second person's review, a consent
       // given and withdrawn (the item taken down and restored), an export.
@@ -148,6 +159,7 @@ for (const { backend, skip } of await backends()) {
       await submitExhibition(a, curator, ex.id);
       await returnToDraft(a, reviewer, ex.id);
       await submitExhibition(a, curator, ex.id);
+      await previewItem(a, reviewer, shown.id);
       for (const it of [shown, ofBody, panel]) await reviewItem(a, reviewer, { item: it.id });
       await approveExhibition(a, reviewer, ex.id);
       await setConsent(a, caseworker, r.id, "publicDisplay", true);
@@ -336,6 +348,7 @@ const ALLOWED: Record<string, Kind[]> = {
   "metadata modification|detail.tier": ["enum"],
   "metadata modification|detail.user": ["id"],
   "metadata modification|detail.duplicate": ["id"],
+  "metadata modification|detail.decision": ["id"],
   "opened sealed record|detail.reason": ["commitment"],
   "revealed graphic image|detail.reason": ["commitment"],
   "viewed personal data|detail.read": ["enum"],
@@ -365,6 +378,8 @@ const ALLOWED: Record<string, Kind[]> = {
   "disclosure|detail.status": ["enum"],
   "disclosure|detail.recipient": ["id"],
   "disclosure|detail.withdrawal": ["enum"],
+  // the blurred face crop a caseworker previewed and the one sent (the same bytes), by hash
+  "disclosure|detail.image": ["hash"],
   "identification|detail.decision": ["id"],
   "identification|detail.status": ["enum"],
   "identification|detail.previous": ["enum"],
@@ -394,9 +409,12 @@ const ALLOWED: Record<string, Kind[]> = {
   "redaction|detail.record": ["hash", "null"],
   "redaction|detail.review": ["hash"],
   "redaction|detail.regions": ["number"],
+  "viewed original|detail.read": ["enum"],
   "export|detail.images": ["number"],
   "export|detail.withheld": ["number"],
   "export|detail.manifest": ["hash"],
+  // a confirmed decision carried from a report merged into the one kept (families/identification.ts)
+  "identification|detail.carried": ["id"],
 };
 
 function fields(e: CustodyEvent): [string, unknown][] {
@@ -471,6 +489,7 @@ const NOT_DRIVEN = new Set<string>([
   "report.duplicates-proposed",
   "report.member-ended",
   "report.merge",
+  "body.identification-moved",
   "review.assign",
   "review.resolve",
   "review.status",

@@ -4,6 +4,9 @@ import type { Actor } from "../../src/core/actor.ts";
 import { addUser } from "../../src/access/users.ts";
 import { operatorActor } from "../../src/core/actor.ts";
 import { seedBodies, investigator } from "./catalogue.ts";
+import { previewFace } from "../../src/families/face-preview.ts";
+import { createReport, type ReportInput, type ReportView } from "../../src/families/reports.ts";
+import { acceptReportProposal, listReportProposals } from "../../src/families/proposals.ts";
 
 /** Casework fixtures: family members' accounts, and bodies whose photos are real images in the blob store. */
 export const caseworker: Actor = { kind: "user", id: "usr_cw", role: "family_caseworker" };
@@ -73,3 +76,16 @@ export const REPORT = {
   arrestGovernorate: "Damascus",
   marks: [{ type: "scar", region: "arm_left", description: "scar on the left forearm" }],
 };
+
+/** A blurred face crop of the body's face photo, made and looked at by `who` (stage 2 sends only such a crop): its id. */
+export async function seenFace(a: Archive, who: Actor, report: string, body: { ref: string; face: string }): Promise<string> {
+  return (await previewFace(a, who, { report, bodyId: body.ref, photo: body.face, region: { cx: 0.5, cy: 0.5, size: 0.7 } })).id;
+}
+
+/** A report a family member files in the portal, read and accepted by a caseworker (so it is open and matched). */
+export async function fileAsFamily(a: Archive, member: Actor, input: ReportInput): Promise<ReportView> {
+  const r = await createReport(a, member, input);
+  const p = (await listReportProposals(a, caseworker, { report: r.id })).find((x) => x.kind === "new")!;
+  await acceptReportProposal(a, caseworker, { id: p.id });
+  return { ...r, status: "open" };
+}

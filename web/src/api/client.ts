@@ -1,4 +1,5 @@
 import { ENDPOINTS, pathOf, type EndpointName, type PathParams } from "./endpoints.ts";
+import type { RouteContracts } from "./contracts.ts";
 import type {
   Enrolment,
   GalleryPage,
@@ -251,12 +252,23 @@ export function uploadFile(
 }
 
 /**
- * A JSON call for an area's own client (web/src/screens/<area>/api.ts), typed with the server's contract of
- * that route (`R`: a type from web/src/api/types/<area>.ts, each one the server's zod contract imported type-only),
- * so areas built side by side need not all edit `Responses` and `api` above. test/http/contracts.test.ts checks
- * that each GET answers what its contract says.
+ * A JSON call for an area's own client (web/src/screens/<area>/api.ts). The answer's type and the body's are the
+ * server's contracts of that route, read from the table built from the server's route tables
+ * (web/src/api/contracts.ts, decision 0021): naming the endpoint is naming its contract, so no call can expect
+ * another route's answer or send another route's body. test/http/contracts.test.ts checks that each GET answers
+ * what its contract says.
  */
-export function typedCall<R>(): <N extends EndpointName>(name: N, params: PathParams<N>, opts?: CallOptions) => Promise<R> {
-  // Two steps so the answer's type is named and the endpoint's path parameters are still inferred from its name.
-  return async (name, params, opts) => (await send(name, params, opts)).json() as Promise<R>;
+export function typedCall<N extends EndpointName>(name: N, params: PathParams<N>, opts?: Omit<CallOptions, "body"> & { body?: BodyOf<N> }): Promise<AnswerOf<N>> {
+  return send(name, params, opts).then((res) => res.json() as Promise<AnswerOf<N>>);
 }
+
+/** "METHOD /path" of an endpoint: its key in the route contracts. */
+type RouteKey<N extends EndpointName> = `${(typeof ENDPOINTS)[N]["method"]} ${(typeof ENDPOINTS)[N]["url"]}`;
+/** What the route of an endpoint answers (its contract's type). */
+export type AnswerOf<N extends EndpointName> = RouteContracts[RouteKey<N> & keyof RouteContracts]["answer"];
+/** The body the route of an endpoint takes (its use case's input, without what the path gives). */
+export type BodyOf<N extends EndpointName> = RouteContracts[RouteKey<N> & keyof RouteContracts]["body"];
+
+/** Endpoints of the web app that are no route of the server: a compile error here names them. */
+type NotARoute = { [N in EndpointName]: RouteKey<N> extends keyof RouteContracts ? never : N }[EndpointName];
+export const everyEndpointIsARoute: [NotARoute] extends [never] ? true : { notARoute: NotARoute } = true;

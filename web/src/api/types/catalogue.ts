@@ -1,3 +1,4 @@
+import type { z } from "zod";
 import type * as server from "../../../../src/catalogue/contracts.ts";
 /**
  * What the catalogue's routes answer (mirrors src/catalogue: bodies.ts, numbers.ts, proposals.ts, entities.ts,
@@ -35,23 +36,8 @@ export type BodyDetail = server.BodyDetail;
 
 export type IdentificationView = server.IdentificationView;
 
-/** The fields a person edits (PUT /api/bodies/:id); numbers change through their own routes. */
-export interface BodyEdit {
-  version?: number;
-  externalRef?: string | null;
-  hospital?: string | null;
-  photoDate?: string | null;
-  deathDate?: string | null;
-  sex?: Sex | null;
-  ageMin?: number | null;
-  ageMax?: number | null;
-  clothing?: string | null;
-  identificationStatus?: IdentificationStatus;
-  nameAr?: string | null;
-  nameLat?: string | null;
-  notes?: string | null;
-  sensitivity?: Sensitivity;
-}
+/** The fields a person edits (PUT /api/bodies/:id: the use case's input without the id the path gives). */
+export type BodyEdit = Omit<z.input<typeof server.EditBodyInput>, "id">;
 
 export type HistoryEntry = server.HistoryEntry;
 
@@ -70,35 +56,16 @@ export type EntitySummary = server.EntitySummary;
 
 export type EntityDetail = server.EntityDetail;
 
-export interface EntityFields {
-  number?: string | null;
-  nameAr?: string | null;
-  nameEn?: string | null;
-  title?: string | null;
-  governorate?: string | null;
-  parentId?: string | null;
-  commanderId?: string | null;
-  description?: string | null;
-  sensitivity?: Sensitivity;
-}
+/** An entity's fields as sent (POST /api/entities adds `kind`, PUT /api/entities/:id may add `version`). */
+export type EntityFields = Omit<z.input<typeof server.UpdateEntityInput>, "id" | "version">;
 
 export type Evidence = server.Evidence;
 
-export interface LinkEnd {
-  kind: "body" | "entity";
-  id: string;
-}
+export type LinkEnd = NewLink["from"];
 
 export type LinkView = server.LinkView;
 
-export interface NewLink {
-  type: string;
-  from: LinkEnd;
-  to: LinkEnd;
-  evidence: Evidence[];
-  reasoning: string;
-  confidence?: LinkConfidence;
-}
+export type NewLink = z.input<typeof server.NewLinkInput>;
 
 export type Term = server.Term;
 export type PhotoBodies = server.PhotoBodies;

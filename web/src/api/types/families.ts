@@ -18,6 +18,12 @@ export interface Mark {
 
 export type NameSlots = server.NameSlots;
 
+export interface Sighting {
+  place: string;
+  when?: string;
+  witness?: string;
+}
+
 export interface ReportInput {
   nameAr?: string | null;
   nameLat?: string | null;
@@ -33,6 +39,8 @@ export interface ReportInput {
   branch?: string | null;
   branchCertainty?: BranchCertainty | null;
   marks?: Mark[];
+  numbers?: { role: "detainee" | "branch" | "examiner"; value: string }[];
+  seenInDetention?: Sighting[];
   consent?: Partial<Record<ConsentTier, boolean>>;
   reporterName?: string | null;
   reporterRelationship?: string | null;
@@ -52,6 +60,16 @@ export type CandidateView = server.CandidateView;
 export type DecisionView = server.DecisionView;
 
 export type DisclosureView = server.DisclosureView;
+
+export type FacePhoto = server.FacePhoto;
+
+export type ReportProposalView = server.ReportProposalView;
+
+export type PortalProposal = server.PortalProposal;
+
+export type FacePreviewView = server.FacePreviewView;
+
+export type FaceRegion = FacePreviewView["region"];
 
 export type RequestView = server.RequestView;
 

@@ -1,3 +1,4 @@
+import type { z } from "zod";
 import type * as server from "../../../../src/review/contracts.ts";
 /** What the review routes answer (mirrors src/review/*.ts; the e2e test exercises them through the screens). */
 export const CONFIDENCES = ["possible", "probable", "certain"] as const;
@@ -21,12 +22,11 @@ export type ReviewContent = server.ReviewContent;
 
 export type ReviewView = server.ReviewView;
 
-export interface SubmitReviewInput {
-  findings: Finding[];
-  causes?: Cause[];
-  notes?: string;
-  correction?: string;
-}
+/** POST /api/review/assignments/:id/submit: the use case's input without the assignment the path gives. */
+export type SubmitReviewInput = Omit<z.input<typeof server.SubmitReviewInput>, "assignmentId">;
+
+/** POST /api/review/items/:id/resolve: the use case's input without the item the path gives. */
+export type ResolveInput = Omit<z.input<typeof server.ResolveInput>, "itemId">;
 
 export type Assignment = server.AssignmentView;
 

@@ -1,16 +1,14 @@
 import { api, send, typedCall } from "../../api/client.ts";
-import type { SourceRow } from "../../api/types.ts";
-import type { PhotoAuthenticity, QueuedAnalysis, RunSummary, RunView } from "../../api/types/authenticity.ts";
 
 /** The authenticity area's calls, typed with the server's contracts (src/authenticity/contracts.ts). */
 const none = {} as never;
 
 export const authenticity = {
-  runs: () => typedCall<RunSummary[]>()("authenticityRuns", none),
-  sources: () => typedCall<SourceRow[]>()("sources", none),
+  runs: () => typedCall("authenticityRuns", none),
+  sources: () => typedCall("sources", none),
   /** Queues the analysis and waits for its job (a large card with content checks takes minutes). */
   run: async (source: string, onProgress?: (done: number, total: number) => void): Promise<void> => {
-    const q = await typedCall<QueuedAnalysis>()("authenticityRun", { source }, { body: { content: true } });
+    const q = await typedCall("authenticityRun", { source }, { body: { content: true } });
     for (;;) {
       const j = await api.job(q.job);
       onProgress?.(j.progress.done, j.progress.total);
@@ -19,7 +17,7 @@ export const authenticity = {
       await new Promise((r) => setTimeout(r, 1000));
     }
   },
-  card: (source: string) => typedCall<RunView>()("authenticityCard", { source }),
-  photo: (sha256: string) => typedCall<PhotoAuthenticity>()("authenticityPhoto", { sha256 }),
+  card: (source: string) => typedCall("authenticityCard", { source }),
+  photo: (sha256: string) => typedCall("authenticityPhoto", { sha256 }),
   ela: async (sha256: string) => (await send("authenticityEla", { sha256 })).blob(),
 };

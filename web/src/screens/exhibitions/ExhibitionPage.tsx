@@ -70,8 +70,21 @@ export function ExhibitionPage({ params }: ScreenProps) {
       </div>
       <ErrorNote error={error} />
       <ol className="exh-items" data-testid="exhibition-items">
-        {items.map((it) => (
-          <ItemCard key={it.id} item={it} draft={draft} inReview={summary.status === "review"} onChange={reload} />
+        {items.map((it, i) => (
+          <ItemCard
+            key={it.id}
+            item={it}
+            draft={draft}
+            inReview={summary.status === "review"}
+            onChange={reload}
+            move={(by) => {
+              const order = items.map((x) => x.id);
+              const j = i + by;
+              if (j < 0 || j >= order.length) return undefined;
+              [order[i], order[j]] = [order[j]!, order[i]!];
+              return () => exhibitions.order(summary.id, order);
+            }}
+          />
         ))}
       </ol>
       {items.length === 0 && <p>{t("exhibitions.page.noItems")}</p>}
@@ -106,7 +119,7 @@ export function ExhibitionPage({ params }: ScreenProps) {
   );
 }
 
-function ItemCard({ item, draft, inReview, onChange }: { item: ExhibitionItem; draft: boolean; inReview: boolean; onChange: () => void }) {
+function ItemCard({ item, draft, inReview, onChange, move }: { item: ExhibitionItem; draft: boolean; inReview: boolean; onChange: () => void; move: (by: -1 | 1) => (() => Promise<unknown>) | undefined }) {
   const { t } = useTranslation();
   const fmt = useFormat();
   const session = useSession();
@@ -114,6 +127,9 @@ function ItemCard({ item, draft, inReview, onChange }: { item: ExhibitionItem; d
   const [shown, setShown] = useState(false);
   const [layer, setLayer] = useState<Layer>("faces");
   const [drag, setDrag] = useState<Rect | null>(null);
+  const [editing, setEditing] = useState(false);
+  const [capAr, setCapAr] = useState(item.caption.ar ?? "");
+  const [capEn, setCapEn] = useState(item.caption.en ?? "");
   const start = useRef<{ x: number; y: number } | null>(null);
   const img = useRef<HTMLImageElement>(null);
   const canEdit = draft && session.can("exhibition.edit");
@@ -131,7 +147,7 @@ function ItemCard({ item, draft, inReview, onChange }: { item: ExhibitionItem; d
     start.current = toPixels(e);
     setDrag({ ...start.current, w: 0, h: 0 });
   };
-  const move = (e: PointerEvent) => {
+  const drawTo = (e: PointerEvent) => {
     if (!start.current) return;
     const p = toPixels(e);
     setDrag({ x: Math.min(p.x, start.current.x), y: Math.min(p.y, start.current.y), w: Math.abs(p.x - start.current.x), h: Math.abs(p.y - start.current.y) });
@@ -153,7 +169,29 @@ function ItemCard({ item, draft, inReview, onChange }: { item: ExhibitionItem; d
       <h2 className="exh-item-head">
         {t("exhibitions.fields.item")} {fmt.num(item.position)} · {t(`exhibitions.kind.${item.kind}`)}
       </h2>
-      {caption}
+      {!editing && caption}
+      {editing && (
+        <form
+          className="exh-form"
+          onSubmit={(e) => {
+            e.preventDefault();
+            run(async () => {
+              await exhibitions.updateItem(item.id, { caption: { ar: capAr.trim() || null, en: capEn.trim() || null } });
+              setEditing(false);
+            });
+          }}
+        >
+          <div className="field">
+            <label htmlFor={`cap-ar-${item.id}`}>{t("exhibitions.fields.captionAr")}</label>
+            <textarea id={`cap-ar-${item.id}`} lang="ar" dir="rtl" rows={2} maxLength={4000} value={capAr} onChange={(e) => setCapAr(e.target.value)} />
+          </div>
+          <div className="field">
+            <label htmlFor={`cap-en-${item.id}`}>{t("exhibitions.fields.captionEn")}</label>
+            <textarea id={`cap-en-${item.id}`} lang="en" dir="ltr" rows={2} maxLength={4000} value={capEn} onChange={(e) => setCapEn(e.target.value)} />
+          </div>
+          <button type="submit" className="primary" disabled={busy}>{t("exhibitions.page.saveCaption")}</button>
+        </form>
+      )}
       <p className="small">
         {t("exhibitions.fields.consent")}: {t(`exhibitions.consent.${item.consent}`)} ·{" "}
         {item.reviewed ? (item.reviewed.current ? <>{t("exhibitions.review.done")} <Person id={item.reviewed.by} /></> : t("exhibitions.review.stale")) : t("exhibitions.review.none")}
@@ -185,7 +223,7 @@ function ItemCard({ item, draft, inReview, onChange }: { item: ExhibitionItem; d
                 alt={t("exhibitions.page.previewAlt", { n: fmt.num(item.position) })}
                 draggable={false}
                 onPointerDown={down}
-                onPointerMove={move}
+                onPointerMove={drawTo}
                 onPointerUp={up}
               />
               {drag && img.current && (
@@ -215,6 +253,9 @@ function ItemCard({ item, draft, inReview, onChange }: { item: ExhibitionItem; d
       )}
       <div className="exh-steps">
         {inReview && session.can("exhibition.review") && !item.reviewed?.current && <button type="button" className="primary" disabled={busy} onClick={() => run(() => exhibitions.review(item.id))}>{t("exhibitions.review.confirm")}</button>}
+        {canEdit && !editing && <button type="button" disabled={busy} onClick={() => setEditing(true)}>{t("exhibitions.page.editCaption")}</button>}
+        {canEdit && move(-1) && <button type="button" disabled={busy} onClick={() => run(move(-1)!)}>{t("exhibitions.page.moveUp")}</button>}
+        {canEdit && move(1) && <button type="button" disabled={busy} onClick={() => run(move(1)!)}>{t("exhibitions.page.moveDown")}</button>}
         {canEdit && <button type="button" disabled={busy} onClick={() => run(() => exhibitions.removeItem(item.id))}>{t("exhibitions.page.removeItem")}</button>}
       </div>
       <ErrorNote error={error} />

@@ -1,20 +1,21 @@
 import { typedCall, urlOf } from "../../api/client.ts";
-import type { ExhibitionItem, ExhibitionRegion, ExhibitionSummary, ExhibitionView, Layer, Layers } from "../../api/types/exhibitions.ts";
+import type { Layer, Layers } from "../../api/types/exhibitions.ts";
 
 /** The exhibitions area's calls, typed with the server's views (web/src/api/types/exhibitions.ts). */
 const none = {} as never;
 type Bilingual = { ar?: string | null; en?: string | null };
 
 export const exhibitions = {
-  list: async () => await typedCall<ExhibitionSummary[]>()("exhibitions", none),
-  create: async (input: { title: Bilingual; statement?: Bilingual; languages: ("ar" | "en")[] }) => await typedCall<ExhibitionSummary>()("createExhibition", none, { body: input }),
-  show: async (id: string) => await typedCall<ExhibitionView>()("exhibition", { id }),
-  addItem: async (id: string, input: { kind: "photo" | "body" | "text"; sha256?: string; body?: string; caption?: Bilingual }) => await typedCall<ExhibitionItem>()("addExhibitionItem", { id }, { body: input }),
-  updateItem: async (item: string, input: { caption?: Bilingual; graphic?: boolean; layers?: Partial<Layers> }) => await typedCall<ExhibitionItem>()("updateExhibitionItem", { item }, { body: input }),
-  removeItem: async (item: string) => await typedCall<{ ok: true }>()("removeExhibitionItem", { item }, { body: {} }),
-  addRegion: async (item: string, input: { layer: Layer; x: number; y: number; w: number; h: number }) => await typedCall<ExhibitionRegion>()("addExhibitionRegion", { item }, { body: input }),
-  removeRegion: async (id: string) => await typedCall<{ ok: true }>()("removeExhibitionRegion", { id }, { body: {} }),
-  review: async (item: string) => await typedCall<ExhibitionItem>()("reviewExhibitionItem", { item }, { body: {} }),
-  step: async (step: "submitExhibition" | "returnExhibition" | "approveExhibition" | "publishExhibition" | "withdrawExhibition", id: string) => await typedCall<ExhibitionSummary>()(step, { id }, { body: {} }),
+  list: async () => await typedCall("exhibitions", none),
+  create: async (input: { title: Bilingual; statement?: Bilingual; languages: ("ar" | "en")[] }) => await typedCall("createExhibition", none, { body: input }),
+  show: async (id: string) => await typedCall("exhibition", { id }),
+  addItem: async (id: string, input: { kind: "photo" | "body" | "text"; sha256?: string; body?: string; caption?: Bilingual }) => await typedCall("addExhibitionItem", { id }, { body: input }),
+  updateItem: async (item: string, input: { caption?: Bilingual; graphic?: boolean; layers?: Partial<Layers> }) => await typedCall("updateExhibitionItem", { item }, { body: input }),
+  removeItem: async (item: string) => await typedCall("removeExhibitionItem", { item }, { body: {} }),
+  addRegion: async (item: string, input: { layer: Layer; x: number; y: number; w: number; h: number }) => await typedCall("addExhibitionRegion", { item }, { body: input }),
+  removeRegion: async (id: string) => await typedCall("removeExhibitionRegion", { id }, { body: {} }),
+  order: async (id: string, order: string[]) => await typedCall("orderExhibitionItems", { id }, { body: { order } }),
+  review: async (item: string) => await typedCall("reviewExhibitionItem", { item }, { body: {} }),
+  step: async (step: "submitExhibition" | "returnExhibition" | "approveExhibition" | "publishExhibition" | "withdrawExhibition", id: string) => await typedCall(step, { id }, { body: {} }),
   previewUrl: (item: string, version: string) => `${urlOf("exhibitionItemPreview", { item })}?v=${encodeURIComponent(version)}`,
 };

@@ -4,9 +4,8 @@ import { BRANCH_CERTAINTIES, CONSENT_TIERS, type BranchCertainty, type ConsentTi
 import { Link, navigate } from "../../app/router.tsx";
 import type { ScreenProps } from "../../app/screens.ts";
 import { ErrorNote } from "../../components/ErrorNote.tsx";
-import { useTerms } from "../catalogue/shared.tsx";
 import { families } from "./api.ts";
-import { listOf, useAct } from "./shared.tsx";
+import { listOf, useAct, useFormTerms } from "./shared.tsx";
 import "./families.css";
 
 /**
@@ -36,10 +35,21 @@ const joinName = (parts: Record<Slot, string>) =>
 const emptySlots = (): Record<Slot, string> => ({ given: "", father: "", grandfather: "", family: "" });
 
 export function NewReport(_props: ScreenProps) {
+  return <ReportForm portal={false} />;
+}
+
+/** The same form for a family member in the portal: plainer words, the Arabic name first; a caseworker reads it before it is used. */
+export function PortalNewReport(_props: ScreenProps) {
+  return <ReportForm portal />;
+}
+
+function ReportForm({ portal }: { portal: boolean }) {
   const { t } = useTranslation();
-  const markTypes = useTerms("mark_type");
-  const regions = useTerms("body_region");
-  const governorates = useTerms("governorate");
+  // the portal's plainer words where it has its own, else the caseworker's
+  const L = (key: string, opts?: Record<string, unknown>): string => (portal ? t([`families.portalForm.${key}`, `families.${key}`], opts) : t(`families.${key}`, opts));
+  const markTypes = useFormTerms("mark_type", portal);
+  const regions = useFormTerms("body_region", portal);
+  const governorates = useFormTerms("governorate", portal);
   const [ar, setAr] = useState(emptySlots);
   const [lat, setLat] = useState(emptySlots);
   const [mother, setMother] = useState("");
@@ -80,15 +90,18 @@ export function NewReport(_props: ScreenProps) {
       reporterRelationship: reporter.relationship.trim() || null,
       reporterContact: reporter.contact.trim() || null,
     };
-    await run(async () => navigate(`/families/reports/${(await families.createReport(input)).id}`));
+    await run(async () => {
+      const made = await families.createReport(input);
+      navigate(portal ? `/portal/reports/${made.id}` : `/families/reports/${made.id}`);
+    });
   };
 
   const slotFields = (script: "ar" | "lat", value: Record<Slot, string>, set: (v: Record<Slot, string>) => void) => (
     <fieldset className="fam-slots">
-      <legend>{t(`families.form.name_${script}`)}</legend>
+      <legend>{L(`form.name_${script}`)}</legend>
       {SLOTS.map((s) => (
         <div className="field" key={s}>
-          <label htmlFor={`rep-${script}-${s}`}>{t(`families.slots.${s}`)}</label>
+          <label htmlFor={`rep-${script}-${s}`}>{L(`slots.${s}`)}</label>
           <input id={`rep-${script}-${s}`} dir={script === "ar" ? "rtl" : "ltr"} lang={script === "ar" ? "ar" : "en"} value={value[s]} onChange={(e) => set({ ...value, [s]: e.target.value })} />
         </div>
       ))}
@@ -98,28 +111,28 @@ export function NewReport(_props: ScreenProps) {
   return (
     <section aria-labelledby="fam-form-title">
       <div className="screen-head">
-        <h1 id="fam-form-title">{t("families.form.title")}</h1>
-        <Link to="/families/reports">{t("families.reports.back")}</Link>
+        <h1 id="fam-form-title">{L("form.title")}</h1>
+        {portal ? <Link to="/portal">{t("families.portal.back")}</Link> : <Link to="/families/reports">{t("families.reports.back")}</Link>}
       </div>
-      <p className="muted small">{t("families.form.intro")}</p>
-      <form className="fam-form" onSubmit={(e) => void submit(e)} data-testid="report-form">
-        <h2>{t("families.form.person")}</h2>
+      <p className="muted small">{L("form.intro")}</p>
+      <form className="fam-form" onSubmit={(e) => void submit(e)} data-testid="report-form" data-portal={portal ? "true" : undefined}>
+        <h2>{L("form.person")}</h2>
         {slotFields("ar", ar, setAr)}
         {slotFields("lat", lat, setLat)}
         <div className="fam-grid">
           <div className="field">
-            <label htmlFor="rep-mother">{t("families.slots.mother")}</label>
+            <label htmlFor="rep-mother">{L("slots.mother")}</label>
             <input id="rep-mother" dir="auto" value={mother} onChange={(e) => setMother(e.target.value)} />
           </div>
           <div className="field">
-            <label htmlFor="rep-aliases">{t("families.fields.aliases")}</label>
+            <label htmlFor="rep-aliases">{L("fields.aliases")}</label>
             <input id="rep-aliases" dir="auto" value={aliases} aria-describedby="rep-aliases-help" onChange={(e) => setAliases(e.target.value)} />
             <span id="rep-aliases-help" className="muted small">
-              {t("families.form.aliasesHelp")}
+              {L("form.aliasesHelp")}
             </span>
           </div>
           <div className="field">
-            <label htmlFor="rep-sex">{t("families.fields.sex")}</label>
+            <label htmlFor="rep-sex">{L("fields.sex")}</label>
             <select id="rep-sex" value={sex} onChange={(e) => setSex(e.target.value as "" | "male" | "female")}>
               <option value="">{t("families.unknown")}</option>
               <option value="male">{t("families.sex.male")}</option>
@@ -127,14 +140,14 @@ export function NewReport(_props: ScreenProps) {
             </select>
           </div>
           <div className="field">
-            <label htmlFor="rep-birth">{t("families.fields.birthDate")}</label>
+            <label htmlFor="rep-birth">{L("fields.birthDate")}</label>
             <input id="rep-birth" dir="ltr" inputMode="numeric" value={birth} aria-describedby="rep-birth-help" onChange={(e) => setBirth(e.target.value)} />
             <span id="rep-birth-help" className="muted small">
-              {t("families.form.dateHelp")}
+              {L("form.dateHelp")}
             </span>
           </div>
           <div className="field">
-            <label htmlFor="rep-precision">{t("families.fields.precision")}</label>
+            <label htmlFor="rep-precision">{L("fields.precision")}</label>
             <select id="rep-precision" value={precision} onChange={(e) => setPrecision(e.target.value as Precision)}>
               {PRECISIONS.map((p) => (
                 <option key={p} value={p}>
@@ -144,26 +157,26 @@ export function NewReport(_props: ScreenProps) {
             </select>
           </div>
           <div className="field">
-            <label htmlFor="rep-birthplace">{t("families.fields.birthPlace")}</label>
+            <label htmlFor="rep-birthplace">{L("fields.birthPlace")}</label>
             <input id="rep-birthplace" dir="auto" value={birthPlace} onChange={(e) => setBirthPlace(e.target.value)} />
           </div>
         </div>
 
-        <h2>{t("families.form.arrest")}</h2>
+        <h2>{L("form.arrest")}</h2>
         <div className="fam-grid">
           <div className="field">
-            <label htmlFor="rep-arrest">{t("families.fields.arrestDate")}</label>
+            <label htmlFor="rep-arrest">{L("fields.arrestDate")}</label>
             <input id="rep-arrest" dir="ltr" value={arrestDate} aria-describedby="rep-arrest-help" onChange={(e) => setArrestDate(e.target.value)} />
             <span id="rep-arrest-help" className="muted small">
-              {t("families.form.dateHelp")}
+              {L("form.dateHelp")}
             </span>
           </div>
           <div className="field">
-            <label htmlFor="rep-arrest-place">{t("families.fields.arrestPlace")}</label>
+            <label htmlFor="rep-arrest-place">{L("fields.arrestPlace")}</label>
             <input id="rep-arrest-place" dir="auto" value={arrestPlace} onChange={(e) => setArrestPlace(e.target.value)} />
           </div>
           <div className="field">
-            <label htmlFor="rep-governorate">{t("families.fields.governorate")}</label>
+            <label htmlFor="rep-governorate">{L("fields.governorate")}</label>
             <select id="rep-governorate" value={governorate} onChange={(e) => setGovernorate(e.target.value)}>
               <option value="">{t("families.unknown")}</option>
               {governorates.terms.map((g) => (
@@ -174,11 +187,11 @@ export function NewReport(_props: ScreenProps) {
             </select>
           </div>
           <div className="field">
-            <label htmlFor="rep-branch">{t("families.fields.branch")}</label>
+            <label htmlFor="rep-branch">{L("fields.branch")}</label>
             <input id="rep-branch" dir="auto" value={branch} onChange={(e) => setBranch(e.target.value)} />
           </div>
           <div className="field">
-            <label htmlFor="rep-certainty">{t("families.fields.certainty")}</label>
+            <label htmlFor="rep-certainty">{L("fields.certainty")}</label>
             <select id="rep-certainty" value={certainty} onChange={(e) => setCertainty(e.target.value as "" | BranchCertainty)}>
               <option value="">{t("families.unknown")}</option>
               {BRANCH_CERTAINTIES.map((c) => (
@@ -190,12 +203,12 @@ export function NewReport(_props: ScreenProps) {
           </div>
         </div>
 
-        <h2>{t("families.fields.marks")}</h2>
+        <h2>{L("fields.marks")}</h2>
         {marks.map((m, i) => (
           <fieldset className="fam-mark" key={i}>
-            <legend>{t("families.form.markN", { n: i + 1 })}</legend>
+            <legend>{L("form.markN", { n: i + 1 })}</legend>
             <div className="field">
-              <label htmlFor={`mark-type-${i}`}>{t("families.form.markType")}</label>
+              <label htmlFor={`mark-type-${i}`}>{L("form.markType")}</label>
               <select id={`mark-type-${i}`} value={m.type} onChange={(e) => setMarks(marks.map((x, j) => (j === i ? { ...x, type: e.target.value } : x)))}>
                 <option value="">{t("families.unknown")}</option>
                 {markTypes.terms.map((x) => (
@@ -206,7 +219,7 @@ export function NewReport(_props: ScreenProps) {
               </select>
             </div>
             <div className="field">
-              <label htmlFor={`mark-region-${i}`}>{t("families.form.markRegion")}</label>
+              <label htmlFor={`mark-region-${i}`}>{L("form.markRegion")}</label>
               <select id={`mark-region-${i}`} value={m.region ?? ""} onChange={(e) => setMarks(marks.map((x, j) => (j === i ? { ...x, region: e.target.value || null } : x)))}>
                 <option value="">{t("families.unknown")}</option>
                 {regions.terms.map((x) => (
@@ -217,31 +230,31 @@ export function NewReport(_props: ScreenProps) {
               </select>
             </div>
             <div className="field">
-              <label htmlFor={`mark-desc-${i}`}>{t("families.form.markDescription")}</label>
+              <label htmlFor={`mark-desc-${i}`}>{L("form.markDescription")}</label>
               <input id={`mark-desc-${i}`} dir="auto" value={m.description} onChange={(e) => setMarks(marks.map((x, j) => (j === i ? { ...x, description: e.target.value } : x)))} />
             </div>
             <button type="button" className="link-button" onClick={() => setMarks(marks.filter((_, j) => j !== i))}>
-              {t("families.form.removeMark")}
+              {L("form.removeMark")}
             </button>
           </fieldset>
         ))}
         <button type="button" onClick={() => setMarks([...marks, { type: "", region: null, description: "" }])}>
-          {t("families.form.addMark")}
+          {L("form.addMark")}
         </button>
 
-        <h2>{t("families.form.reporter")}</h2>
+        <h2>{L("form.reporter")}</h2>
         <div className="fam-grid">
           {(["name", "relationship", "contact"] as const).map((k) => (
             <div className="field" key={k}>
-              <label htmlFor={`rep-reporter-${k}`}>{t(`families.reporter.${k}`)}</label>
+              <label htmlFor={`rep-reporter-${k}`}>{L(`reporter.${k}`)}</label>
               <input id={`rep-reporter-${k}`} dir="auto" value={reporter[k]} onChange={(e) => setReporter({ ...reporter, [k]: e.target.value })} />
             </div>
           ))}
         </div>
 
         <fieldset className="fam-consent">
-          <legend>{t("families.consent.title")}</legend>
-          <p className="muted small">{t("families.consent.formHelp")}</p>
+          <legend>{L("consent.title")}</legend>
+          <p className="muted small">{L("consent.formHelp")}</p>
           {CONSENT_TIERS.map((tier) => (
             <div key={tier} className="fam-check">
               <input id={`rep-consent-${tier}`} type="checkbox" checked={consent[tier] ?? false} onChange={(e) => setConsent({ ...consent, [tier]: e.target.checked })} />
@@ -252,7 +265,7 @@ export function NewReport(_props: ScreenProps) {
         <ErrorNote error={error} />
         <div className="actions">
           <button type="submit" disabled={busy}>
-            {t("families.form.save")}
+            {L("form.save")}
           </button>
         </div>
       </form>

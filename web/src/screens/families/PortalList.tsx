@@ -16,6 +16,11 @@ export function PortalList(_props: ScreenProps) {
     <section aria-labelledby="portal-title" className="fam-portal">
       <h1 id="portal-title">{t("families.portal.title")}</h1>
       <p>{t("families.portal.intro")}</p>
+      <p>
+        <Link to="/portal/new" data-testid="portal-new-report">
+          {t("families.portal.newReport")}
+        </Link>
+      </p>
       <ErrorNote error={list.error} />
       {list.loading && !list.data && <p className="muted">{t("app.loading")}</p>}
       {list.data?.length === 0 && <p>{t("families.portal.noReports")}</p>}
@@ -30,7 +35,7 @@ export function PortalList(_props: ScreenProps) {
             <p className="muted small">
               {t("families.portal.refLabel")} <span dir="ltr">{r.ref}</span>
             </p>
-            <p>{t(r.mergedInto ? "families.portal.merged" : r.matches > 0 ? "families.portal.hasNews" : "families.portal.searching")}</p>
+            <p>{t(r.mergedInto ? "families.portal.merged" : r.status === "submitted" ? "families.portal.submitted" : r.matches > 0 ? "families.portal.hasNews" : "families.portal.searching")}</p>
           </li>
         ))}
       </ul>

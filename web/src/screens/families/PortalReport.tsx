@@ -9,6 +9,7 @@ import { Notice } from "../../components/Notice.tsx";
 import { useAsync } from "../../components/useAsync.ts";
 import { portal } from "./api.ts";
 import { useAct, useReportName } from "./shared.tsx";
+import { PortalAdd, PortalSent } from "./PortalAdd.tsx";
 import "./families.css";
 
 /**
@@ -41,6 +42,11 @@ export function PortalReportPage({ params }: ScreenProps) {
       <p className="muted small">
         {t("families.portal.refLabel")} <span dir="ltr">{p.report.ref}</span>
       </p>
+      {p.report.status === "submitted" && (
+        <Notice kind="info">
+          <p data-testid="portal-submitted">{t("families.portal.submitted")}</p>
+        </Notice>
+      )}
       {p.mergedInto && (
         <Notice kind="info">
           <p>{t("families.portal.mergedHelp")}</p>
@@ -59,6 +65,8 @@ export function PortalReportPage({ params }: ScreenProps) {
         <Withdrawn list={p.withdrawn} />
         <p className="muted small">{t("families.portal.support")}</p>
       </section>
+      {p.report.status !== "closed" && !p.mergedInto && <PortalAdd report={p.report} onChange={rep.reload} />}
+      <PortalSent list={p.proposals} />
       <PortalConsent report={p.report} onChange={rep.reload} />
     </section>
   );

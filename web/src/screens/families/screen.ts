@@ -1,6 +1,7 @@
 import type { ScreenDef } from "../../app/screens.ts";
 import { ReportsList } from "./ReportsList.tsx";
-import { NewReport } from "./NewReport.tsx";
+import { NewReport, PortalNewReport } from "./NewReport.tsx";
+import { Proposals } from "./Proposals.tsx";
 import { ReportPage } from "./ReportPage.tsx";
 import { Flags } from "./Flags.tsx";
 import { Duplicates } from "./Duplicates.tsx";
@@ -22,6 +23,8 @@ export const screens: ScreenDef[] = [
   { id: "family-report", path: "/families/reports/:id", title: "families.report.title", requires: [...CASEWORK, "family.candidates"], component: ReportPage },
   { id: "family-flags", path: "/families/flags", title: "families.flags.title", group: "families", menu: 41, requires: CASEWORK, component: Flags },
   { id: "family-duplicates", path: "/families/duplicates", title: "families.duplicates.title", group: "families", menu: 42, requires: [...CASEWORK, "family.match", "report.edit"], component: Duplicates },
+  { id: "family-proposals", path: "/families/proposals", title: "families.proposals.title", group: "families", menu: 43, requires: [...CASEWORK, "family.match", "report.edit"], component: Proposals },
+  { id: "portal-new", path: "/portal/new", title: "families.portalForm.form.title", requires: ["disclosure.read", "report.file"], roles: ["family_member"], component: PortalNewReport },
   { id: "portal", path: "/portal", title: "families.portal.title", group: "families", menu: 5, requires: ["disclosure.read"], roles: ["family_member"], component: PortalList },
   { id: "portal-report", path: "/portal/reports/:id", title: "families.portal.reportTitle", requires: ["disclosure.read"], roles: ["family_member"], component: PortalReportPage },
 ];

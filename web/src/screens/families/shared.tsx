@@ -1,7 +1,11 @@
-import { useState } from "react";
+import { useCallback, useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { Band, ReportView } from "../../api/types/families.ts";
 import { usePrefs } from "../../app/prefs.tsx";
+import type { Term } from "../../api/types/catalogue.ts";
+import { useAsync } from "../../components/useAsync.ts";
+import { catalogue } from "../catalogue/api.ts";
+import { portal as portalApi } from "./api.ts";
 
 /** A report's name in the reader's script first, the other after it; its reference when no name was given. */
 export function reportName(r: Pick<ReportView, "ref" | "nameAr" | "nameLat">, lang: string): string {
@@ -52,4 +56,23 @@ export function useAct(onChange: () => Promise<void> = async () => {}) {
     }
   };
   return { busy, error, run };
+}
+
+/**
+ * A vocabulary's terms for a families form: from the catalogue for caseworkers, from the portal (the few the
+ * family's forms need) for a family member, who may not read the catalogue.
+ */
+export function useFormTerms(vocabulary: "mark_type" | "body_region" | "governorate", inPortal: boolean): { terms: Term[]; label: (code: string | null | undefined) => string } {
+  const { lang } = usePrefs();
+  const { data } = useAsync(() => (inPortal ? portalApi.vocabulary(vocabulary) : catalogue.vocabulary(vocabulary)), [vocabulary, inPortal]);
+  const terms = data ?? [];
+  const label = useCallback(
+    (code: string | null | undefined) => {
+      if (!code) return "—";
+      const term = terms.find((x) => x.code === code);
+      return term ? (lang === "ar" ? term.labelAr : term.labelEn) : code;
+    },
+    [terms, lang],
+  );
+  return { terms, label };
 }

@@ -1,6 +1,6 @@
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { RESOLUTION_METHODS, type Dispute, type ResolutionMethod, type ReviewView, type Term } from "../../api/types/review.ts";
+import { RESOLUTION_METHODS, type CauseIndicator, type Dispute, type ResolutionMethod, type ReviewView, type Term } from "../../api/types/review.ts";
 import { useFormat, usePrefs } from "../../app/prefs.tsx";
 import type { ScreenProps } from "../../app/screens.ts";
 import { ErrorNote } from "../../components/ErrorNote.tsx";
@@ -65,7 +65,7 @@ function DisputeCard({ d, terms, onResolved }: { d: Dispute; terms: Term[] | nul
   const allCauses = [...new Set(pair.flatMap((r) => r.content.causes.map((c) => c.code)))].sort();
   const [method, setMethod] = useState<ResolutionMethod>("third_reviewer");
   const [chosen, setChosen] = useState<Set<string> | null>(null);
-  const [causes, setCauses] = useState<Set<string> | null>(null);
+  const [causes, setCauses] = useState<Set<CauseIndicator> | null>(null);
   const [note, setNote] = useState("");
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
@@ -74,7 +74,7 @@ function DisputeCard({ d, terms, onResolved }: { d: Dispute; terms: Term[] | nul
   const findings = chosen ?? agreed;
   const agreedCauses = new Set(allCauses.filter((c) => !d.disagreement.causes.includes(c)));
   const causeSet = causes ?? agreedCauses;
-  const toggle = (s: Set<string>, v: string, on: boolean) => {
+  const toggle = <T,>(s: Set<T>, v: T, on: boolean) => {
     const n = new Set(s);
     if (on) n.add(v);
     else n.delete(v);

@@ -1,5 +1,4 @@
 import { typedCall } from "../../api/client.ts";
-import type { SearchResult } from "../../api/types/search.ts";
 import { toQuery, type SearchState } from "./url.ts";
 
 /** The search area's typed call (the route is in web/src/api/endpoints/search.ts). */
@@ -7,5 +6,5 @@ const none = {} as never;
 
 export const searchApi = {
   search: (s: SearchState, limit: number, signal?: AbortSignal) =>
-    typedCall<SearchResult>()("search", none, { query: { ...toQuery(s), limit }, priority: "high", ...(signal ? { signal } : {}) }),
+    typedCall("search", none, { query: { ...toQuery(s), limit }, priority: "high", ...(signal ? { signal } : {}) }),
 };
