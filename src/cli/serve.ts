@@ -7,7 +7,7 @@ import { writeDemoCard } from "../archive/index.ts";
 import { ingestCard } from "../archive/index.ts";
 import type { Archive } from "../app/context.ts";
 import { Invalid } from "../core/errors.ts";
-import { seedDemo } from "./demo.ts";
+import { furnishDemo, seedDemo } from "./demo.ts";
 import { demoReviewer } from "./exhibition.ts";
 import { buildDemoExhibition } from "../exhibitions/index.ts";
 import { globalOptions, print, progressBar, withArchive, positiveIntOption } from "./shell.ts";
@@ -124,6 +124,7 @@ export function registerServeCommands(program: Command): void {
           const ex = await buildDemoExhibition(a, operatorActor(), (await demoReviewer(a)).actor);
           process.stderr.write(`dalil: a demonstration exhibition (${ex.ref}) is published at /exhibitions/${ex.ref}/\n`);
         }
+        await furnishDemo(a, (line) => process.stderr.write(`dalil: ${line}\n`));
         await serveUntilSignal(a, { port: o.port, host: "127.0.0.1", worker: true });
       }, { create: true });
     });

@@ -137,7 +137,7 @@ test(`the gallery stays smooth with ${PHOTOS.toLocaleString("en")} photographs`,
       await page.keyboard.press("Control+End");
       await waitForExpression(page, `document.activeElement?.dataset?.index === "${PHOTOS - 1}"`, 30_000);
       const lastPhotoMs = Date.now() - t2;
-      assert.match((await page.locator(`.tile a[data-index="${PHOTOS - 1}"]`).getAttribute("href"))!, new RegExp(`/photo/${sha(PHOTOS - 1)}$`));
+      assert.match((await page.locator(`.tile a[data-index="${PHOTOS - 1}"]`).getAttribute("href"))!, new RegExp(`/photo/${sha(PHOTOS - 1)}\\?from=gallery&at=${PHOTOS - 1}$`));
 
       const figures: Figures = { photos: PHOTOS, firstTilesMs, fling, middleJumpMs, middleImagesMs, lastPhotoMs, galleryRequests };
       mkdirSync(ARTIFACTS, { recursive: true });

@@ -171,7 +171,7 @@ test("the web app in Chromium, in English and in Arabic", { skip, timeout: 240_0
           assert.equal(await page.evaluate(`document.activeElement?.getAttribute("data-index")`), "1", "the arrow key that points forward in the reading direction moves to the next photograph");
           await shot(page, p("06-gallery"));
           await page.keyboard.press("Enter");
-          await page.waitForURL(/\/photo\/[0-9a-f]{64}$/);
+          await page.waitForURL(/\/photo\/[0-9a-f]{64}\?from=gallery&at=1$/);
 
           // The viewer: blurred, its proof verified in the page, then revealed with a reason.
           await page.locator("[data-testid=proof-verified]").waitFor();
