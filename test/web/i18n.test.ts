@@ -55,6 +55,7 @@ const code = sources(WEB).map((f) => ({ f, text: readFileSync(f, "utf8") }));
 const PLURAL = /_(zero|one|two|few|many|other)$/;
 const AR_FORMS = ["zero", "one", "two", "few", "many", "other"] as const;
 const base = (k: string) => k.replace(PLURAL, "");
+const vars_ = (s: string) => [...s.matchAll(/\{\{(\w+)\}\}/g)].map((m) => m[1]!).filter((v) => v !== "n" && v !== "count");
 const vars = (s: string) => [...new Set([...s.matchAll(/\{\{(\w+)\}\}/g)].map((m) => m[1]!))].sort();
 
 test("Arabic and English have the same keys, none empty, and the Arabic is Arabic", () => {
@@ -181,7 +182,7 @@ test("plural keys: English one and other, Arabic all six forms, each count rende
   for (const b of plural) {
     for (const [n, f] of form) {
       const want = AR.get(`${b}_${f}`)!.replace(/\{\{(\w+)\}\}/g, (_m, v: string) => (v === "n" || v === "count" ? String(n) : `<${v}>`));
-      const vars = Object.fromEntries(["index", "size", "files", "done", "total", "bytes", "photos"].map((v) => [v, `<${v}>`]));
+      const vars = Object.fromEntries(["index", "size", "files", "done", "total", "bytes", "photos", ...vars_(AR.get(`${b}_${f}`)!)].map((v) => [v, `<${v}>`]));
       assert.equal(i18n.t(b, { ...vars, n: String(n), count: n }), want, `${b} with ${n} is the ${f} form`);
     }
   }
