@@ -7,6 +7,7 @@ import { promoteNextSealedKey, sealedKey, sealedKeyring, stageNextSealedKey, SEA
 import { keyId, open, seal } from "./secrets.ts";
 import { adb } from "./tables.ts";
 import { sealedAad } from "./sealed.ts";
+import { say } from "../core/messages.ts";
 
 /**
  * Key rotation that administrators start. Each rotation is a custody event ("key rotation") naming the key,
@@ -29,7 +30,7 @@ export async function rotateSealedKey(ctx: Ctx, actor: Actor): Promise<SealedRot
   const old = sealedKey(ctx.config, false);
   const ring = sealedKeyring(ctx.config);
   const count = await adb(ctx.db.db).selectFrom("sealed_identities").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
-  if (!old && Number(count.n) > 0) throw new NotFound(`The sealed-records key (keys/${SEALED_KEY}) is not on this server; bring it back to rotate it.`);
+  if (!old && Number(count.n) > 0) throw new NotFound(say("sealed.keyMissingRotate", { file: SEALED_KEY }));
   const next = randomBytes(32);
   stageNextSealedKey(ctx.config, next);
   const to = keyId(next);
@@ -37,7 +38,7 @@ export async function rotateSealedKey(ctx: Ctx, actor: Actor): Promise<SealedRot
     const rows = await adb(tx).selectFrom("sealed_identities").selectAll().execute();
     for (const row of rows) {
       const key = ring.get(row.key_id);
-      if (!key) throw new IntegrityError(`The sealed record of source ${row.source_id} is under key ${row.key_id}, which is not on this server; nothing was changed.`);
+      if (!key) throw new IntegrityError(say("sealed.underMissingKey", { source: row.source_id, key: row.key_id }));
       const aad = sealedAad(row.source_id);
       const plain = open(key, row.nonce, row.ciphertext, aad);
       const { nonce, ciphertext } = seal(next, plain, aad);

@@ -8,6 +8,7 @@ import { sealedKey, sealedKeyring, SEALED_KEY } from "./keyring.ts";
 import { keyId, open, seal } from "./secrets.ts";
 import { adb } from "./tables.ts";
 import type * as contracts from "./contracts.ts";
+import { say, type Said } from "../core/messages.ts";
 
 /**
  * Sealed source identities: who handed over a medium. The identity is encrypted with AES-256-GCM under its own
@@ -44,14 +45,14 @@ export async function sealIdentity(ctx: Ctx, actor: Actor, input: SealIdentity, 
   ctx.policy.require(actor, "sealed.write");
   if (input.replace) ctx.policy.require(actor, "sealed.open");
   const plaintext = Buffer.from(input.identity.trim(), "utf8");
-  if (plaintext.length === 0) throw new Invalid("The identity file is empty; write who handed over the medium and how to reach them.", "identity");
-  if (plaintext.length > MAX_IDENTITY_BYTES) throw new Invalid(`An identity may hold at most ${MAX_IDENTITY_BYTES / 1024} KiB of text.`, "identity");
-  if (!(await sourceExists(ctx.db.db, input.sourceId))) throw new NotFound(`There is no source ${input.sourceId}; check the id in the list of sources.`);
+  if (plaintext.length === 0) throw new Invalid(say("sealed.identityEmpty"), "identity");
+  if (plaintext.length > MAX_IDENTITY_BYTES) throw new Invalid(say("sealed.identityTooLong", { kib: MAX_IDENTITY_BYTES / 1024 }), "identity");
+  if (!(await sourceExists(ctx.db.db, input.sourceId))) throw new NotFound(say("source.notFound", { source: input.sourceId }));
   const key = sealedKey(ctx.config, false) ?? (await firstSealedKey(ctx));
   return ctx.db.transaction(async (tx) => {
-    if (!(await sourceExists(tx, input.sourceId))) throw new NotFound(`There is no source ${input.sourceId}; check the id in the list of sources.`);
+    if (!(await sourceExists(tx, input.sourceId))) throw new NotFound(say("source.notFound", { source: input.sourceId }));
     const existing = await adb(tx).selectFrom("sealed_identities").select("source_id").where("source_id", "=", input.sourceId).executeTakeFirst();
-    if (existing && !input.replace) throw new Conflict(`Source ${input.sourceId} has a sealed identity already; an administrator may replace it (--replace).`);
+    if (existing && !input.replace) throw new Conflict(say("sealed.identityExists", { source: input.sourceId }));
     const { nonce, ciphertext } = seal(key, plaintext, sealedAad(input.sourceId));
     const row = {
       source_id: input.sourceId,
@@ -84,7 +85,7 @@ export async function sealIdentity(ctx: Ctx, actor: Actor, input: SealIdentity, 
  */
 async function firstSealedKey(ctx: Ctx): Promise<Buffer> {
   const any = await adb(ctx.db.db).selectFrom("sealed_identities").select("source_id").limit(1).executeTakeFirst();
-  if (any) throw new NotFound(`The sealed-records key (keys/${SEALED_KEY}) is not on this server; bring it back to seal or open records.`);
+  if (any) throw new NotFound(say("sealed.keyMissingSeal", { file: SEALED_KEY }));
   return sealedKey(ctx.config, true)!;
 }
 
@@ -113,23 +114,23 @@ export async function openSealedIdentity(ctx: Ctx, actor: Actor, input: OpenSeal
   ctx.policy.require(actor, "sealed.open");
   const reason = input.reason.trim();
   if (reason.length < MIN_REASON) {
-    throw new Invalid(`Give the reason for opening this sealed record (at least ${MIN_REASON} characters); it is recorded in the custody log.`, "reason");
+    throw new Invalid(say("sealed.reasonNeeded", { min: MIN_REASON }), "reason");
   }
   const ring = sealedKeyring(ctx.config);
-  if (ring.size === 0) throw new NotFound(`The sealed-records key (keys/${SEALED_KEY}) is not on this server; bring it back from where it is kept to open sealed records.`);
+  if (ring.size === 0) throw new NotFound(say("sealed.keyMissingOpen", { file: SEALED_KEY }));
   const result = await ctx.db.transaction(async (tx) => {
     const row = await adb(tx).selectFrom("sealed_identities").selectAll().where("source_id", "=", input.sourceId).executeTakeFirst();
-    if (!row) throw new NotFound(`Source ${input.sourceId} has no sealed identity.`);
+    if (!row) throw new NotFound(say("sealed.noIdentity", { source: input.sourceId }));
     let identity: string | null = null;
-    let failure: string | null = null;
+    let failure: Said | null = null;
     const key = ring.get(row.key_id);
     if (!key) {
-      failure = `This record was sealed under key ${row.key_id}, which is not on this server (it has ${[...ring.keys()].join(", ")}).`;
+      failure = say("sealed.keyNotHere", { key: row.key_id, keys: [...ring.keys()].join(", ") });
     } else {
       try {
         identity = open(key, row.nonce, row.ciphertext, sealedAad(row.source_id)).toString("utf8");
       } catch (err) {
-        failure = err instanceof IntegrityError ? err.message : "The sealed record could not be opened.";
+        failure = err instanceof IntegrityError && err.key ? { key: err.key, params: err.params ?? {} } : say("sealed.couldNotOpen");
       }
     }
     const { event } = await ctx.log.append(
@@ -138,6 +139,6 @@ export async function openSealedIdentity(ctx: Ctx, actor: Actor, input: OpenSeal
     );
     return { identity, failure, event: event.id };
   });
-  if (result.identity === null) throw new IntegrityError(result.failure ?? "The sealed record could not be opened.");
+  if (result.identity === null) throw new IntegrityError(result.failure ?? say("sealed.couldNotOpen"));
   return { sourceId: input.sourceId, identity: result.identity, event: result.event };
 }

@@ -3,6 +3,7 @@ import { chmodSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { IntegrityError } from "../core/errors.ts";
 import { base64KeyText, writeKeyFile } from "../core/key-file.ts";
+import { say } from "../core/messages.ts";
 
 /**
  * Secrets at rest and in comparison. Credentials handed to people (session cookies, API tokens, recovery
@@ -38,14 +39,14 @@ export function seal(key: Buffer, plaintext: Buffer, aad: string): { nonce: Buff
 }
 
 export function open(key: Buffer, nonce: Buffer, ciphertext: Buffer, aad: string): Buffer {
-  if (ciphertext.length < 16) throw new IntegrityError("A sealed value is truncated.");
+  if (ciphertext.length < 16) throw new IntegrityError(say("sealed.truncated"));
   const d = createDecipheriv("aes-256-gcm", key, nonce);
   d.setAAD(Buffer.from(aad, "utf8"));
   d.setAuthTag(ciphertext.subarray(ciphertext.length - 16));
   try {
     return Buffer.concat([d.update(ciphertext.subarray(0, ciphertext.length - 16)), d.final()]);
   } catch {
-    throw new IntegrityError("A sealed value does not open with this key: the key is not the one it was sealed with, or the record was altered.");
+    throw new IntegrityError(say("sealed.wrongKey"));
   }
 }
 
@@ -88,6 +89,6 @@ export function writeKeyFileExclusive(keysDir: string, name: string, key: Buffer
 
 function decodeKey(text: string, name: string): Buffer {
   const key = Buffer.from(text.trim(), "base64");
-  if (key.length !== 32) throw new IntegrityError(`The key file ${name} does not hold a 32-byte key (base64); restore it from your key backup.`);
+  if (key.length !== 32) throw new IntegrityError(say("keys.badKeyFile", { file: name }));
   return key;
 }

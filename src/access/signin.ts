@@ -1,6 +1,7 @@
 import type { Ctx } from "../app/context.ts";
 import type { Actor, Role } from "../core/actor.ts";
 import { Conflict, Invalid, Unauthenticated } from "../core/errors.ts";
+import { say, type Said } from "../core/messages.ts";
 import type { Tx } from "../db/database.ts";
 import { recordAccessChange } from "./audit.ts";
 import { accountsKey } from "./keyring.ts";
@@ -91,11 +92,16 @@ async function markSignedIn(tx: Tx, ctx: Ctx, userId: string): Promise<void> {
 
 function requireStage(live: LiveSession, ...stages: SessionStage[]): void {
   if (!stages.includes(live.stage)) {
-    throw new Conflict(
-      live.stage === "full" ? "You are signed in already." : `Finish signing in first: ${describeStage(live.stage)}.`,
-    );
+    throw new Conflict(FINISH[live.stage]);
   }
 }
+
+const FINISH: Record<SessionStage, Said> = {
+  full: say("signin.already"),
+  totp: say("signin.finishTotp"),
+  password_change: say("signin.finishPasswordChange"),
+  totp_enrol: say("signin.finishTotpEnrol"),
+};
 
 export function describeStage(stage: SessionStage): string {
   switch (stage) {

@@ -9,6 +9,7 @@ import { ACTIONS, type Action, type ScopedActor } from "./policy.ts";
 import { randomToken, sha256Hex } from "./secrets.ts";
 import { adb, type ApiTokensTable } from "./tables.ts";
 import type * as contracts from "./contracts.ts";
+import { say } from "../core/messages.ts";
 
 /**
  * API tokens for scripts: `Authorization: Bearer dalil_…`. A token acts as its user, narrowed to its scopes
@@ -42,17 +43,17 @@ function view(r: ApiTokensTable): ApiTokenView {
 
 export async function createApiToken(ctx: Ctx, actor: Actor, input: CreateApiToken): Promise<ApiTokenView & { token: string }> {
   ctx.policy.require(actor, "token.manage", { relations: { self: [actor.id] } });
-  if ((actor as ScopedActor).scopes) throw new Forbidden("Make API tokens from a signed-in session, not with another token.");
+  if ((actor as ScopedActor).scopes) throw new Forbidden(say("token.fromSession"));
   const name = input.name.trim();
-  if (!name || name.length > 100) throw new Invalid("Name the token (up to 100 characters) so you can tell it apart later.", "name");
-  if (input.scopes.length === 0) throw new Invalid("Give the token at least one scope (an action it may do).", "scopes");
+  if (!name || name.length > 100) throw new Invalid(say("token.name"), "name");
+  if (input.scopes.length === 0) throw new Invalid(say("token.scopeNeeded"), "scopes");
   const scopes = [...new Set(input.scopes)];
   for (const s of scopes) {
-    if (!ACTIONS.includes(s as Action)) throw new Invalid(`There is no action "${s}" to grant.`, "scopes");
-    if (!ctx.policy.mayAttempt(actor, s as Action)) throw new Forbidden(`Your role (${actor.role}) may not do ${s}, so a token of yours cannot either.`);
+    if (!ACTIONS.includes(s as Action)) throw new Invalid(say("token.noAction", { action: s }), "scopes");
+    if (!ctx.policy.mayAttempt(actor, s as Action)) throw new Forbidden(say("token.beyondRole", { role: actor.role, action: s }));
   }
   const days = input.days ?? 90;
-  if (!Number.isInteger(days) || days < 1 || days > MAX_DAYS) throw new Invalid(`A token lasts between 1 and ${MAX_DAYS} days.`, "days");
+  if (!Number.isInteger(days) || days < 1 || days > MAX_DAYS) throw new Invalid(say("token.days", { max: MAX_DAYS }), "days");
   const now = ctx.clock.now();
   const token = `${TOKEN_PREFIX}${randomToken(32)}`;
   const row: ApiTokensTable = {
@@ -84,7 +85,7 @@ export async function revokeApiToken(ctx: Ctx, actor: Actor, id: string): Promis
   return ctx.db.transaction(async (tx) => {
     const row = await adb(tx).selectFrom("api_tokens").selectAll().where("id", "=", id).executeTakeFirst();
     const mine = row && ctx.policy.allows(actor, "token.manage", { relations: { self: [row.user_id] } });
-    if (!row || !(mine || ctx.policy.allows(actor, "users.manage"))) throw new NotFound("There is no such token among yours.");
+    if (!row || !(mine || ctx.policy.allows(actor, "users.manage"))) throw new NotFound(say("token.notFound"));
     const now = ctx.clock.now().toISOString();
     if (row.revoked_at === null) {
       await adb(tx).updateTable("api_tokens").set({ revoked_at: now }).where("id", "=", id).execute();

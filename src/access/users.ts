@@ -9,6 +9,7 @@ import { revokeAllSessions } from "./sessions.ts";
 import { adb, type UsersTable } from "./tables.ts";
 import { accountKey, totpKey } from "./throttle.ts";
 import type * as contracts from "./contracts.ts";
+import { say } from "../core/messages.ts";
 
 /**
  * Accounts. An administrator adds one with a role and hands over the one-time password printed once; the
@@ -113,8 +114,8 @@ export async function findAccountOfRole(tx: Tx, ref: string, role: Role, field: 
 export async function actorNow(tx: Tx, actor: Actor): Promise<Actor> {
   if (actor.kind !== "user") return actor;
   const row = await adb(tx).selectFrom("users").select(["id", "role", "disabled_at"]).where("id", "=", actor.id).executeTakeFirst();
-  if (!row) throw new Forbidden("The account that queued this work no longer exists; it was not run.");
-  if (row.disabled_at !== null) throw new Forbidden("The account that queued this work is disabled; it was not run.");
+  if (!row) throw new Forbidden(say("job.queuerGone"));
+  if (row.disabled_at !== null) throw new Forbidden(say("job.queuerDisabled"));
   return { kind: "user", id: row.id, role: row.role as Role };
 }
 

@@ -8,7 +8,7 @@ import { JobView } from "../core/contracts.ts";
  * what is served against them. Contracts may import other modules' contracts (and nothing else but zod).
  */
 
-export const OriginalView = z.object({ sha256: z.string(), size: z.number(), format: z.string(), mediaKind: z.string(), status: z.string(), quarantineReason: z.string().nullable(), width: z.number().nullable(), height: z.number().nullable(), captureTime: z.string().nullable(), camera: z.object({ make: z.string().nullable(), model: z.string().nullable(), serial: z.string().nullable().optional() }), phash: z.string().nullable(), firstSeenAt: z.string(), renditions: z.array(z.object({ kind: z.string(), sha256: z.string(), width: z.number(), height: z.number() })) });
+export const OriginalView = z.object({ sha256: z.string(), size: z.number(), format: z.string(), mediaKind: z.string(), status: z.string(), quarantineReason: z.string().nullable(), quarantineKey: z.string().nullable().optional(), quarantineParams: z.record(z.union([z.string(), z.number()])).nullable().optional(), width: z.number().nullable(), height: z.number().nullable(), captureTime: z.string().nullable(), camera: z.object({ make: z.string().nullable(), model: z.string().nullable(), serial: z.string().nullable().optional() }), phash: z.string().nullable(), firstSeenAt: z.string(), renditions: z.array(z.object({ kind: z.string(), sha256: z.string(), width: z.number(), height: z.number() })) });
 export type OriginalView = z.infer<typeof OriginalView>;
 
 export const GetOriginalsAnswer = z.object({ items: z.array(OriginalView), next: z.string().nullable() });
@@ -38,7 +38,7 @@ export type HistoryEvent = z.infer<typeof HistoryEvent>;
 export const GetOriginalsBySha256EventsAnswer = z.object({ sha256: z.string(), events: z.array(HistoryEvent) });
 export type GetOriginalsBySha256EventsAnswer = z.infer<typeof GetOriginalsBySha256EventsAnswer>;
 
-export const SightingView = z.object({ entry: z.number(), path: z.string().optional(), size: z.number(), outcome: z.string(), reason: z.string().nullable(), sha256: z.string().nullable(), seenAt: z.string() });
+export const SightingView = z.object({ entry: z.number(), path: z.string().optional(), size: z.number(), outcome: z.string(), reason: z.string().nullable(), reasonKey: z.string().nullable().optional(), reasonParams: z.record(z.union([z.string(), z.number()])).nullable().optional(), sha256: z.string().nullable(), seenAt: z.string() });
 export type SightingView = z.infer<typeof SightingView>;
 
 export const GetSourcesByIdSightingsAnswer = z.object({ source: z.string(), total: z.number(), offset: z.number(), items: z.array(SightingView) });

@@ -13,6 +13,7 @@ import { sniffFormat } from "./media/sniff.ts";
 import { extractMetadata, type PhotoMetadata } from "./media/metadata.ts";
 import { makeRenditions, MediaRejected, tuneSharpForBulk, type Renditions } from "./media/renditions.ts";
 import type { Tx } from "../db/database.ts";
+import { english, say, type Said } from "../core/messages.ts";
 
 /**
  * Intake: a memory card in, every original preserved. Each file is read once into memory (or streamed when
@@ -198,6 +199,8 @@ interface Examined {
   kind: string;
   problem?: string;
   warning?: string;
+  /** The problem or warning as a message key with parameters, for the reader's language (the text is its English). */
+  said?: Said;
   metadata?: PhotoMetadata;
   renditions?: Renditions;
 }
@@ -212,9 +215,9 @@ async function ingestEntry(
 ): Promise<Outcome> {
   const now = () => ctx.clock.now();
   if (entry.refused || !entry.open) {
-    const reason = entry.refused ?? "the entry could not be opened";
+    const reason = entry.refused ?? english("quarantine.cannotOpen");
     await ctx.db.transaction(async (tx) => {
-      await recordSighting(tx, sourceId, entry, entryNo, null, "quarantined", reason, now());
+      await recordSighting(tx, sourceId, entry, entryNo, null, "quarantined", reason, now(), entry.refused ? null : say("quarantine.cannotOpen"));
       await ctx.log.append(
         tx,
         custody(
@@ -253,6 +256,8 @@ async function ingestEntry(
         media_kind: ex.kind,
         status: quarantined ? "quarantined" : "preserved",
         quarantine_reason: ex.problem ?? null,
+        quarantine_key: ex.problem && ex.said ? ex.said.key : null,
+        quarantine_params: ex.problem && ex.said ? JSON.stringify(ex.said.params) : null,
         first_seen_at: at.toISOString(),
         first_source_id: sourceId,
         width: ex.renditions?.width ?? ex.metadata?.width ?? null,
@@ -274,7 +279,7 @@ async function ingestEntry(
     // Bytes the archive already holds are another sighting of them, whatever their state: a quarantined file seen
     // again is a duplicate of the one kept (with its reason), not a second quarantine.
     const outcome: Outcome = !isNew ? "duplicate" : quarantined ? "quarantined" : "ingested";
-    await recordSighting(tx, sourceId, entry, entryNo, ex.sha256, outcome, ex.problem ?? ex.warning ?? null, at);
+    await recordSighting(tx, sourceId, entry, entryNo, ex.sha256, outcome, ex.problem ?? ex.warning ?? null, at, ex.said ?? null);
 
     const events: CustodyEvent[] = [];
     const objects = [
@@ -327,6 +332,7 @@ async function recordSighting(
   outcome: Outcome,
   reason: string | null,
   at: Date,
+  said: Said | null = null,
 ): Promise<void> {
   await tx
     .insertInto("sightings")
@@ -339,6 +345,8 @@ async function recordSighting(
       original_sha256: sha256,
       outcome,
       reason,
+      reason_key: reason !== null && said ? said.key : null,
+      reason_params: reason !== null && said ? JSON.stringify(said.params) : null,
       seen_at: at.toISOString(),
     })
     .execute();
@@ -360,8 +368,8 @@ async function examine(ctx: Ctx, entry: CardEntry): Promise<Examined> {
   const sniffed = sniffFormat(bytes.subarray(0, 4096));
   const base: Examined = { sha256, size: bytes.length, format: sniffed.format, mime: sniffed.mime, kind: sniffed.kind };
   const claim = claimProblem(entry.path, bytes.length, sniffed);
-  if (claim.problem) return { ...base, problem: claim.problem };
-  if (claim.warning) base.warning = claim.warning;
+  if (claim.problem) return { ...base, ...claim };
+  if (claim.warning) Object.assign(base, claim);
   if (!RENDERABLE.has(sniffed.format)) return base;
   try {
     const [metadata, renditions] = await Promise.all([extractMetadata(bytes), makeRenditions(bytes)]);
@@ -369,7 +377,7 @@ async function examine(ctx: Ctx, entry: CardEntry): Promise<Examined> {
   } catch (err) {
     if (err instanceof MediaRejected) {
       const metadata = await extractMetadata(bytes).catch(() => undefined);
-      return { ...base, ...(metadata ? { metadata } : {}), problem: err.message };
+      return { ...base, ...(metadata ? { metadata } : {}), problem: err.message, ...(err.key ? { said: { key: err.key, params: err.params ?? {} } } : {}) };
     }
     throw err;
   }
@@ -384,11 +392,9 @@ async function examineLarge(ctx: Ctx, entry: CardEntry, stream: Readable): Promi
   const sniffed = sniffFormat(head);
   const base: Examined = { sha256: put.sha256, size: put.size, format: sniffed.format, mime: sniffed.mime, kind: sniffed.kind };
   const claim = claimProblem(entry.path, put.size, sniffed);
-  if (claim.problem) return { ...base, problem: claim.problem };
-  if (RENDERABLE.has(sniffed.format)) {
-    return { ...base, warning: `image of ${put.size} bytes is larger than the rendition limit; preserved without renditions` };
-  }
-  return claim.warning ? { ...base, warning: claim.warning } : base;
+  if (claim.problem) return { ...base, ...claim };
+  if (RENDERABLE.has(sniffed.format)) return { ...base, ...said(undefined, say("intake.tooLargeToRender", { bytes: put.size })) };
+  return claim.warning ? { ...base, ...claim } : base;
 }
 
 /** What the bytes say against what the name claims: a decision a custodian would agree with. */
@@ -396,16 +402,16 @@ function claimProblem(
   path: string,
   size: number,
   sniffed: { format: string; kind: string },
-): { problem?: string; warning?: string } {
+): { problem?: string; warning?: string; said?: Said } {
   const ext = extname(path).toLowerCase();
-  if (size === 0) return { problem: "the file is empty (0 bytes)" };
+  if (size === 0) return said(say("quarantine.empty"));
   const claimsImage = IMAGE_EXTENSIONS.has(ext);
   if (claimsImage && sniffed.kind !== "image" && sniffed.kind !== "raw") {
-    return { problem: `named like an image (${ext}) but its bytes are ${describe(sniffed)}` };
+    return said(sniffed.kind === "unknown" ? say("quarantine.namedLikeImageUnknown", { ext }) : say("quarantine.namedLikeImage", { ext, format: sniffed.format, mediaKind: sniffed.kind }));
   }
-  if (sniffed.kind === "unknown") return { problem: "the format could not be identified from its bytes" };
+  if (sniffed.kind === "unknown") return said(say("quarantine.unidentified"));
   if (claimsImage && !extensionMatches(ext, sniffed.format)) {
-    return { warning: `named ${ext} but its bytes are ${sniffed.format}; identified by its bytes` };
+    return said(undefined, say("intake.namedOtherFormat", { ext, format: sniffed.format }));
   }
   return {};
 }
@@ -425,8 +431,10 @@ function extensionMatches(ext: string, format: string): boolean {
   return map[ext]?.includes(format) ?? true;
 }
 
-function describe(s: { format: string; kind: string }): string {
-  return s.kind === "unknown" ? "not a recognised format" : `${s.format} (${s.kind})`;
+/** A problem (quarantine) or a warning, as its English text and its message key. */
+function said(problem: Said | undefined, warning?: Said): { problem?: string; warning?: string; said: Said } {
+  const m = (problem ?? warning)!;
+  return problem ? { problem: english(m.key, m.params), said: m } : { warning: english(m.key, m.params), said: m };
 }
 
 function scaled(w: number, h: number, kind: "thumbnail" | "preview" | "blurred"): { width: number; height: number } {
@@ -477,5 +485,5 @@ async function finishSource(ctx: Ctx, sourceId: string, resumed: boolean): Promi
 }
 
 export function assertIngestable(path: string): void {
-  if (!path) throw new Invalid("Give the path of a folder, a .zip, or a disk image of the card.", "path");
+  if (!path) throw new Invalid(say("intake.pathNeeded"), "path");
 }

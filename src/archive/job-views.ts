@@ -3,6 +3,7 @@ import type { Actor } from "../core/actor.ts";
 import { NotFound } from "../core/errors.ts";
 import { jobView, type JobView } from "../db/jobs.ts";
 import { readableJobKinds } from "../access/index.ts";
+import { say } from "../core/messages.ts";
 
 /**
  * Following background work: the jobs list and one job, for the HTTP route and the `jobs` command alike. Each
@@ -25,6 +26,6 @@ export async function getJob(ctx: Ctx, actor: Actor, id: string): Promise<JobVie
   ctx.policy.require(actor, "jobs.read");
   const job = await ctx.jobs.get(id);
   const kinds = readableJobKinds(ctx.policy, actor);
-  if (kinds !== "all" && !kinds.includes(job.kind)) throw new NotFound(`No job with id ${id}.`);
+  if (kinds !== "all" && !kinds.includes(job.kind)) throw new NotFound(say("job.notFound", { id }));
   return jobView(job);
 }

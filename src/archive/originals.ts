@@ -73,6 +73,8 @@ async function withRenditions(ctx: Ctx, rows: OriginalsTable[], sensitive: boole
     mediaKind: r.media_kind,
     status: r.status,
     quarantineReason: r.quarantine_reason,
+    quarantineKey: r.quarantine_key,
+    quarantineParams: r.quarantine_params ? (JSON.parse(r.quarantine_params) as Record<string, string | number>) : null,
     width: r.width,
     height: r.height,
     captureTime: r.capture_time,

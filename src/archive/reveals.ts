@@ -2,6 +2,7 @@ import type { Ctx } from "../app/context.ts";
 import type { Actor } from "../core/actor.ts";
 import { Invalid, NotFound } from "../core/errors.ts";
 import { custody, secret } from "../ledger/index.ts";
+import { say } from "../core/messages.ts";
 
 /**
  * Revealing an original: every view is the blurred rendition unless the viewer chooses otherwise; revealing a
@@ -29,8 +30,8 @@ export interface RevealGrant {
 
 function checkReason(reason: string): string {
   const r = reason.trim();
-  if (r.length < MIN_REASON) throw new Invalid("Say why you need to see the original; the reason is recorded with your name in the custody log.", "reason");
-  if (r.length > MAX_REASON) throw new Invalid(`Keep the reason under ${MAX_REASON} characters.`, "reason");
+  if (r.length < MIN_REASON) throw new Invalid(say("reveal.reasonNeeded"), "reason");
+  if (r.length > MAX_REASON) throw new Invalid(say("reveal.reasonTooLong", { max: MAX_REASON }), "reason");
   return r;
 }
 

@@ -12,6 +12,7 @@ import { containedPath } from "../core/contained.ts";
 import { custody } from "../ledger/index.ts";
 import { JOB_INGEST, type IngestJobPayload } from "./jobs.ts";
 import type * as contracts from "./contracts.ts";
+import { say } from "../core/messages.ts";
 
 /**
  * Intake through the browser: an upload area on the server that receives a card's files one by one (a folder
@@ -58,16 +59,16 @@ export function uploadsRoot(ctx: Pick<Ctx, "config">): string {
 
 function areaOf(ctx: Pick<Ctx, "config">, id: string): string {
   // The id is checked against its exact form first, so it can only name a directory directly under uploads/.
-  if (!ID_RE.test(id)) throw new NotFound("There is no such upload.");
+  if (!ID_RE.test(id)) throw new NotFound(say("upload.notFound"));
   return join(uploadsRoot(ctx), id);
 }
 
 function checkLabel(label: string | undefined): string | null {
   const l = label?.trim() ?? "";
   if (l.length === 0) return null;
-  if (l.length > UPLOAD_LIMITS.labelChars) throw new Invalid(`Keep the label under ${UPLOAD_LIMITS.labelChars} characters.`, "label");
+  if (l.length > UPLOAD_LIMITS.labelChars) throw new Invalid(say("upload.labelTooLong", { max: UPLOAD_LIMITS.labelChars }), "label");
   // eslint-disable-next-line no-control-regex
-  if (/[\u0000-\u001f\u007f]/.test(l)) throw new Invalid("The label must be a single line of text.", "label");
+  if (/[\u0000-\u001f\u007f]/.test(l)) throw new Invalid(say("upload.labelOneLine"), "label");
   return l;
 }
 
@@ -90,10 +91,10 @@ async function openArea(ctx: Ctx, actor: Actor, id: string): Promise<{ area: str
   try {
     manifest = JSON.parse(await readFile(join(area, "upload.json"), "utf8")) as Manifest;
   } catch {
-    throw new NotFound("There is no such upload.");
+    throw new NotFound(say("upload.notFound"));
   }
   // Someone else's upload area is as good as absent: its id says nothing about whether it exists.
-  if (manifest.actor !== actor.id) throw new NotFound("There is no such upload.");
+  if (manifest.actor !== actor.id) throw new NotFound(say("upload.notFound"));
   let job: string | null = null;
   try {
     job = (JSON.parse(await readFile(join(area, "ingest.json"), "utf8")) as { job: string }).job;
@@ -113,7 +114,7 @@ export async function getUpload(ctx: Ctx, actor: Actor, id: string): Promise<Upl
  * reason. Never returns ".", "..", an empty segment, or a segment with a separator or control character.
  */
 export function safeRelativePath(raw: string): string[] {
-  const bad = (why: string) => new Invalid(`The file path ${JSON.stringify(raw.slice(0, 120))} cannot be accepted: ${why}.`, "path");
+  const bad = (why: string) => new Invalid(say("upload.badPath", { path: JSON.stringify(raw.slice(0, 120)), why }), "path");
   if (raw.length === 0) throw bad("it is empty");
   if (raw.length > UPLOAD_LIMITS.pathChars) throw bad(`it is longer than ${UPLOAD_LIMITS.pathChars} characters`);
   if (raw.includes("\\")) throw bad("it contains a backslash");
@@ -134,7 +135,7 @@ export function safeRelativePath(raw: string): string[] {
 async function containedTarget(base: string, segments: string[]): Promise<string> {
   const root = await realpath(base);
   const target = resolve(root, ...segments);
-  if (!target.startsWith(root + sep)) throw new Invalid("The file path leads outside the upload.", "path");
+  if (!target.startsWith(root + sep)) throw new Invalid(say("upload.pathOutside"), "path");
   let dir = root;
   for (const s of segments.slice(0, -1)) {
     dir = join(dir, s);
@@ -143,10 +144,10 @@ async function containedTarget(base: string, segments: string[]): Promise<string
       if (e.code !== "EEXIST") throw e;
     });
     const st = await lstat(dir);
-    if (!st.isDirectory() || st.isSymbolicLink()) throw new Conflict(`The upload already has a file where the folder ${JSON.stringify(s)} should be.`);
+    if (!st.isDirectory() || st.isSymbolicLink()) throw new Conflict(say("upload.fileWhereFolder", { folder: JSON.stringify(s) }));
   }
   const existing = await lstat(target).catch(() => null);
-  if (existing && !existing.isFile()) throw new Conflict("The upload already has a folder at this file's path.");
+  if (existing && !existing.isFile()) throw new Conflict(say("upload.folderWhereFile"));
   return target;
 }
 
@@ -162,19 +163,19 @@ export async function receiveUploadFile(
   input: { id: string; path: string; body: Readable; declaredSize?: number; modified?: number },
 ): Promise<ReceivedFile> {
   const { area, manifest, job } = await openArea(ctx, actor, input.id);
-  if (job) throw new Conflict("This upload is being taken in already; start a new upload to add files.");
+  if (job) throw new Conflict(say("upload.takingIn"));
   const segments = safeRelativePath(input.path);
   if (manifest.kind === "container") {
     const present = (await readdir(join(area, "files"))).filter((n) => n !== segments[0]);
-    if (segments.length !== 1 || present.length > 0) throw new Invalid("A .zip or disk-image upload holds exactly one file, at the top.", "path");
+    if (segments.length !== 1 || present.length > 0) throw new Invalid(say("upload.containerOneFile"), "path");
   }
   if (input.declaredSize !== undefined && input.declaredSize > UPLOAD_LIMITS.fileBytes) {
-    throw new TooLarge(`A file may be at most ${UPLOAD_LIMITS.fileBytes / 1024 ** 3} GiB; split the card or take it in at the server with \`dalil ingest\`.`);
+    throw new TooLarge(say("upload.fileTooLargeCli", { gib: UPLOAD_LIMITS.fileBytes / 1024 ** 3 }));
   }
   const fs = await statfs(area);
   const free = Number(fs.bavail) * Number(fs.bsize);
   if (free - (input.declaredSize ?? 0) < UPLOAD_LIMITS.freeMarginBytes) {
-    throw new TooLarge("The archive's disk is nearly full; free space before taking in more.");
+    throw new TooLarge(say("upload.diskFull"));
   }
   const target = await containedTarget(join(area, "files"), segments);
   const partial = join(area, "partial", randomBytes(12).toString("hex"));
@@ -184,7 +185,7 @@ export async function receiveUploadFile(
     transform(chunk: Buffer, _enc, done) {
       size += chunk.length;
       if (size > UPLOAD_LIMITS.fileBytes) {
-        done(new TooLarge(`A file may be at most ${UPLOAD_LIMITS.fileBytes / 1024 ** 3} GiB.`));
+        done(new TooLarge(say("upload.fileTooLarge", { gib: UPLOAD_LIMITS.fileBytes / 1024 ** 3 })));
         return;
       }
       hash.update(chunk);
@@ -194,14 +195,14 @@ export async function receiveUploadFile(
   try {
     await pipeline(input.body, meter, createWriteStream(partial, { flags: "wx", mode: 0o600 }));
     if (input.declaredSize !== undefined && size !== input.declaredSize) {
-      throw new Invalid(`The file arrived with ${size} bytes, not the ${input.declaredSize} announced; send it again.`, "body");
+      throw new Invalid(say("upload.sizeMismatch", { size, declared: input.declaredSize }), "body");
     }
     if (input.modified !== undefined && Number.isFinite(input.modified) && input.modified > 0) {
       // The card's own modification time is evidence; the browser sends it, we keep it on the copy.
       const t = new Date(input.modified);
       await utimes(partial, t, t);
     }
-    if ((await openArea(ctx, actor, input.id)).job) throw new Conflict("This upload started being taken in while the file arrived; start a new upload.");
+    if ((await openArea(ctx, actor, input.id)).job) throw new Conflict(say("upload.startedMeanwhile"));
     await rename(partial, target);
   } catch (err) {
     await rm(partial, { force: true });
@@ -217,10 +218,10 @@ export async function startUploadIngest(ctx: Ctx, actor: Actor, input: { id: str
   const label = checkLabel(input.label) ?? manifest.label ?? undefined;
   const files = join(area, "files");
   const names = await readdir(files);
-  if (names.length === 0) throw new Invalid("Nothing has been uploaded yet; add the card's files first.");
+  if (names.length === 0) throw new Invalid(say("upload.empty"));
   let path = files;
   if (manifest.kind === "container") {
-    if (names.length !== 1) throw new Invalid("A .zip or disk-image upload must hold exactly one file.");
+    if (names.length !== 1) throw new Invalid(say("upload.containerExactlyOne"));
     path = join(files, names[0]!);
   }
   const payload: IngestJobPayload = { path, ...(label ? { label } : {}), actor: { kind: actor.kind, id: actor.id, role: actor.role } };

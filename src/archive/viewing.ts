@@ -7,6 +7,7 @@ import { Forbidden, NotFound } from "../core/errors.ts";
 import { blindScope, hiddenByBlind, metadataFor, withoutSensitiveFields } from "../access/index.ts";
 import { downloadOriginal, revealOriginal, type RevealGrant } from "./reveals.ts";
 import type * as contracts from "./contracts.ts";
+import { say } from "../core/messages.ts";
 
 /**
  * What the web app shows of the archive, as each viewer may see it: a gallery page, one original's blurred
@@ -135,7 +136,7 @@ export interface RenditionStream {
 export async function blurredRendition(ctx: Ctx, actor: Actor, sha256: string, kind: string): Promise<RenditionStream> {
   ctx.policy.require(actor, "original.view");
   if (kind !== BLURRED) {
-    throw new Forbidden(`The ${kind} rendition is shown only after a reveal with a reason (POST /api/originals/${sha256}/reveal); it is recorded in the custody log.`);
+    throw new Forbidden(say("rendition.afterReveal", { rendition: kind, sha256 }));
   }
   const r = await ctx.db.db
     .selectFrom("renditions")
@@ -143,7 +144,7 @@ export async function blurredRendition(ctx: Ctx, actor: Actor, sha256: string, k
     .where("original_sha256", "=", sha256)
     .where("kind", "=", BLURRED)
     .executeTakeFirst();
-  if (!r) throw new NotFound(`The original ${sha256} has no blurred rendition (it may be a document, a RAW file or quarantined).`);
+  if (!r) throw new NotFound(say("rendition.noBlurred", { sha256 }));
   return { stream: await ctx.blobs.get(r.sha256), size: r.size, sha256: r.sha256, mime: "image/jpeg" };
 }
 
@@ -163,7 +164,7 @@ export async function revealRendition(
     .where("original_sha256", "=", input.sha256)
     .where("kind", "=", input.kind)
     .executeTakeFirst();
-  if (!r) throw new NotFound(`The original ${input.sha256} has no ${input.kind} rendition.`);
+  if (!r) throw new NotFound(say("rendition.none", { sha256: input.sha256, rendition: input.kind }));
   const grant = await revealOriginal(ctx, actor, { sha256: input.sha256, reason: input.reason });
   return { grant, stream: await ctx.blobs.get(r.sha256), size: r.size, sha256: r.sha256, mime: "image/jpeg" };
 }
@@ -280,12 +281,12 @@ export async function sourceSightings(
 ): Promise<{ source: string; total: number; offset: number; items: SightingView[] }> {
   ctx.policy.require(actor, "archive.read");
   const src = await ctx.db.db.selectFrom("sources").select("id").where("id", "=", input.source).executeTakeFirst();
-  if (!src) throw new NotFound(`No source with id ${input.source}.`);
+  if (!src) throw new NotFound(say("source.notFoundId", { source: input.source }));
   const sensitive = ctx.policy.allows(actor, "metadata.sensitive");
   let count = ctx.db.db.selectFrom("sightings").select((eb) => eb.fn.countAll<number | string>().as("n")).where("source_id", "=", input.source);
   let rows = ctx.db.db
     .selectFrom("sightings")
-    .select(["entry_no", "path", "size", "outcome", "reason", "original_sha256", "seen_at"])
+    .select(["entry_no", "path", "size", "outcome", "reason", "reason_key", "reason_params", "original_sha256", "seen_at"])
     .where("source_id", "=", input.source)
     .orderBy("entry_no")
     .offset(input.offset)
@@ -306,6 +307,8 @@ export async function sourceSightings(
       size: r.size,
       outcome: r.outcome,
       reason: r.reason,
+      reasonKey: r.reason_key,
+      reasonParams: r.reason_params ? (JSON.parse(r.reason_params) as Record<string, string | number>) : null,
       sha256: r.original_sha256,
       seenAt: r.seen_at,
     })),

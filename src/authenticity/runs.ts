@@ -14,6 +14,7 @@ import { dcfName } from "./card-checks.ts";
 import type { Finding } from "./findings.ts";
 import { adb } from "./tables.ts";
 import type * as contracts from "./contracts.ts";
+import { say } from "../core/messages.ts";
 
 /**
  * Analysing a card and reading the analyses. A run reads every JPEG original sighted on the source, analyses
@@ -34,8 +35,8 @@ export async function findSource(ctx: Ctx, ref: string): Promise<{ id: string; l
   const rows = await sourcesNamed(ctx.db.db, ref);
   const exact = rows.find((r) => r.id === ref);
   if (exact) return exact;
-  if (rows.length > 1) throw new Conflict(`${rows.length} sources are labelled “${ref}”; name one by its id (dalil archive sources lists them).`);
-  if (!rows[0]) throw new NotFound(`No source with id or label “${ref}”.`);
+  if (rows.length > 1) throw new Conflict(say("source.labelAmbiguous", { count: rows.length, ref }));
+  if (!rows[0]) throw new NotFound(say("source.notFoundRef", { ref }));
   return rows[0];
 }
 
@@ -68,7 +69,7 @@ export async function runAuthenticity(ctx: Ctx, actor: Actor, input: RunAnalysis
   ctx.policy.require(actor, "authenticity.run");
   const source = await findSource(ctx, input.source);
   const photos = await cardPhotos(ctx, source.id);
-  if (photos.length === 0) throw new NotFound(`Source “${source.label}” holds no JPEG photographs to analyse.`);
+  if (photos.length === 0) throw new NotFound(say("authenticity.noJpeg", { label: source.label }));
   const parameters: AnalysisParameters = { content: input.content };
   const report = await analyseCard(photos, parameters, onProgress);
   const inputSha256 = inputDigest(photos.map((p) => p.sha256));
@@ -158,7 +159,7 @@ export async function showAuthenticity(ctx: Ctx, actor: Actor, input: { source: 
   let q = adb(ctx.db.db).selectFrom("authenticity_runs").selectAll().where("source_id", "=", source.id);
   if (input.run) q = q.where("id", "=", input.run);
   const row = await q.orderBy("run_at", "desc").orderBy("event_seq", "desc").limit(1).executeTakeFirst();
-  if (!row) throw new NotFound(input.run ? `No analysis ${input.run} of source “${source.label}”.` : `Source “${source.label}” has not been analysed yet: run dalil authenticity run ${source.label}.`);
+  if (!row) throw new NotFound(input.run ? say("authenticity.noRun", { run: input.run, label: source.label }) : say("authenticity.notYet", { label: source.label }));
   return view(ctx, actor, {
     id: row.id,
     source,
@@ -187,7 +188,7 @@ export type PhotoAuthenticity = Omit<contracts.PhotoAuthenticity, "findings"> & 
 /** What the latest analysis covering this photo found about it (and about its card). */
 export async function photoAuthenticity(ctx: Ctx, actor: Actor, sha256: string): Promise<PhotoAuthenticity> {
   ctx.policy.require(actor, "authenticity.read");
-  if (!(await originalFact(ctx.db.db, sha256))) throw new NotFound(`No original with SHA-256 ${sha256}.`);
+  if (!(await originalFact(ctx.db.db, sha256))) throw new NotFound(say("original.notFoundSha", { sha256 }));
   const sources = await sourcesOfOriginal(ctx.db.db, sha256);
   const row = sources.length
     ? await adb(ctx.db.db)
@@ -219,8 +220,8 @@ export async function photoAuthenticity(ctx: Ctx, actor: Actor, sha256: string):
 export async function errorLevel(ctx: Ctx, actor: Actor, input: { sha256: string; quality: number }): Promise<{ png: Buffer; sha256: string; quality: number }> {
   ctx.policy.require(actor, "authenticity.ela");
   const o = await originalFact(ctx.db.db, input.sha256);
-  if (!o) throw new NotFound(`No original with SHA-256 ${input.sha256}.`);
-  if (o.format !== "jpeg") throw new Conflict(`An error-level map is made of JPEG photographs; this original is ${o.format}.`);
+  if (!o) throw new NotFound(say("original.notFoundSha", { sha256: input.sha256 }));
+  if (o.format !== "jpeg") throw new Conflict(say("authenticity.elaJpegOnly", { format: o.format }));
   const png = await errorLevelMap(await readAll(await ctx.blobs.get(o.sha256)), input.quality);
   const derived = createHash("sha256").update(png).digest("hex");
   await ctx.db.transaction(async (tx) => {

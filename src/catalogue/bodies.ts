@@ -31,6 +31,7 @@ import { originalFacts } from "../archive/index.ts";
 import * as contracts from "./contracts.ts";
 import { parseInput } from "../core/input.ts";
 import type { z } from "zod";
+import { say } from "../core/messages.ts";
 
 /**
  * Body records (post-mortem): the person shown in a group of photos. Created by accepting a grouping proposal,
@@ -97,13 +98,13 @@ function text(v: string | null | undefined, field: string, max = MAX_TEXT): stri
   if (v === null || v === undefined) return null;
   const t = v.trim();
   if (t === "") return null;
-  if (t.length > max) throw new Invalid(`${field} is at most ${max} characters.`, field);
+  if (t.length > max) throw new Invalid(say("field.tooLong", { field, max }), field);
   return t;
 }
 
 function age(v: number | null | undefined, field: string): number | null {
   if (v === null || v === undefined) return null;
-  if (!Number.isInteger(v) || v < 0 || v > MAX_AGE) throw new Invalid(`${field} is a whole number of years from 0 to ${MAX_AGE}.`, field);
+  if (!Number.isInteger(v) || v < 0 || v > MAX_AGE) throw new Invalid(say("field.age", { field, max: MAX_AGE }), field);
   return v;
 }
 
@@ -161,14 +162,14 @@ function applyPatch(
   const has = (k: keyof SystemBodyPatch) => Object.prototype.hasOwnProperty.call(patch, k) && patch[k] !== undefined;
   if (has("externalRef")) {
     const v = text(patch.externalRef, "externalRef", 100);
-    if (v && /^B-\d+$/i.test(v)) throw new Invalid(`"${v}" looks like this archive's own reference; a partner's reference must look different.`, "externalRef");
+    if (v && /^B-\d+$/i.test(v)) throw new Invalid(say("body.partnerRefLooksOurs", { ref: v }), "externalRef");
     set.external_ref = v;
   }
   if (has("hospital")) set.hospital = patch.hospital ? vocab.require("hospital", patch.hospital, "hospital").code : null;
   if (has("photoDate")) {
     const d = parseFuzzyDateField(patch.photoDate, "photoDate");
-    if (d && d.text.includes("/")) throw new Invalid("A photo date is one day, month or year, not a range.", "photoDate");
-    if (d && /[a-z]/.test(d.text)) throw new Invalid("A photo date is one day, month or year, not a season.", "photoDate");
+    if (d && d.text.includes("/")) throw new Invalid(say("body.photoDateRange"), "photoDate");
+    if (d && /[a-z]/.test(d.text)) throw new Invalid(say("body.photoDateSeason"), "photoDate");
     set.photo_date = d?.text ?? null;
     set.photo_month = monthOf(d);
   }
@@ -183,9 +184,9 @@ function applyPatch(
   if (has("ageMax")) set.age_max = age(patch.ageMax, "ageMax");
   const amin = set.age_min !== undefined ? set.age_min : current.age_min;
   const amax = set.age_max !== undefined ? set.age_max : current.age_max;
-  if (amin !== null && amax !== null && amin > amax) throw new Invalid(`The apparent age range runs from ${amin} to ${amax}: the lower bound is above the upper.`, "ageMin");
+  if (amin !== null && amax !== null && amin > amax) throw new Invalid(say("body.ageRange", { min: amin, max: amax }), "ageMin");
   if (has("marks")) {
-    if (!Array.isArray(patch.marks) || patch.marks.length > 50) throw new Invalid("marks is a list of at most 50 marks.", "marks");
+    if (!Array.isArray(patch.marks) || patch.marks.length > 50) throw new Invalid(say("body.marksList"), "marks");
     set.marks = JSON.stringify(patch.marks.map((m) => checkMark({ type: m.type, region: m.region ?? null, description: m.description ?? "" }, vocab)));
   }
   if (has("clothing")) set.clothing = text(patch.clothing, "clothing");
@@ -199,7 +200,7 @@ function applyPatch(
   if (has("reviewStatus")) set.review_status = oneOf(REVIEW_STATUSES, patch.reviewStatus!, "reviewStatus", "review status");
   const findings = (list: string[] | undefined, field: string): string[] | undefined => {
     if (list === undefined) return undefined;
-    if (!Array.isArray(list) || list.length > 50) throw new Invalid(`${field} is a list of finding codes.`, field);
+    if (!Array.isArray(list) || list.length > 50) throw new Invalid(say("field.findingCodes", { field }), field);
     return [...new Set(list.map((c) => vocab.require("finding", c, field).code))].sort();
   };
   return { set, injuries: findings(patch.injuries, "injuries"), reviewFindings: findings(patch.reviewFindings, "reviewFindings") };
@@ -376,7 +377,7 @@ export async function insertBody(
     : [];
   for (const p of photos) {
     const m = photoMeta.find((x) => x.sha256 === p.sha256);
-    if (!m) throw new Invalid(`No original with SHA-256 ${p.sha256} in this archive.`, "photos");
+    if (!m) throw new Invalid(say("original.notInArchive", { sha256: p.sha256 }), "photos");
   }
   const findings = [...(injuries ?? []), ...(reviewFindings ?? [])];
   row.finding_codes = findingCodesText(findings);
@@ -421,7 +422,7 @@ function dedupePhotos(list: { sha256: string; role?: string }[]): { sha256: stri
 
 async function requireFreeExternalRef(tx: Tx, ref: string, self: string | null): Promise<void> {
   const other = await cdb(tx).selectFrom("bodies").select(["id", "ref"]).where("external_ref", "=", ref).executeTakeFirst();
-  if (other && other.id !== self) throw new Conflict(`The partner reference "${ref}" is already on body ${other.ref}.`, );
+  if (other && other.id !== self) throw new Conflict(say("body.partnerRefTaken", { ref, body: other.ref }), );
 }
 
 /** Creates one body (used by proposals and splits); appends its event. */
@@ -465,9 +466,9 @@ export async function updateBodyInTx(
 ): Promise<{ body: BodyView; changes: Change[]; record: RecordChanges | null }> {
   const db = cdb(tx);
   const row = await loadRow(tx, bodyId);
-  if (row.merged_into) throw new Conflict(`Body ${row.ref} was merged into another record; edit that one instead.`);
+  if (row.merged_into) throw new Conflict(say("body.mergedEdit", { ref: row.ref }));
   if (opts.expectedVersion !== undefined && opts.expectedVersion !== row.version) {
-    throw new Conflict(`Body ${row.ref} was changed by someone else since you opened it (version ${row.version}, you had ${opts.expectedVersion}); reload it and make your change again.`);
+    throw new Conflict(say("body.changedSince", { ref: row.ref, version: row.version, yours: opts.expectedVersion }));
   }
   const vocab = opts.vocab ?? (await Vocabularies.load(tx));
   const before = await viewOf(tx, row);
@@ -494,7 +495,7 @@ export async function updateBodyInTx(
     .where("version", "=", row.version)
     .executeTakeFirst();
   // Another process changed the body between our read and this write (PostgreSQL runs writers side by side).
-  if (Number(updated.numUpdatedRows) !== 1) throw new Conflict(`Body ${row.ref} was changed by someone else at the same moment; make your change again.`);
+  if (Number(updated.numUpdatedRows) !== 1) throw new Conflict(say("body.changedSameMoment", { ref: row.ref }));
   if (injuries && changes.some((c) => c.field === "injuries")) await setFindings(tx, row.id, "observed", injuries, now, actor.id);
   if (reviewFindings && changes.some((c) => c.field === "reviewFindings")) await setFindings(tx, row.id, "review", reviewFindings, now, actor.id);
   await refreshSearchText(tx, row.id, vocab);
@@ -519,11 +520,11 @@ export async function editBody(ctx: Ctx, actor: Actor, sent: EditBody): Promise<
     const row = await loadRow(tx, id);
     ctx.policy.require(actor, "catalogue.edit", resourceOf(row));
     if (patch.sensitivity && !ctx.policy.allows(actor, "catalogue.read", { sensitivity: patch.sensitivity })) {
-      throw new Forbidden(`Marking this body ${patch.sensitivity} would hide it from you; ask an administrator.`);
+      throw new Forbidden(say("body.markingHides", { sensitivity: patch.sensitivity }));
     }
     const stands = patch.identificationStatus !== undefined && patch.identificationStatus !== row.identification_status ? await standingIdentification(tx, row.id) : undefined;
     if (stands) {
-      throw new Conflict(`Body ${row.ref} is identified as the person of report ${stands.report_ref} by a caseworker's confirmed decision; its status changes when that decision is changed, not here.`);
+      throw new Conflict(say("body.identifiedByDecision", { ref: row.ref, report: stands.report_ref }));
     }
     const { body } = await updateBodyInTx(ctx, tx, actor, id, patch, { action: "body.edit", expectedVersion: version });
     return body;
@@ -629,11 +630,11 @@ export async function setPhotoRole(ctx: Ctx, actor: Actor, sent: z.input<typeof 
   return ctx.db.transaction(async (tx) => {
     const row = await loadRow(tx, input.bodyId);
     ctx.policy.require(actor, "catalogue.edit", resourceOf(row));
-    if (row.merged_into) throw new Conflict(`Body ${row.ref} was merged into another record; edit that one instead.`);
+    if (row.merged_into) throw new Conflict(say("body.mergedEdit", { ref: row.ref }));
     const vocab = await Vocabularies.load(tx);
     const role = vocab.require("photo_role", input.role, "role").code;
     const p = await cdb(tx).selectFrom("body_photos").select("role").where("body_id", "=", row.id).where("original_sha256", "=", input.sha256).executeTakeFirst();
-    if (!p) throw new NotFound(`Photo ${input.sha256.slice(0, 12)}… is not one of body ${row.ref}'s photos.`);
+    if (!p) throw new NotFound(say("body.photoNotOfBody", { sha256: input.sha256.slice(0, 12), ref: row.ref }));
     if (p.role !== role) {
       await cdb(tx).updateTable("body_photos").set({ role }).where("body_id", "=", row.id).where("original_sha256", "=", input.sha256).execute();
       await cdb(tx).updateTable("bodies").set({ version: row.version + 1, updated_at: ctx.clock.now().toISOString() }).where("id", "=", row.id).execute();
@@ -658,14 +659,14 @@ export async function splitBody(ctx: Ctx, actor: Actor, sent: SplitBody): Promis
     const db = cdb(tx);
     const row = await loadRow(tx, input.bodyId);
     ctx.policy.require(actor, "catalogue.group", resourceOf(row));
-    if (row.merged_into) throw new Conflict(`Body ${row.ref} was merged into another record; split that one instead.`);
+    if (row.merged_into) throw new Conflict(say("body.mergedSplit", { ref: row.ref }));
     const photos = await db.selectFrom("body_photos").selectAll().where("body_id", "=", row.id).orderBy("position").execute();
     const moving = new Set(input.photos);
     for (const sha of moving) {
-      if (!photos.some((p) => p.original_sha256 === sha)) throw new Invalid(`Photo ${sha.slice(0, 12)}… is not one of body ${row.ref}'s photos.`, "photos");
+      if (!photos.some((p) => p.original_sha256 === sha)) throw new Invalid(say("body.photoNotOfBody", { sha256: sha.slice(0, 12), ref: row.ref }), "photos");
     }
-    if (moving.size === 0) throw new Invalid("Name the photos that show someone else.", "photos");
-    if (moving.size === photos.length) throw new Invalid("A split leaves at least one photo with the body; to move them all, merge instead.", "photos");
+    if (moving.size === 0) throw new Invalid(say("body.splitName"), "photos");
+    if (moving.size === photos.length) throw new Invalid(say("body.splitKeepOne"), "photos");
     const vocab = await Vocabularies.load(tx);
     const created = await createBodyInTx(
       ctx,
@@ -717,14 +718,14 @@ export type MergeResult = contracts.MergeResult;
 export async function mergeBodies(ctx: Ctx, actor: Actor, sent: MergeBodies): Promise<MergeResult> {
   ctx.policy.require(actor, "catalogue.group");
   const input = parseInput(contracts.MergeBodiesInput, sent);
-  if (input.keep === input.absorb) throw new Invalid("A body cannot be merged into itself.", "absorb");
+  if (input.keep === input.absorb) throw new Invalid(say("body.mergeSelf"), "absorb");
   return ctx.db.transaction(async (tx) => {
     const db = cdb(tx);
     const [keep, absorb] = [await findBodyRow(tx, input.keep), await findBodyRow(tx, input.absorb)];
-    if (keep.id === absorb.id) throw new Invalid("A body cannot be merged into itself.", "absorb");
+    if (keep.id === absorb.id) throw new Invalid(say("body.mergeSelf"), "absorb");
     for (const r of [keep, absorb]) {
       ctx.policy.require(actor, "catalogue.group", resourceOf(r));
-      if (r.merged_into) throw new Conflict(`Body ${r.ref} was already merged into another record.`);
+      if (r.merged_into) throw new Conflict(say("body.alreadyMerged", { ref: r.ref }));
     }
     const vocab = await Vocabularies.load(tx);
     // one person is one body: an identification moves with the merge, two different ones refuse it

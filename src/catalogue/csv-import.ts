@@ -18,6 +18,7 @@ import { refreshSearchText } from "./search-index.ts";
 import * as contracts from "./contracts.ts";
 import { parseInput } from "../core/input.ts";
 import type { z } from "zod";
+import { say } from "../core/messages.ts";
 
 /**
  * Bodies to and from spreadsheets (partners hold theirs already). Import is all or nothing: every row is checked
@@ -181,7 +182,7 @@ function planRow(
   if (photoDate !== undefined) {
     guard("photo_date", () => {
       const d = parseFuzzyDate(photoDate);
-      if (d && (d.text.includes("/") || /[a-z]/.test(d.text))) throw new Invalid("A photo date is one day, month or year, not a range or a season.");
+      if (d && (d.text.includes("/") || /[a-z]/.test(d.text))) throw new Invalid(say("body.photoDateOne"));
       patch.photoDate = d?.text ?? null;
     });
   }
@@ -270,7 +271,7 @@ export async function importBodiesCsv(ctx: Ctx, actor: Actor, sent: ImportCsv): 
   const sha256 = createHash("sha256").update(input.csv, "utf8").digest("hex");
   const importId = newId("imp");
   const table = parseCsv(input.csv);
-  if (table.records.length > MAX_ROWS) throw new Invalid(`A CSV import takes at most ${MAX_ROWS} rows; split the file.`);
+  if (table.records.length > MAX_ROWS) throw new Invalid(say("csv.tooManyRows", { max: MAX_ROWS }));
   const cols = new Map<ImportColumn, number>();
   const ignoredColumns: string[] = [];
   const unknown: string[] = [];
@@ -278,12 +279,12 @@ export async function importBodiesCsv(ctx: Ctx, actor: Actor, sent: ImportCsv): 
     const c = columnOf(h);
     if (c === null) unknown.push(h || `(column ${i + 1} has no name)`);
     else if ((EXPORT_ONLY_COLUMNS as readonly string[]).includes(c)) ignoredColumns.push(h);
-    else if (cols.has(c as ImportColumn)) throw new Invalid(`The header names the column ${c} twice.`);
+    else if (cols.has(c as ImportColumn)) throw new Invalid(say("csv.columnTwice", { column: c }));
     else cols.set(c as ImportColumn, i);
   });
   if (unknown.length) {
     throw new Invalid(
-      `The header has column(s) this archive does not know: ${unknown.map((u) => `"${u}"`).join(", ")}. Known columns: ${EXPORT_COLUMNS.join(", ")} (see docs/catalogue-csv.md).`,
+      say("csv.unknownColumns", { columns: unknown.map((u) => `"${u}"`).join(", "), known: EXPORT_COLUMNS.join(", ") }),
     );
   }
   const report: ImportReport = { importId, ok: false, dryRun: input.dryRun ?? false, rows: table.records.length, created: 0, updated: 0, unchanged: 0, rejected: [], ignoredColumns, sha256 };

@@ -1,4 +1,5 @@
 import { Invalid } from "../core/errors.ts";
+import { say } from "../core/messages.ts";
 
 /**
  * CSV per RFC 4180, small and strict where it matters: fields separated by a delimiter, records by CRLF or LF,
@@ -50,7 +51,7 @@ export function parseCsv(input: string): CsvTable {
         i++;
         const next = text[i];
         if (next !== undefined && next !== delimiter && next !== "\r" && next !== "\n") {
-          throw new Invalid(`CSV line ${line}: a quoted field must end at a delimiter or the end of the line (found "${next}" after the closing quote).`);
+          throw new Invalid(say("csv.afterQuote", { line, next }));
         }
         continue;
       }
@@ -77,15 +78,15 @@ export function parseCsv(input: string): CsvTable {
       rowLine = line;
       continue;
     }
-    if (c === '"') throw new Invalid(`CSV line ${line}: a quote inside an unquoted field; put the whole field in quotes and double the quote ("").`);
+    if (c === '"') throw new Invalid(say("csv.quoteInside", { line }));
     field += c;
     fieldStarted = true;
     i++;
   }
-  if (quoted) throw new Invalid(`CSV line ${rowLine}: a quoted field is never closed.`);
+  if (quoted) throw new Invalid(say("csv.quoteOpen", { line: rowLine }));
   if (field !== "" || fields.length > 0) endRow();
   const [head, ...rest] = rows;
-  if (!head) throw new Invalid("The CSV file is empty: it needs a header line naming its columns.");
+  if (!head) throw new Invalid(say("csv.empty"));
   return {
     header: head.fields.map((h) => h.trim()),
     records: rest.map((r, k) => ({ row: k + 2, line: r.line, fields: r.fields })),

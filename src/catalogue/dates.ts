@@ -1,6 +1,7 @@
 import { toLatinDigits, normaliseArabic } from "../core/arabic.ts";
 import { Invalid } from "../core/errors.ts";
 import type * as contracts from "./contracts.ts";
+import { say } from "../core/messages.ts";
 
 /**
  * Dates as people know them: a day, a month, a year, a season ("spring 2012"), or a range. Each is kept in a
@@ -49,7 +50,7 @@ function lastDay(y: number, m: number): number {
 }
 
 function checkYear(y: number, raw: string): void {
-  if (y < MIN_YEAR || y > MAX_YEAR) throw new Invalid(`"${raw}" has a year outside ${MIN_YEAR}–${MAX_YEAR}.`);
+  if (y < MIN_YEAR || y > MAX_YEAR) throw new Invalid(say("date.yearRange", { date: raw, min: MIN_YEAR, max: MAX_YEAR }));
 }
 
 function one(raw: string): FuzzyDate {
@@ -61,7 +62,7 @@ function one(raw: string): FuzzyDate {
     const mo = Number(m[2]);
     const d = Number(iso ? m[3] : m[1]);
     checkYear(y, raw);
-    if (mo < 1 || mo > 12 || d < 1 || d > lastDay(y, mo)) throw new Invalid(`"${raw}" is not a date in the calendar.`);
+    if (mo < 1 || mo > 12 || d < 1 || d > lastDay(y, mo)) throw new Invalid(say("date.notInCalendar", { date: raw }));
     const t = day(y, mo, d);
     return { text: t, earliest: t, latest: t };
   }
@@ -70,7 +71,7 @@ function one(raw: string): FuzzyDate {
     const y = Number(iso ? m[1] : m[2]);
     const mo = Number(iso ? m[2] : m[1]);
     checkYear(y, raw);
-    if (mo < 1 || mo > 12) throw new Invalid(`"${raw}" names no month (1 to 12).`);
+    if (mo < 1 || mo > 12) throw new Invalid(say("date.noMonth", { date: raw }));
     return { text: `${pad(y, 4)}-${pad(mo)}`, earliest: day(y, mo, 1), latest: day(y, mo, lastDay(y, mo)) };
   }
   if ((m = /^(\d{4})$/.exec(s))) {
@@ -95,7 +96,7 @@ function one(raw: string): FuzzyDate {
     }
   }
   throw new Invalid(
-    `"${raw}" is not a date this archive reads: write YYYY-MM-DD, DD/MM/YYYY, YYYY-MM, YYYY, a season ("spring 2012") or a range "A/B".`,
+    say("date.unreadable", { date: raw }),
   );
 }
 
@@ -121,7 +122,7 @@ export function parseFuzzyDate(raw: string | null | undefined): FuzzyDate | null
       } catch {
         continue;
       }
-      if (b.latest < a.earliest) throw new Invalid(`"${raw}" ends before it begins.`);
+      if (b.latest < a.earliest) throw new Invalid(say("date.endsBeforeBegins", { date: raw }));
       return { text: `${a.text}/${b.text}`, earliest: a.earliest, latest: b.latest };
     }
     throw err;

@@ -14,6 +14,7 @@ import { ENTITY_KINDS, oneOf, resourceOf, sensitivityOf, type EntityKind } from 
 import * as contracts from "./contracts.ts";
 import { parseInput } from "../core/input.ts";
 import type { z } from "zod";
+import { say } from "../core/messages.ts";
 
 /**
  * Facilities (detention centres, prisons), units (security branches, by number), hospitals and persons of
@@ -85,13 +86,13 @@ function summary(r: EntitiesTable): EntitySummary {
 function text(v: string | null | undefined, field: string, max: number): string | null {
   if (v === null || v === undefined) return null;
   const t = v.trim();
-  if (t.length > max) throw new Invalid(`${field} is at most ${max} characters.`, field);
+  if (t.length > max) throw new Invalid(say("field.tooLong", { field, max }), field);
   return t === "" ? null : t;
 }
 
 async function loadEntity(tx: Tx, id: string): Promise<EntitiesTable> {
   const r = await cdb(tx).selectFrom("entities").selectAll().where("id", "=", id).executeTakeFirst();
-  if (!r) throw new NotFound(`No entity with id ${id}.`);
+  if (!r) throw new NotFound(say("entity.notFound", { id }));
   return r;
 }
 
@@ -115,25 +116,25 @@ async function walk(tx: Tx, start: string | null, column: "parent_id" | "command
 }
 
 async function validate(tx: Tx, kind: EntityKind, next: EntitiesTable, vocab: Vocabularies): Promise<void> {
-  if (!next.name_ar && !next.name_en && !next.number) throw new Invalid("An entity needs a name (Arabic or English) or a number.", "nameAr");
+  if (!next.name_ar && !next.name_en && !next.number) throw new Invalid(say("entity.nameNeeded"), "nameAr");
   if (next.governorate && !vocab.get("governorate", next.governorate)) {
     next.governorate = vocab.require("governorate", next.governorate, "governorate").code;
   }
   if (next.vocabulary_code) {
     const v = kind === "hospital" ? "hospital" : kind === "unit" || kind === "facility" ? "branch" : null;
-    if (!v) throw new Invalid("Only units, facilities and hospitals stand for a vocabulary term.", "vocabularyCode");
+    if (!v) throw new Invalid(say("entity.termOnlyPlaces"), "vocabularyCode");
     next.vocabulary_code = vocab.require(v, next.vocabulary_code, "vocabularyCode").code;
   }
   if (next.parent_id) {
     const p = await loadEntity(tx, next.parent_id).catch(() => null);
-    if (!p) throw new Invalid(`The parent ${next.parent_id} is not an entity of this archive.`, "parentId");
-    if (p.kind === "person") throw new Invalid("A parent is a unit, facility or hospital; a person in charge is a commander.", "parentId");
+    if (!p) throw new Invalid(say("entity.parentUnknown", { parent: next.parent_id }), "parentId");
+    if (p.kind === "person") throw new Invalid(say("entity.parentKind"), "parentId");
     await walk(tx, next.parent_id, "parent_id", next.id);
   }
   if (next.commander_id) {
     const c = await loadEntity(tx, next.commander_id).catch(() => null);
-    if (!c) throw new Invalid(`The commander ${next.commander_id} is not an entity of this archive.`, "commanderId");
-    if (c.kind !== "person") throw new Invalid("A commander is a person of interest.", "commanderId");
+    if (!c) throw new Invalid(say("entity.commanderUnknown", { commander: next.commander_id }), "commanderId");
+    if (c.kind !== "person") throw new Invalid(say("entity.commanderKind"), "commanderId");
     await walk(tx, next.commander_id, "commander_id", next.id);
   }
   next.number_norm = next.number ? normaliseNumber(next.number) : null;
@@ -180,7 +181,7 @@ export async function createEntity(ctx: Ctx, actor: Actor, sent: z.input<typeof 
       updated_at: now,
     };
     applyFields(row, input);
-    if (!ctx.policy.allows(actor, "catalogue.read", resourceOf(row))) throw new Forbidden(`Marking this entity ${row.sensitivity} would hide it from you; ask an administrator.`);
+    if (!ctx.policy.allows(actor, "catalogue.read", resourceOf(row))) throw new Forbidden(say("entity.markingHides", { sensitivity: row.sensitivity }));
     await validate(tx, kind, row, await Vocabularies.load(tx));
     await cdb(tx).insertInto("entities").values(row).execute();
     const view = toEntityView(row);
@@ -200,11 +201,11 @@ export async function updateEntity(ctx: Ctx, actor: Actor, sent: z.input<typeof 
     const row = await loadEntity(tx, id);
     ctx.policy.require(actor, "catalogue.edit", resourceOf(row));
     if (version !== undefined && version !== row.version) {
-      throw new Conflict(`This entity was changed by someone else since you opened it (version ${row.version}, you had ${version}); reload it and make your change again.`);
+      throw new Conflict(say("entity.changedSince", { version: row.version, yours: version }));
     }
     const next: EntitiesTable = { ...row };
     applyFields(next, fields);
-    if (!ctx.policy.allows(actor, "catalogue.read", resourceOf(next))) throw new Forbidden(`Marking this entity ${next.sensitivity} would hide it from you; ask an administrator.`);
+    if (!ctx.policy.allows(actor, "catalogue.read", resourceOf(next))) throw new Forbidden(say("entity.markingHides", { sensitivity: next.sensitivity }));
     await validate(tx, row.kind as EntityKind, next, await Vocabularies.load(tx));
     const before = toEntityView(row);
     const after = toEntityView(next);

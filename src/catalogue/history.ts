@@ -9,6 +9,7 @@ import { custody, type EventObject, type EventType } from "../ledger/index.ts";
 import { cdb } from "./tables.ts";
 import { blindScope, hiddenByBlind } from "../access/index.ts";
 import type * as contracts from "./contracts.ts";
+import { say } from "../core/messages.ts";
 
 /**
  * Every change to a catalogue record keeps its old and new value per field (field_history) and is a custody
@@ -173,7 +174,7 @@ export async function verifyHistory(ctx: Ctx, recordId: string): Promise<{ check
   for (const seq of seqs) {
     const rows = await db.selectFrom("field_history").selectAll().where("event_seq", "=", seq).execute();
     const leaf = await ctx.log.leafAt(seq);
-    if (!leaf) throw new NotFound(`History refers to custody event ${seq}, which is not in the log.`);
+    if (!leaf) throw new NotFound(say("history.eventMissing", { seq }));
     const detail = (JSON.parse(leaf.toString("utf8")) as { detail?: { history?: string } }).detail;
     const salt = rows[0]?.salt ?? "";
     const got = historyCommitment(

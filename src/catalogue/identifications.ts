@@ -8,6 +8,7 @@ import { findBodyRow, updateBodyInTx, type SystemBodyPatch } from "./bodies.ts";
 import { recordChanges } from "./history.ts";
 import type { IdentificationStatus } from "./records.ts";
 import type * as contracts from "./contracts.ts";
+import { say } from "../core/messages.ts";
 
 /**
  * A body identified as the person of a missing-person report. The families module records the caseworker's
@@ -50,14 +51,14 @@ async function refOf(tx: Tx, bodyId: string): Promise<string> {
 /** Records that a body is the person of a report, sets its status to identified; one custody event. */
 export async function identifyBodyInTx(ctx: Ctx, tx: Tx, actor: Actor, input: IdentifyBody): Promise<IdentificationView> {
   const body = await findBodyRow(tx, input.body);
-  if (body.merged_into) throw new Conflict(`Body ${body.ref} was merged into another record; identify that one.`);
+  if (body.merged_into) throw new Conflict(say("body.mergedIdentify", { ref: body.ref }));
   const onBody = await standing(tx, { body: body.id });
   if (onBody && onBody.report_id !== input.reportId) {
-    throw new Conflict(`Body ${body.ref} is already identified as the person of report ${onBody.report_ref}; reverse that confirmed decision first if it was wrong.`);
+    throw new Conflict(say("identification.bodyTaken", { ref: body.ref, report: onBody.report_ref }));
   }
   const onReport = await standing(tx, { report: input.reportId });
   if (onReport && onReport.body_id !== body.id) {
-    throw new Conflict(`Report ${input.reportRef} is already confirmed as body ${await refOf(tx, onReport.body_id)}; a person is one body: reverse that confirmed decision first if it was wrong.`);
+    throw new Conflict(say("identification.reportTaken", { report: input.reportRef, body: await refOf(tx, onReport.body_id) }));
   }
   if (onBody) return view(onBody, body.ref); // the same report confirmed again: it stands already
   const fill = !body.name_ar && !body.name_lat && input.names && (input.names.nameAr || input.names.nameLat);
@@ -174,7 +175,7 @@ export async function moveIdentificationOnMerge(tx: Tx, keep: BodiesTable, absor
   const [k, a] = [await standing(tx, { body: keep.id }), await standing(tx, { body: absorb.id })];
   if (!a) return [];
   if (k && k.report_id !== a.report_id) {
-    throw new Conflict(`Bodies ${keep.ref} and ${absorb.ref} are identified as the persons of two reports (${k.report_ref}, ${a.report_ref}); one person is one body: reverse one of the confirmed decisions before merging.`);
+    throw new Conflict(say("identification.mergeTwo", { body: keep.ref, body2: absorb.ref, report: k.report_ref, report2: a.report_ref }));
   }
   // (the same report on both cannot be: one standing identification per report)
   // reversing it later restores the status the kept body had before

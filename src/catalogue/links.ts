@@ -12,6 +12,7 @@ import { originalFact } from "../archive/index.ts";
 import * as contracts from "./contracts.ts";
 import { parseInput } from "../core/input.ts";
 import type { z } from "zod";
+import { say } from "../core/messages.ts";
 
 /**
  * Typed links between bodies and entities ("body B-000123 held by branch 215", "person X commands branch 215"),
@@ -46,36 +47,36 @@ function toLinkView(r: LinksTable): LinkView {
 async function endKind(ctx: Ctx, tx: Tx, actor: Actor, end: { kind: EndKind; id: string }, field: string): Promise<string> {
   if (end.kind === "body") {
     const b = await cdb(tx).selectFrom("bodies").select(["sensitivity", "merged_into", "ref"]).where("id", "=", end.id).executeTakeFirst();
-    if (!b) throw new Invalid(`There is no body ${end.id}.`, field);
-    if (b.merged_into) throw new Invalid(`Body ${b.ref} was merged into another record; link that one.`, field);
+    if (!b) throw new Invalid(say("link.noBody", { id: end.id }), field);
+    if (b.merged_into) throw new Invalid(say("body.mergedLink", { ref: b.ref }), field);
     ctx.policy.require(actor, "catalogue.edit", resourceOf(b));
     return "body";
   }
-  if (end.kind !== "entity") throw new Invalid('A link joins bodies and entities: kind is "body" or "entity".', field);
+  if (end.kind !== "entity") throw new Invalid(say("link.endKind"), field);
   const e = await cdb(tx).selectFrom("entities").select(["kind", "sensitivity"]).where("id", "=", end.id).executeTakeFirst();
-  if (!e) throw new Invalid(`There is no entity ${end.id}.`, field);
+  if (!e) throw new Invalid(say("link.noEntity", { id: end.id }), field);
   ctx.policy.require(actor, "catalogue.edit", resourceOf(e));
   return e.kind;
 }
 
 async function checkEvidence(tx: Tx, list: Evidence[]): Promise<Evidence[]> {
-  if (!Array.isArray(list) || list.length === 0) throw new Invalid("A link needs at least one piece of evidence (a photo, a number, a document or a testimony).", "evidence");
-  if (list.length > 100) throw new Invalid("At most 100 pieces of evidence per link.", "evidence");
+  if (!Array.isArray(list) || list.length === 0) throw new Invalid(say("link.evidenceNeeded"), "evidence");
+  if (list.length > 100) throw new Invalid(say("link.evidenceTooMany"), "evidence");
   const out: Evidence[] = [];
   for (const e of list) {
     const kind = oneOf(EVIDENCE_KINDS, e.kind, "evidence", "kind of evidence");
     const ref = (e.ref ?? "").trim();
-    if (!ref || ref.length > 500) throw new Invalid("Each piece of evidence names what it is (ref, at most 500 characters).", "evidence");
+    if (!ref || ref.length > 500) throw new Invalid(say("link.evidenceRef"), "evidence");
     if (kind === "photo") {
-      if (!/^[0-9a-f]{64}$/.test(ref)) throw new Invalid("Photo evidence is named by the original's SHA-256 (64 lowercase hex digits).", "evidence");
-      if (!(await originalFact(tx, ref))) throw new Invalid(`No original with SHA-256 ${ref.slice(0, 12)}… in this archive.`, "evidence");
+      if (!/^[0-9a-f]{64}$/.test(ref)) throw new Invalid(say("link.photoEvidence"), "evidence");
+      if (!(await originalFact(tx, ref))) throw new Invalid(say("original.notInArchivePrefix", { sha256: ref.slice(0, 12) }), "evidence");
     }
     if (kind === "number") {
       const n = await cdb(tx).selectFrom("body_numbers").select("id").where("id", "=", ref).executeTakeFirst();
-      if (!n) throw new Invalid(`No body number with id ${ref}.`, "evidence");
+      if (!n) throw new Invalid(say("link.noNumber", { id: ref }), "evidence");
     }
     const note = e.note?.trim();
-    if (note && note.length > 2000) throw new Invalid("An evidence note is at most 2000 characters.", "evidence");
+    if (note && note.length > 2000) throw new Invalid(say("link.noteTooLong"), "evidence");
     out.push({ kind, ref, ...(note ? { note } : {}) });
   }
   return out;
@@ -94,9 +95,9 @@ export async function createLink(ctx: Ctx, actor: Actor, sent: NewLink): Promise
   ctx.policy.require(actor, "catalogue.edit");
   const input = parseInput(contracts.NewLinkInput, sent);
   const reasoning = input.reasoning.trim();
-  if (reasoning.length < 3) throw new Invalid("Say why the evidence supports this link (reasoning).", "reasoning");
+  if (reasoning.length < 3) throw new Invalid(say("link.reasoningNeeded"), "reasoning");
   const confidence = input.confidence ?? "probable";
-  if (input.from.id === input.to.id) throw new Invalid("A link joins two different records.", "to");
+  if (input.from.id === input.to.id) throw new Invalid(say("link.twoRecords"), "to");
   return ctx.db.transaction(async (tx) => {
     const vocab = await Vocabularies.load(tx);
     const type = vocab.require("link_type", input.type, "type");
@@ -149,7 +150,7 @@ export async function createLink(ctx: Ctx, actor: Actor, sent: NewLink): Promise
 
 async function loadLink(tx: Tx, id: string): Promise<LinksTable> {
   const r = await cdb(tx).selectFrom("links").selectAll().where("id", "=", id).executeTakeFirst();
-  if (!r) throw new NotFound(`No link with id ${id}.`);
+  if (!r) throw new NotFound(say("link.notFound", { id }));
   return r;
 }
 
@@ -158,8 +159,8 @@ export async function updateLink(ctx: Ctx, actor: Actor, sent: z.input<typeof co
   const input = parseInput(contracts.UpdateLinkInput, sent);
   return ctx.db.transaction(async (tx) => {
     const row = await loadLink(tx, input.id);
-    if (row.retracted_at) throw new Conflict("This link was retracted; create a new one.");
-    if (input.version !== undefined && input.version !== row.version) throw new Conflict("This link was changed by someone else since you opened it; reload it.");
+    if (row.retracted_at) throw new Conflict(say("link.retractedCreateNew"));
+    if (input.version !== undefined && input.version !== row.version) throw new Conflict(say("link.changedSince"));
     await endKind(ctx, tx, actor, { kind: row.from_kind as EndKind, id: row.from_id }, "from");
     await endKind(ctx, tx, actor, { kind: row.to_kind as EndKind, id: row.to_id }, "to");
     const before = toLinkView(row);
@@ -172,7 +173,7 @@ export async function updateLink(ctx: Ctx, actor: Actor, sent: z.input<typeof co
     }
     if (input.reasoning !== undefined) {
       const r = input.reasoning.trim();
-      if (r.length < 3) throw new Invalid("Say why the evidence supports this link (reasoning).", "reasoning");
+      if (r.length < 3) throw new Invalid(say("link.reasoningNeeded"), "reasoning");
       next.reasoning = r;
       changes.push({ recordType: "link", recordId: row.id, field: "reasoning", old: before.reasoning, new: r });
     }
@@ -195,10 +196,10 @@ export async function retractLink(ctx: Ctx, actor: Actor, sent: z.input<typeof c
   ctx.policy.require(actor, "catalogue.edit");
   const input = parseInput(contracts.RetractLinkInput, sent);
   const reason = input.reason.trim();
-  if (reason.length < 3) throw new Invalid("Say why the link is retracted.", "reason");
+  if (reason.length < 3) throw new Invalid(say("link.retractReason"), "reason");
   return ctx.db.transaction(async (tx) => {
     const row = await loadLink(tx, input.id);
-    if (row.retracted_at) throw new Conflict("This link is already retracted.");
+    if (row.retracted_at) throw new Conflict(say("link.alreadyRetracted"));
     const now = ctx.clock.now().toISOString();
     await cdb(tx)
       .updateTable("links")

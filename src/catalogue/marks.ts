@@ -2,6 +2,7 @@ import { normaliseArabic, searchTokens } from "../core/arabic.ts";
 import { Invalid } from "../core/errors.ts";
 import type { Vocabularies } from "./vocabularies.ts";
 import type * as contracts from "./contracts.ts";
+import { say } from "../core/messages.ts";
 
 /**
  * Distinguishing marks: what kind (mark_type vocabulary), where on the body (body_region vocabulary, may be
@@ -73,13 +74,13 @@ export function formatMarks(marks: Mark[]): string {
 /** Validates a mark against the vocabularies; throws Invalid with a sentence. */
 export function checkMark(m: Mark, vocab: Vocabularies): Mark {
   if (!vocab.get("mark_type", m.type)) {
-    throw new Invalid(`"${m.type}" is not a kind of mark (mark_type: ${vocab.terms("mark_type").map((t) => t.code).join(", ")}).`, "marks");
+    throw new Invalid(say("mark.type", { type: m.type, codes: vocab.terms("mark_type").map((t) => t.code).join(", ") }), "marks");
   }
   if (m.region !== null && !vocab.get("body_region", m.region)) {
-    throw new Invalid(`"${m.region}" is not a body region (body_region: ${vocab.terms("body_region").map((t) => t.code).join(", ")}).`, "marks");
+    throw new Invalid(say("mark.region", { region: m.region, codes: vocab.terms("body_region").map((t) => t.code).join(", ") }), "marks");
   }
   const description = m.description.trim();
-  if (description.length > MAX_DESCRIPTION) throw new Invalid(`A mark's description is at most ${MAX_DESCRIPTION} characters.`, "marks");
-  if (/[;؛]/.test(description)) throw new Invalid("A mark's description cannot contain ';' (it separates marks).", "marks");
+  if (description.length > MAX_DESCRIPTION) throw new Invalid(say("mark.descriptionTooLong", { max: MAX_DESCRIPTION }), "marks");
+  if (/[;؛]/.test(description)) throw new Invalid(say("mark.semicolon"), "marks");
   return { type: m.type, region: m.region, description };
 }

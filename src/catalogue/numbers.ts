@@ -12,6 +12,7 @@ import { resourceOf } from "./records.ts";
 import * as contracts from "./contracts.ts";
 import { parseInput } from "../core/input.ts";
 import type { z } from "zod";
+import { say } from "../core/messages.ts";
 
 /**
  * The numbers written on a body (detainee, branch, forensic examiner), each kept as transcribed with where it
@@ -41,11 +42,11 @@ export function normaliseNumber(s: string): string {
 /** Checks a number as entered: at most 40 characters and at least one digit (or a branch code). */
 export function checkNumberValue(role: NumberRole, value: string, field: string = role): string {
   const v = value.trim();
-  if (v === "") throw new Invalid(`The ${role} number is empty.`, field);
-  if (v.length > MAX_NUMBER) throw new Invalid(`A ${role} number is at most ${MAX_NUMBER} characters.`, field);
+  if (v === "") throw new Invalid(say("number.empty", { numberRole: role }), field);
+  if (v.length > MAX_NUMBER) throw new Invalid(say("number.tooLong", { numberRole: role, max: MAX_NUMBER }), field);
   const norm = normaliseNumber(v);
-  if (role !== "branch" && !/\d/.test(norm)) throw new Invalid(`A ${role} number must contain digits ("${v}" has none).`, field);
-  if (norm === "") throw new Invalid(`"${v}" holds no letters or digits.`, field);
+  if (role !== "branch" && !/\d/.test(norm)) throw new Invalid(say("number.noDigits", { numberRole: role, value: v }), field);
+  if (norm === "") throw new Invalid(say("number.noLettersOrDigits", { value: v }), field);
   return v;
 }
 
@@ -168,7 +169,7 @@ async function bumpBody(ctx: Ctx, tx: Tx, bodyId: string): Promise<void> {
 async function activeBody(tx: Tx, bodyId: string): Promise<{ id: string; sensitivity: string; merged_into: string | null }> {
   const b = await cdb(tx).selectFrom("bodies").select(["id", "sensitivity", "merged_into"]).where("id", "=", bodyId).executeTakeFirst();
   if (!b) throw new NotFound(`No body with id ${bodyId}.`).says("record.notFound", { kind: "body" });
-  if (b.merged_into) throw new Conflict(`Body ${bodyId} was merged into ${b.merged_into}; work on that record instead.`);
+  if (b.merged_into) throw new Conflict(say("body.mergedInto", { body: bodyId, into: b.merged_into }));
   return b;
 }
 
@@ -205,7 +206,7 @@ export async function addNumber(ctx: Ctx, actor: Actor, sent: AddNumber): Promis
 
 async function requirePhotoOfBody(tx: Tx, bodyId: string, sha256: string): Promise<void> {
   const p = await cdb(tx).selectFrom("body_photos").select("original_sha256").where("body_id", "=", bodyId).where("original_sha256", "=", sha256).executeTakeFirst();
-  if (!p) throw new Invalid(`Photo ${sha256.slice(0, 12)}… is not one of this body's photos.`, "sourceSha256");
+  if (!p) throw new Invalid(say("number.photoNotOfBody", { sha256: sha256.slice(0, 12) }), "sourceSha256");
 }
 
 /**
@@ -225,12 +226,12 @@ export async function checkNumber(ctx: Ctx, actor: Actor, sent: CheckNumber): Pr
   return ctx.db.transaction(async (tx) => {
     const db = cdb(tx);
     const n = await db.selectFrom("body_numbers").selectAll().where("id", "=", input.numberId).executeTakeFirst();
-    if (!n) throw new NotFound(`No number with id ${input.numberId}.`);
+    if (!n) throw new NotFound(say("number.notFound", { id: input.numberId }));
     const body = await activeBody(tx, n.body_id);
     ctx.policy.require(actor, "catalogue.check", resourceOf(body));
-    if (n.retired_at) throw new Conflict("This number was retired; check the body's current number instead.");
-    if (n.checked_by) throw new Conflict(`This number was already checked (by ${n.checked_by}).`);
-    if (n.entered_by === actor.id) throw new Forbidden("You entered this number; a second person must check it.");
+    if (n.retired_at) throw new Conflict(say("number.retiredCheckCurrent"));
+    if (n.checked_by) throw new Conflict(say("number.alreadyChecked", { by: n.checked_by }));
+    if (n.entered_by === actor.id) throw new Forbidden(say("number.ownEntry"));
     const now = ctx.clock.now().toISOString();
     const role = n.role as NumberRole;
     if (input.agree) {
@@ -243,7 +244,7 @@ export async function checkNumber(ctx: Ctx, actor: Actor, sent: CheckNumber): Pr
       });
       return toBodyNumber({ ...n, checked_by: actor.id, checked_at: now });
     }
-    if (input.correctedValue === undefined) throw new Invalid("Say what you read: a disagreeing check needs the corrected value.", "correctedValue");
+    if (input.correctedValue === undefined) throw new Invalid(say("number.correctedNeeded"), "correctedValue");
     const value = checkNumberValue(role, input.correctedValue, "correctedValue");
     // who corrected it is the row's retired_by; the reason is read by people, so it names no account id
     const reason = "corrected at a second check";
@@ -273,14 +274,14 @@ export async function retireNumber(ctx: Ctx, actor: Actor, sent: z.input<typeof 
   ctx.policy.require(actor, "catalogue.edit");
   const input = parseInput(contracts.RetireNumberInput, sent);
   const reason = input.reason.trim();
-  if (reason.length < 3) throw new Invalid("Say why the number is withdrawn.", "reason");
+  if (reason.length < 3) throw new Invalid(say("number.withdrawReason"), "reason");
   return ctx.db.transaction(async (tx) => {
     const db = cdb(tx);
     const n = await db.selectFrom("body_numbers").selectAll().where("id", "=", input.numberId).executeTakeFirst();
-    if (!n) throw new NotFound(`No number with id ${input.numberId}.`);
+    if (!n) throw new NotFound(say("number.notFound", { id: input.numberId }));
     const body = await activeBody(tx, n.body_id);
     ctx.policy.require(actor, "catalogue.edit", resourceOf(body));
-    if (n.retired_at) throw new Conflict("This number is already retired.");
+    if (n.retired_at) throw new Conflict(say("number.alreadyRetired"));
     const now = ctx.clock.now().toISOString();
     await db.updateTable("body_numbers").set({ retired_at: now, retired_by: actor.id, retired_reason: reason }).where("id", "=", n.id).execute();
     const bodyChanges = await refreshCurrentNumbers(tx, n.body_id);

@@ -12,6 +12,7 @@ import { locateCard, rectify, type Rgb } from "./ocr/geometry.ts";
 import { ARABIC_INDIC_DIGITS, GlyphClassifier, LATIN_DIGITS, glyphShape, inkBox, type GlyphScores } from "./ocr/glyphs.ts";
 import { cardLines, glyphsOf, inkMask, typicalHeight, type CardLine, type Glyph } from "./ocr/lines.ts";
 import { inkPng, labelPng, makePool, type OcrText } from "./ocr/tesseract.ts";
+import { say } from "../core/messages.ts";
 
 // ---------------------------------------------------------------------------------------------------------
 // The reader: decode, find the card, cut it out, read each line, parse.
@@ -90,7 +91,7 @@ interface LineReading {
 export async function createCardReader(opts: CardReaderOptions = {}): Promise<CardReader> {
   const paths = opts.langPath ?? defaultLangPaths();
   const n = opts.workers ?? 1;
-  if (!Number.isInteger(n) || n < 1 || n > 8) throw new Invalid("The number of OCR workers must be a whole number from 1 to 8.", "workers");
+  if (!Number.isInteger(n) || n < 1 || n > 8) throw new Invalid(say("ocr.workers"), "workers");
   const maxPixels = opts.maxPixels ?? 100_000_000;
   const [eng, ara, glyphs] = await Promise.all([makePool("eng", paths.eng, n), makePool("ara", paths.ara, n), GlyphClassifier.create()]);
   let closed = false;
@@ -276,7 +277,7 @@ export async function createCardReader(opts: CardReaderOptions = {}): Promise<Ca
 
   return {
     async read(bytes: Buffer): Promise<CardNumbers> {
-      if (closed) throw new Invalid("The card reader is closed; open a new one to read more photos.");
+      if (closed) throw new Invalid(say("ocr.closed"));
       let decoded: { data: Buffer; info: sharp.OutputInfo };
       try {
         decoded = await sharp(bytes, { limitInputPixels: maxPixels })
@@ -287,10 +288,10 @@ export async function createCardReader(opts: CardReaderOptions = {}): Promise<Ca
           .raw()
           .toBuffer({ resolveWithObject: true });
       } catch (err) {
-        throw new Invalid(`The photo cannot be decoded for reading its card (${err instanceof Error ? err.message : String(err)}).`);
+        throw new Invalid(say("ocr.cannotDecode", { problem: err instanceof Error ? err.message : String(err) }));
       }
       const { data, info } = decoded;
-      if (info.channels !== 3) throw new Invalid("The photo does not decode to colour or grey pixels.");
+      if (info.channels !== 3) throw new Invalid(say("ocr.notPixels"));
       return readCard({ data, width: info.width, height: info.height });
     },
     async close(): Promise<void> {

@@ -15,6 +15,7 @@ import { originalFacts, sourceExists } from "../archive/index.ts";
 import * as contracts from "./contracts.ts";
 import { parseInput } from "../core/input.ts";
 import type { z } from "zod";
+import { say } from "../core/messages.ts";
 
 /**
  * Bodies from photos. Proposing runs the card reader over a source's photos not yet in a body, stores what it
@@ -51,7 +52,7 @@ function toView(r: GroupingProposalsTable): ProposalView {
 /** Queues proposing for a source as a job (`catalogue.propose`) and returns its id; progress is on the job. */
 export async function proposeGroupings(ctx: Ctx, actor: Actor, input: { sourceId: string }): Promise<{ jobId: string }> {
   ctx.policy.require(actor, "catalogue.group");
-  if (!(await sourceExists(ctx.db.db, input.sourceId))) throw new NotFound(`No source with id ${input.sourceId}.`);
+  if (!(await sourceExists(ctx.db.db, input.sourceId))) throw new NotFound(say("source.notFoundId", { source: input.sourceId }));
   const jobId = await ctx.jobs.enqueue(null, JOB_PROPOSE, { sourceId: input.sourceId, actor }, { dedupeKey: `${JOB_PROPOSE}:${input.sourceId}`, maxAttempts: 2 });
   return { jobId };
 }
@@ -112,7 +113,7 @@ async function unassignedPhotos(tx: Tx, sourceId: string): Promise<SourcePhoto[]
  */
 export async function runProposals(ctx: Ctx, actor: Actor, input: RunProposals): Promise<ProposalRun> {
   ctx.policy.require(actor, "catalogue.group");
-  if (!(await sourceExists(ctx.db.db, input.sourceId))) throw new NotFound(`No source with id ${input.sourceId}.`);
+  if (!(await sourceExists(ctx.db.db, input.sourceId))) throw new NotFound(say("source.notFoundId", { source: input.sourceId }));
   const runId = input.runId ?? newId("run");
   const photos = await unassignedPhotos(ctx.db.db, input.sourceId);
   const engine = input.engine ?? (await loadDefaultEngine());
@@ -277,7 +278,7 @@ async function proposalsHiddenFrom(ctx: Ctx, actor: Actor, rows: readonly Groupi
 /** A proposal by id; one the reader may not see (its body is above their clearance) is "not found". */
 async function loadProposal(tx: Tx, id: string, reader?: { ctx: Ctx; actor: Actor }): Promise<GroupingProposalsTable> {
   const row = await cdb(tx).selectFrom("grouping_proposals").selectAll().where("id", "=", id).executeTakeFirst();
-  if (!row || (reader && (await proposalsHiddenFrom(reader.ctx, reader.actor, [row], tx)).has(row.id))) throw new NotFound(`No grouping proposal with id ${id}.`);
+  if (!row || (reader && (await proposalsHiddenFrom(reader.ctx, reader.actor, [row], tx)).has(row.id))) throw new NotFound(say("proposal.notFound", { id }));
   return row;
 }
 
@@ -303,7 +304,7 @@ async function acceptOne(
   const db = cdb(tx);
   const taken = await db.selectFrom("body_photos").innerJoin("bodies", "bodies.id", "body_photos.body_id").select(["bodies.ref", "body_photos.original_sha256"]).where("body_photos.original_sha256", "in", view.photos).execute();
   if (taken.length) {
-    throw new Conflict(`Photo ${taken[0]!.original_sha256.slice(0, 12)}… of proposal ${p.id} is already in body ${taken[0]!.ref}; split or reject this proposal.`);
+    throw new Conflict(say("proposal.photoTaken", { sha256: taken[0]!.original_sha256.slice(0, 12), id: p.id, ref: taken[0]!.ref }));
   }
   const captured = [...(await originalFacts(tx, view.photos)).values()].map((o) => o.captureTime).filter((t): t is string => t !== null).sort();
   const first = captured.length ? { capture_time: captured[0]! } : undefined;
@@ -427,11 +428,11 @@ export async function splitProposal(ctx: Ctx, actor: Actor, sent: z.input<typeof
     requireUndecided(p);
     const view = toView(p);
     const parts = input.parts.filter((x) => x.length > 0);
-    if (parts.length < 2) throw new Invalid("A split needs at least two non-empty parts.", "parts");
+    if (parts.length < 2) throw new Invalid(say("proposal.splitTwoParts"), "parts");
     const all = parts.flat();
-    if (new Set(all).size !== all.length) throw new Invalid("A photo appears in two parts.", "parts");
+    if (new Set(all).size !== all.length) throw new Invalid(say("proposal.photoTwice"), "parts");
     const have = new Set(view.photos);
-    if (all.length !== have.size || !all.every((s) => have.has(s))) throw new Invalid("The parts must hold exactly the proposal's photos, each once.", "parts");
+    if (all.length !== have.size || !all.every((s) => have.has(s))) throw new Invalid(say("proposal.partsExact"), "parts");
     const rows = parts.map((photos) => newProposal(ctx, actor, p, view.photos.filter((s) => photos.includes(s)), [view], p.position));
     const now = ctx.clock.now().toISOString();
     await cdb(tx).updateTable("grouping_proposals").set({ status: "split", decided_by: actor.id, decided_at: now }).where("id", "=", p.id).execute();
@@ -453,7 +454,7 @@ export async function mergeProposals(ctx: Ctx, actor: Actor, sent: z.input<typeo
   ctx.policy.require(actor, "catalogue.group");
   const input = parseInput(contracts.MergeProposalsInput, sent);
   const ids = [...new Set(input.proposalIds)];
-  if (ids.length < 2) throw new Invalid("A merge needs at least two proposals.", "proposalIds");
+  if (ids.length < 2) throw new Invalid(say("proposal.mergeTwo"), "proposalIds");
   return ctx.db.transaction(async (tx) => {
     const rows = [];
     for (const id of ids) {
@@ -461,7 +462,7 @@ export async function mergeProposals(ctx: Ctx, actor: Actor, sent: z.input<typeo
       requireUndecided(p);
       rows.push(p);
     }
-    if (new Set(rows.map((r) => r.source_id)).size > 1) throw new Invalid("Only proposals of the same source can be merged.", "proposalIds");
+    if (new Set(rows.map((r) => r.source_id)).size > 1) throw new Invalid(say("proposal.mergeSameSource"), "proposalIds");
     const views = rows.map(toView);
     const photos = views.flatMap((v) => v.photos);
     const times = new Map(

@@ -11,6 +11,7 @@ import { normaliseNumber } from "./numbers.ts";
 import { IDENTIFICATION_STATUSES, REVIEW_STATUSES, SEXES } from "./records.ts";
 import type * as contracts from "./contracts.ts";
 import { NAME_KEY_PREFIX, namePartsFound, nameSearchKeys } from "../names/index.ts";
+import { say } from "../core/messages.ts";
 
 /**
  * Search over body records: full text (reference, numbers, names in Arabic and Latin script, notes, marks,
@@ -82,12 +83,12 @@ function decodeCursor(s: string, sort: SortKey): Cursor {
   } catch {
     // fall through to the sentence below
   }
-  throw new Invalid("This page cursor does not belong to this search (or to this sort order); start again from the first page.", "after");
+  throw new Invalid(say("search.cursor"), "after");
 }
 
 function list(v: string[] | undefined, field: string): string[] {
   const out = [...new Set((v ?? []).map((x) => x.trim()).filter(Boolean))];
-  if (out.length > MAX_VALUES) throw new Invalid(`At most ${MAX_VALUES} values of ${field} at once.`, field);
+  if (out.length > MAX_VALUES) throw new Invalid(say("search.tooManyValues", { max: MAX_VALUES, field }), field);
   return out;
 }
 
@@ -125,7 +126,7 @@ function plan(q: SearchQuery, vocab: Vocabularies): Plan {
   const prefix = /\*\s*$/.test(raw);
   const tokens = searchTokens(raw.replace(/\*/g, " ")).slice(0, MAX_TOKENS);
   if (prefix && tokens.length && tokens[tokens.length - 1]!.length < 2) {
-    throw new Invalid("A prefix search (word*) needs at least two letters or digits before the *.", "q");
+    throw new Invalid(say("search.prefixShort"), "q");
   }
   // a name in one script finds it written in the other, through the names module's keys (both are indexed)
   const keys = !prefix && tokens.length > 0 && !/\p{N}/u.test(raw) ? nameSearchKeys(raw).slice(0, MAX_TOKENS) : [];
@@ -138,7 +139,7 @@ function plan(q: SearchQuery, vocab: Vocabularies): Plan {
   const period = list(q.period, "period");
   if (period.length) {
     const bad = period.find((x) => x !== UNKNOWN && !/^\d{4}(-\d{2})?$/.test(x));
-    if (bad) throw new Invalid(`"${bad}" is not a period: write a month as YYYY-MM or a year as YYYY.`, "period");
+    if (bad) throw new Invalid(say("search.period", { bad }), "period");
     const set = new Set(period);
     filters.period = valueFilter(period, (m) => set.has(m) || set.has(m.slice(0, 4)));
   }
@@ -227,7 +228,7 @@ export async function searchBodies(ctx: Ctx, actor: Actor, query: SearchQuery): 
   ctx.policy.require(actor, "catalogue.read");
   const db = cdb(ctx.db.db);
   const sort: SortKey = query.sort ?? "ref";
-  if (!(SORTS as readonly string[]).includes(sort)) throw new Invalid(`Sort by one of ${SORTS.join(", ")}.`, "sort");
+  if (!(SORTS as readonly string[]).includes(sort)) throw new Invalid(say("search.sort", { sorts: SORTS.join(", ") }), "sort");
   const limit = Math.min(Math.max(Math.trunc(query.limit ?? 50), 1), MAX_LIMIT);
   const cursor = query.after ? decodeCursor(query.after, sort) : null;
   const [vocab, index] = await Promise.all([Vocabularies.cached(ctx.db.db), facetIndex(ctx.db.db)]);

@@ -8,6 +8,7 @@ import { visibleSensitivities } from "./bodies.ts";
 import { Vocabularies, type VocabularyName } from "./vocabularies.ts";
 import { countPreserved } from "../archive/index.ts";
 import type * as contracts from "./contracts.ts";
+import { say } from "../core/messages.ts";
 
 /**
  * The figures a report quotes: how many bodies, photographs and facilities the archive holds, and bodies by
@@ -134,7 +135,7 @@ async function gather(db: Tx, visible: string[]) {
 export async function readStatistics(ctx: Ctx, actor: Actor, opts: { minCount?: number } = {}): Promise<Statistics> {
   ctx.policy.require(actor, "catalogue.read");
   const k = Math.trunc(opts.minCount ?? 0);
-  if (!(k >= 0 && k <= MAX_MIN_COUNT)) throw new Invalid(`minCount is a whole number from 0 to ${MAX_MIN_COUNT}.`, "minCount");
+  if (!(k >= 0 && k <= MAX_MIN_COUNT)) throw new Invalid(say("statistics.minCount", { max: MAX_MIN_COUNT }), "minCount");
   const visible: string[] = visibleSensitivities(ctx, actor);
   // One snapshot: the totals and every breakdown count the same rows.
   const { g, vocab } = await ctx.db.transaction(async (tx) => ({ g: await gather(tx, visible), vocab: await Vocabularies.load(tx) }));

@@ -10,6 +10,7 @@ import { reindexBodiesWithTerm } from "./search-index.ts";
 import * as contracts from "./contracts.ts";
 import { parseInput } from "../core/input.ts";
 import type { z } from "zod";
+import { say } from "../core/messages.ts";
 
 /**
  * Controlled vocabularies: bilingual terms with a stable code. Codes are what records store; labels are what
@@ -96,7 +97,7 @@ export class Vocabularies {
     if (!t) {
       const codes = this.terms(v).map((x) => x.code);
       const shown = codes.length > 12 ? `${codes.slice(0, 12).join(", ")}, …` : codes.join(", ");
-      throw new Invalid(`"${text}" is not in the ${v} vocabulary (codes: ${shown}); an administrator can add it.`, field);
+      throw new Invalid(say("vocabulary.notIn", { text, vocabulary: v, codes: shown }), field);
     }
     return t;
   }
@@ -135,7 +136,7 @@ export async function listVocabulary(
   ctx.policy.require(actor, "catalogue.read");
   const vocab = await Vocabularies.load(ctx.db.db);
   if (input.vocabulary !== undefined && !isVocabularyName(input.vocabulary)) {
-    throw new Invalid(`There is no vocabulary "${input.vocabulary}"; the vocabularies are ${VOCABULARY_NAMES.join(", ")}.`, "vocabulary");
+    throw new Invalid(say("vocabulary.none", { vocabulary: input.vocabulary, names: VOCABULARY_NAMES.join(", ") }), "vocabulary");
   }
   const names = input.vocabulary ? [input.vocabulary as VocabularyName] : [...VOCABULARY_NAMES];
   return names.flatMap((n) => vocab.terms(n, input.includeRetired ?? false));
@@ -149,20 +150,20 @@ export async function addVocabularyTerm(ctx: Ctx, actor: Actor, sent: AddTerm): 
   ctx.policy.require(actor, "vocabulary.manage");
   const input = parseInput(contracts.AddTermInput, sent);
   if (!isVocabularyName(input.vocabulary)) {
-    throw new Invalid(`There is no vocabulary "${input.vocabulary}"; the vocabularies are ${VOCABULARY_NAMES.join(", ")}.`, "vocabulary");
+    throw new Invalid(say("vocabulary.none", { vocabulary: input.vocabulary, names: VOCABULARY_NAMES.join(", ") }), "vocabulary");
   }
-  if (!CODE.test(input.code)) throw new Invalid("A code is 1 to 40 letters, digits, '-' or '_', starting with a letter or digit.", "code");
+  if (!CODE.test(input.code)) throw new Invalid(say("vocabulary.code"), "code");
   const labelAr = input.labelAr.trim();
   const labelEn = input.labelEn.trim();
-  if (!labelAr || !labelEn) throw new Invalid("A term needs both an Arabic and an English label.", labelAr ? "labelEn" : "labelAr");
+  if (!labelAr || !labelEn) throw new Invalid(say("vocabulary.labels"), labelAr ? "labelEn" : "labelAr");
   const vocabulary = input.vocabulary;
   return ctx.db.transaction(async (tx) => {
     const db = cdb(tx);
     const existing = await db.selectFrom("vocabularies").select("code").where("vocabulary", "=", vocabulary).where("code", "=", input.code).executeTakeFirst();
-    if (existing) throw new Conflict(`The ${vocabulary} vocabulary already has the code ${input.code}; correct its labels instead.`);
+    if (existing) throw new Conflict(say("vocabulary.codeExists", { vocabulary, code: input.code }));
     if (input.parent) {
       const p = await db.selectFrom("vocabularies").select("code").where("vocabulary", "=", vocabulary).where("code", "=", input.parent).executeTakeFirst();
-      if (!p) throw new Invalid(`The parent ${input.parent} is not in the ${vocabulary} vocabulary.`, "parent");
+      if (!p) throw new Invalid(say("vocabulary.parentNotIn", { parent: input.parent, vocabulary }), "parent");
     }
     const max = await db.selectFrom("vocabularies").select((eb) => eb.fn.max("sort").as("m")).where("vocabulary", "=", vocabulary).executeTakeFirst();
     const now = ctx.clock.now().toISOString();
@@ -204,18 +205,18 @@ export async function updateVocabularyTerm(ctx: Ctx, actor: Actor, sent: UpdateT
   return ctx.db.transaction(async (tx) => {
     const db = cdb(tx);
     const row = await db.selectFrom("vocabularies").selectAll().where("vocabulary", "=", vocabulary).where("code", "=", input.code).executeTakeFirst();
-    if (!row) throw new NotFound(`The ${vocabulary} vocabulary has no code ${input.code}.`);
+    if (!row) throw new NotFound(say("vocabulary.noCode", { vocabulary, code: input.code }));
     const now = ctx.clock.now().toISOString();
     const next: VocabulariesTable = { ...row };
     const changes: Change[] = [];
     const rid = `${vocabulary}:${input.code}`;
     const put = (field: string, old: unknown, value: unknown) => changes.push({ recordType: "vocabulary", recordId: rid, field, old, new: value });
     if (input.labelAr !== undefined && input.labelAr.trim() !== row.label_ar) {
-      if (!input.labelAr.trim()) throw new Invalid("The Arabic label cannot be empty.", "labelAr");
+      if (!input.labelAr.trim()) throw new Invalid(say("vocabulary.arabicEmpty"), "labelAr");
       put("labelAr", row.label_ar, (next.label_ar = input.labelAr.trim()));
     }
     if (input.labelEn !== undefined && input.labelEn.trim() !== row.label_en) {
-      if (!input.labelEn.trim()) throw new Invalid("The English label cannot be empty.", "labelEn");
+      if (!input.labelEn.trim()) throw new Invalid(say("vocabulary.englishEmpty"), "labelEn");
       put("labelEn", row.label_en, (next.label_en = input.labelEn.trim()));
     }
     if (input.extra !== undefined) {

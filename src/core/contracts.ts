@@ -10,7 +10,7 @@ import { z } from "zod";
 export const Role = z.enum(["public", "admin", "archivist", "investigator", "forensic_reviewer", "family_caseworker", "prosecutor", "curator", "family_member"]);
 export type Role = z.infer<typeof Role>;
 
-export const JobView = z.object({ status: z.enum(["queued", "running", "done", "failed"]), id: z.string(), kind: z.string(), attempts: z.number(), maxAttempts: z.number(), progress: z.object({ done: z.number(), total: z.number(), note: z.string().nullable() }), result: z.unknown(), error: z.string().nullable(), createdAt: z.string(), updatedAt: z.string() });
+export const JobView = z.object({ status: z.enum(["queued", "running", "done", "failed"]), id: z.string(), kind: z.string(), attempts: z.number(), maxAttempts: z.number(), progress: z.object({ done: z.number(), total: z.number(), note: z.string().nullable() }), result: z.unknown(), error: z.string().nullable(), errorKey: z.string().nullable().optional(), errorParams: z.record(z.union([z.string(), z.number()])).nullable().optional(), createdAt: z.string(), updatedAt: z.string() });
 export type JobView = z.infer<typeof JobView>;
 
 export const Dialect = z.enum(["sqlite", "postgres"]);

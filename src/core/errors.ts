@@ -4,7 +4,7 @@
  * Errors a person meets on a screen also carry a message key with parameters (`says`), as families' evidence
  * does, so the web app words them in the reader's language.
  */
-import type { MessageKey, MessageParams } from "./messages.ts";
+import { english, type MessageKey, type MessageParams, type Said } from "./messages.ts";
 
 export class DalilError extends Error {
   readonly status: number = 500;
@@ -13,6 +13,15 @@ export class DalilError extends Error {
   /** The same sentence as a message key with parameters, worded by the web app in the reader's language. */
   key?: MessageKey;
   params?: MessageParams;
+
+  /** An English sentence, or a message said with `say(key, params)`: its English sentence is worded from the key. */
+  constructor(message: string | Said, options?: ErrorOptions) {
+    super(typeof message === "string" ? message : english(message.key, message.params), options);
+    if (typeof message !== "string") {
+      this.key = message.key;
+      this.params = message.params;
+    }
+  }
 
   /** Say this error as `key` with `params` too (the English `message` stays for the CLI and the log). */
   says(key: MessageKey, params: MessageParams = {}): this {
@@ -49,7 +58,7 @@ export class Invalid extends DalilError {
   override readonly code = "invalid";
   override readonly exitCode = 2;
   constructor(
-    message: string,
+    message: string | Said,
     readonly field?: string,
   ) {
     super(message);

@@ -4,6 +4,7 @@ import { sql } from "kysely";
 import type { Clock } from "../core/clock.ts";
 import { newId } from "../core/ids.ts";
 import { DalilError, Forbidden, NotFound, Unauthenticated } from "../core/errors.ts";
+import { english, say, type Said } from "../core/messages.ts";
 import type { DatabaseHandle, Tx } from "./database.ts";
 import type { JobsTable } from "./schema.ts";
 
@@ -28,6 +29,9 @@ export interface Job {
   progress: { done: number; total: number; note: string | null };
   result: unknown;
   error: string | null;
+  /** The error as a message key with parameters, for the reader's language (null: the text only). */
+  errorKey: string | null;
+  errorParams: Record<string, string | number> | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -54,8 +58,15 @@ export class JobRefused extends DalilError {
   override readonly code = "job_refused";
 }
 
-export const FORGED_JOB =
-  "Refused, not run: this job's payload does not carry the archive's authentication (its MAC does not match), so it was written or changed outside the archive. Queue the work again if it is wanted, and find out who can write to the database.";
+const FORGED: Said = say("job.forged");
+export const FORGED_JOB = english(FORGED.key, FORGED.params);
+
+/** A failure's English text and, when it was said as a key, the key and its parameters. */
+function failure(err: unknown): Pick<JobsTable, "error" | "error_key" | "error_params"> {
+  const message = err instanceof Error ? err.message : String(err);
+  const said = err instanceof DalilError && err.key ? { key: err.key, params: JSON.stringify(err.params ?? {}) } : null;
+  return { error: message, error_key: said?.key ?? null, error_params: said?.params ?? null };
+}
 
 function macOf(key: Buffer, id: string, kind: string, payload: string): string {
   return createHmac("sha256", key).update(`dalil.job.v1\u0000${id}\u0000${kind}\u0000${payload}`).digest("hex");
@@ -137,7 +148,7 @@ export class JobQueue {
   async authentic(id: string): Promise<Job> {
     const row = await this.dbh.db.selectFrom("jobs").selectAll().where("id", "=", id).executeTakeFirst();
     if (!row) throw new NotFound(`No job with id ${id}.`);
-    if (!macMatches(this.macKey, row)) throw new JobRefused(FORGED_JOB);
+    if (!macMatches(this.macKey, row)) throw new JobRefused(FORGED);
     return toJob(row);
   }
 
@@ -238,7 +249,7 @@ export class JobQueue {
     const row = await this.dbh.db.selectFrom("jobs").selectAll().where("id", "=", claimed.id).executeTakeFirst();
     if (!row) throw new NotFound(`No job with id ${claimed.id}.`);
     if (!macMatches(this.macKey, row)) {
-      await this.finish(row.id, { status: "failed", error: FORGED_JOB });
+      await this.finish(row.id, { status: "failed", ...failure(new JobRefused(FORGED)) });
       return this.get(row.id);
     }
     const job: Job = { ...toJob(row), attempts: claimed.attempts };
@@ -254,19 +265,18 @@ export class JobQueue {
           await this.progress(job.id, done, total, note);
         },
       });
-      await this.finish(job.id, { status: "done", result: JSON.stringify(result ?? null), error: null });
+      await this.finish(job.id, { status: "done", result: JSON.stringify(result ?? null), error: null, error_key: null, error_params: null });
     } catch (err) {
-      const message = err instanceof Error ? err.message : String(err);
       const refused = err instanceof JobRefused || err instanceof Forbidden || err instanceof Unauthenticated;
       if (!refused && job.attempts < job.maxAttempts) {
         const backoff = 1000 * 2 ** job.attempts;
         await this.finish(job.id, {
           status: "queued",
-          error: message,
+          ...failure(err),
           run_after: new Date(this.clock.now().getTime() + backoff).toISOString(),
         });
       } else {
-        await this.finish(job.id, { status: "failed", error: message });
+        await this.finish(job.id, { status: "failed", ...failure(err) });
       }
     } finally {
       clearInterval(renew);
@@ -315,6 +325,8 @@ function toJob(row: JobsTable): Job {
     progress: { done: row.progress_done, total: row.progress_total, note: row.progress_note },
     result: row.result ? (JSON.parse(row.result) as unknown) : null,
     error: row.error,
+    errorKey: row.error_key,
+    errorParams: row.error_params ? (JSON.parse(row.error_params) as Record<string, string | number>) : null,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };

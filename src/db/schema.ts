@@ -34,6 +34,9 @@ export interface OriginalsTable {
   media_kind: string; // image | raw | video | document | ...
   status: string; // preserved | quarantined
   quarantine_reason: string | null;
+  /** The reason as a message key with its parameters (JSON), worded in the reader's language; null: the text only. */
+  quarantine_key: string | null;
+  quarantine_params: string | null;
   first_seen_at: string;
   first_source_id: string;
   width: number | null;
@@ -57,6 +60,8 @@ export interface SightingsTable {
   original_sha256: string | null;
   outcome: string; // ingested | duplicate | quarantined
   reason: string | null;
+  reason_key: string | null;
+  reason_params: string | null;
   seen_at: string;
 }
 
@@ -150,6 +155,8 @@ export interface JobsTable {
   progress_note: string | null;
   result: string | null;
   error: string | null;
+  error_key: string | null;
+  error_params: string | null;
   created_at: string;
   updated_at: string;
   dedupe_key: string | null;

@@ -8,6 +8,7 @@
 import { Invalid } from "../core/errors.ts";
 import { HASH_SIZE } from "./merkle.ts";
 import { decodeBase64Strict, openNote, signNote, type NoteSigner, type NoteVerifier, type OpenedNote } from "./note.ts";
+import { say } from "../core/messages.ts";
 
 export interface Checkpoint {
   origin: string;
@@ -28,26 +29,26 @@ export function parseDecimal(text: string, what: string): number {
 }
 
 export function formatCheckpoint(cp: Checkpoint): string {
-  if (cp.origin.length === 0 || cp.origin.includes("\n")) throw new Invalid("A checkpoint origin must be a non-empty single line.");
-  if (!Number.isSafeInteger(cp.size) || cp.size < 0) throw new Invalid(`A checkpoint size must be a whole number, not ${cp.size}.`);
-  if (cp.rootHash.length !== HASH_SIZE) throw new Invalid("A checkpoint root hash must be 32 bytes.");
+  if (cp.origin.length === 0 || cp.origin.includes("\n")) throw new Invalid(say("checkpoint.origin"));
+  if (!Number.isSafeInteger(cp.size) || cp.size < 0) throw new Invalid(say("checkpoint.size", { size: cp.size }));
+  if (cp.rootHash.length !== HASH_SIZE) throw new Invalid(say("checkpoint.rootLength"));
   for (const line of cp.extensions) {
-    if (line.length === 0 || line.includes("\n")) throw new Invalid("Checkpoint extension lines must be non-empty single lines.");
+    if (line.length === 0 || line.includes("\n")) throw new Invalid(say("checkpoint.extensionLines"));
   }
   return [cp.origin, String(cp.size), cp.rootHash.toString("base64"), ...cp.extensions].map((l) => `${l}\n`).join("");
 }
 
 /** Parses the (unsigned) checkpoint text. */
 export function parseCheckpoint(text: string): Checkpoint {
-  if (!text.endsWith("\n")) throw new Invalid("The checkpoint text must end with a newline.");
+  if (!text.endsWith("\n")) throw new Invalid(say("checkpoint.newline"));
   const lines = text.slice(0, -1).split("\n");
-  if (lines.length < 3) throw new Invalid("A checkpoint needs at least three lines: origin, tree size and root hash.");
+  if (lines.length < 3) throw new Invalid(say("checkpoint.threeLines"));
   const [origin = "", sizeText = "", rootText = "", ...extensions] = lines;
-  if (origin.length === 0) throw new Invalid("The checkpoint's origin line is empty.");
+  if (origin.length === 0) throw new Invalid(say("checkpoint.originEmpty"));
   const size = parseDecimal(sizeText, "checkpoint tree size");
   const rootHash = decodeBase64Strict(rootText);
-  if (!rootHash || rootHash.length !== HASH_SIZE) throw new Invalid("The checkpoint's root hash is not a base64-encoded 32-byte hash.");
-  if (extensions.some((l) => l.length === 0)) throw new Invalid("The checkpoint has an empty extension line.");
+  if (!rootHash || rootHash.length !== HASH_SIZE) throw new Invalid(say("checkpoint.rootNotBase64"));
+  if (extensions.some((l) => l.length === 0)) throw new Invalid(say("checkpoint.extensionEmpty"));
   return { origin, size, rootHash, extensions };
 }
 

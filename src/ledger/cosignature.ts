@@ -14,6 +14,7 @@
 import { generateKeyPairSync, sign, verify } from "node:crypto";
 import { Invalid } from "../core/errors.ts";
 import { decodeBase64Strict, ed25519PublicKey, hex8, isValidKeyName, keyIdFor, seedToKeys, splitPlus, type NoteVerifier } from "./note.ts";
+import { say } from "../core/messages.ts";
 
 export const COSIGNATURE_TYPE = 0x04;
 const HEADER = "cosignature/v1\n";
@@ -52,18 +53,18 @@ export function cosignatureKeyId(name: string, publicKey: Uint8Array): number {
 
 /** The exact bytes a cosigner signs (§ Ed25519 signed message). */
 export function cosignedMessage(checkpointText: string, time: number): Buffer {
-  if (!Number.isSafeInteger(time) || time < 0) throw new Invalid(`A cosignature time must be a whole number of seconds, not ${time}.`);
-  if (!checkpointText.endsWith("\n")) throw new Invalid("A cosigned checkpoint body must end with a newline.");
+  if (!Number.isSafeInteger(time) || time < 0) throw new Invalid(say("cosignature.time", { time }));
+  if (!checkpointText.endsWith("\n")) throw new Invalid(say("cosignature.bodyNewline"));
   return Buffer.from(`${HEADER}time ${time}\n${checkpointText}`, "utf8");
 }
 
 function requireName(name: string): void {
-  if (!isValidKeyName(name)) throw new Invalid(`The cosigner name ${JSON.stringify(name)} is not valid: it must be non-empty with no spaces and no "+".`);
+  if (!isValidKeyName(name)) throw new Invalid(say("cosignature.name", { name: JSON.stringify(name) }));
 }
 
 export function cosignerVkey(name: string, publicKey: Uint8Array): string {
   requireName(name);
-  if (publicKey.length !== 32) throw new Invalid("An Ed25519 public key must be exactly 32 bytes.");
+  if (publicKey.length !== 32) throw new Invalid(say("keys.ed25519Public"));
   return `${name}+${hex8(cosignatureKeyId(name, publicKey))}+${Buffer.concat([Buffer.from([COSIGNATURE_TYPE]), publicKey]).toString("base64")}`;
 }
 
@@ -76,12 +77,12 @@ export function parseCosignerVkey(vkey: string): CosignerKey {
   const key = decodeBase64Strict(b64);
   if (!/^[0-9a-fA-F]{8}$/.test(idHex) || !key || !isValidKeyName(name)) throw new Invalid(bad);
   if (key[0] !== COSIGNATURE_TYPE) {
-    throw new Invalid(`The witness key for ${name} is of signature type 0x${(key[0] ?? 0).toString(16).padStart(2, "0")}; a witness cosigns with type 0x04 (tlog-cosignature Ed25519).`);
+    throw new Invalid(say("witness.keyType", { name, key: (key[0] ?? 0).toString(16).padStart(2, "0") }));
   }
   if (key.length !== 33) throw new Invalid(bad);
   const publicKey = key.subarray(1);
   const keyId = Number.parseInt(idHex, 16);
-  if (cosignatureKeyId(name, publicKey) !== keyId) throw new Invalid(`The witness key for ${name} has key ID ${idHex.toLowerCase()}, which does not match its public key; the key string is damaged.`);
+  if (cosignatureKeyId(name, publicKey) !== keyId) throw new Invalid(say("witness.keyIdMismatch", { name, keyId: idHex.toLowerCase() }));
   return { name, keyId, publicKey, vkey: vkey.trim() };
 }
 
@@ -123,7 +124,7 @@ export function parseCosignerKey(signerKey: string): Cosigner {
   const key = decodeBase64Strict(b64);
   if (!/^[0-9a-fA-F]{8}$/.test(idHex) || !key || key.length !== 33 || key[0] !== COSIGNATURE_TYPE || !isValidKeyName(name)) throw new Invalid(bad);
   const c = cosignerFromSeed(name, key.subarray(1));
-  if (c.keyId !== Number.parseInt(idHex, 16)) throw new Invalid("The witness signing key's key ID does not match its key; the key string is damaged.");
+  if (c.keyId !== Number.parseInt(idHex, 16)) throw new Invalid(say("witness.signingKeyId"));
   return c;
 }
 
@@ -151,19 +152,19 @@ export function cosignatureVerifier(key: CosignerKey): NoteVerifier {
  * by `key` that does not verify is an error, as signed-note asks.
  */
 export function verifyCosignatureLines(checkpointText: string, lines: string, key: CosignerKey): Cosignature[] {
-  if (lines.length === 0 || !lines.endsWith("\n")) throw new Invalid("The cosignature lines must be non-empty and end with a newline.");
+  if (lines.length === 0 || !lines.endsWith("\n")) throw new Invalid(say("cosignature.lines"));
   const verifier = cosignatureVerifier(key);
   const out: Cosignature[] = [];
   for (const line of lines.slice(0, -1).split("\n")) {
-    if (!line.startsWith(LINE_PREFIX)) throw new Invalid(`A cosignature line does not start with an em dash and a space: ${JSON.stringify(line.slice(0, 80))}.`);
+    if (!line.startsWith(LINE_PREFIX)) throw new Invalid(say("cosignature.emDash", { line: JSON.stringify(line.slice(0, 80)) }));
     const rest = line.slice(LINE_PREFIX.length);
     const space = rest.indexOf(" ");
     const name = space < 0 ? rest : rest.slice(0, space);
     const raw = decodeBase64Strict(space < 0 ? "" : rest.slice(space + 1));
-    if (!raw || raw.length < 5) throw new Invalid(`The cosignature line for ${JSON.stringify(name)} is not "— <name> <base64>".`);
+    if (!raw || raw.length < 5) throw new Invalid(say("cosignature.lineShape", { name: JSON.stringify(name) }));
     if (name !== key.name || raw.readUInt32BE(0) !== key.keyId) continue;
     if (raw.length !== COSIGNATURE_BYTES || !verifier.verify(Buffer.from(checkpointText, "utf8"), raw.subarray(4))) {
-      throw new Invalid(`The cosignature by ${name} (key ${hex8(key.keyId)}) does not verify over this checkpoint.`);
+      throw new Invalid(say("cosignature.doesNotVerify", { name, keyId: hex8(key.keyId) }));
     }
     out.push({ name, keyId: key.keyId, time: Number(raw.readBigUInt64BE(4)), line: `${line}\n` });
   }

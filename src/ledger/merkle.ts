@@ -15,6 +15,7 @@
  */
 import { hash as sha256Once } from "node:crypto";
 import { IntegrityError } from "../core/errors.ts";
+import { say } from "../core/messages.ts";
 
 export const HASH_SIZE = 32;
 
@@ -133,12 +134,12 @@ async function readChecked(read: HashReader, indexes: number[]): Promise<Buffer[
   if (indexes.length === 0) return [];
   const hashes = await read(indexes);
   if (hashes.length !== indexes.length) {
-    throw new IntegrityError(`The log's hash store returned ${hashes.length} hashes for ${indexes.length} requested; it is incomplete or damaged.`);
+    throw new IntegrityError(say("log.hashStoreIncomplete", { got: hashes.length, asked: indexes.length }));
   }
   for (let i = 0; i < hashes.length; i++) {
     const h = hashes[i];
     if (!h || h.length !== HASH_SIZE) {
-      throw new IntegrityError(`The log's stored hash at index ${indexes[i]} is missing or not 32 bytes; the hash store is damaged.`);
+      throw new IntegrityError(say("log.hashMissing", { index: indexes[i]! }));
     }
   }
   return hashes;

@@ -13,6 +13,7 @@
  */
 import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, sign, verify, type KeyObject } from "node:crypto";
 import { IntegrityError, Invalid } from "../core/errors.ts";
+import { say } from "../core/messages.ts";
 
 const ALG_ED25519 = 0x01;
 const EM_DASH_PREFIX = "\u2014 ";
@@ -82,13 +83,13 @@ export function hex8(id: number): string {
 
 function requireName(name: string): void {
   if (!isValidKeyName(name)) {
-    throw new Invalid(`The key name ${JSON.stringify(name)} is not valid: it must be non-empty with no spaces and no "+".`);
+    throw new Invalid(say("note.keyName", { name: JSON.stringify(name) }));
   }
 }
 
 /** The Ed25519 key pair of a raw 32-byte seed: node's private key object and the raw 32-byte public key. */
 export function seedToKeys(seed: Uint8Array): { privateKey: KeyObject; publicKey: Buffer } {
-  if (seed.length !== 32) throw new Invalid("An Ed25519 seed must be exactly 32 bytes.");
+  if (seed.length !== 32) throw new Invalid(say("keys.ed25519Seed"));
   const privateKey = createPrivateKey({ key: Buffer.concat([PKCS8_ED25519_PREFIX, seed]), format: "der", type: "pkcs8" });
   const spki = createPublicKey(privateKey).export({ format: "der", type: "spki" });
   return { privateKey, publicKey: spki.subarray(spki.length - 32) };
@@ -114,7 +115,7 @@ export function signerFromSeed(name: string, seed: Uint8Array): NoteSigner {
 /** The verifier key string for a name and raw 32-byte Ed25519 public key. */
 export function verifierKeyFor(name: string, publicKey: Uint8Array): string {
   requireName(name);
-  if (publicKey.length !== 32) throw new Invalid("An Ed25519 public key must be exactly 32 bytes.");
+  if (publicKey.length !== 32) throw new Invalid(say("keys.ed25519Public"));
   const encoded = Buffer.concat([Buffer.from([ALG_ED25519]), publicKey]).toString("base64");
   return `${name}+${hex8(keyIdFor(name, publicKey))}+${encoded}`;
 }
@@ -162,10 +163,10 @@ export function newSigner(signerKey: string): NoteSigner {
   const id = parseKeyId(idHex);
   const key = decodeBase64Strict(b64);
   if (id === null || !key || !isValidKeyName(name)) throw new Invalid(bad);
-  if (key[0] !== ALG_ED25519) throw new Invalid("The log signing key uses an unsupported algorithm; only Ed25519 (type 0x01) is supported.");
+  if (key[0] !== ALG_ED25519) throw new Invalid(say("note.signingAlgorithm"));
   if (key.length !== 33) throw new Invalid(bad);
   const signer = signerFromSeed(name, key.subarray(1));
-  if (signer.keyId !== id) throw new Invalid("The log signing key's key ID does not match its key; the key string is damaged.");
+  if (signer.keyId !== id) throw new Invalid(say("note.signingKeyId"));
   return signer;
 }
 
@@ -178,11 +179,11 @@ export function newVerifier(verifierKey: string): NoteVerifier {
   const id = parseKeyId(idHex);
   const key = decodeBase64Strict(b64);
   if (id === null || !key || key.length === 0 || !isValidKeyName(name)) throw new Invalid(bad);
-  if (key[0] !== ALG_ED25519) throw new Invalid(`The verifier key for ${name} uses an unsupported algorithm; only Ed25519 (type 0x01) is supported.`);
+  if (key[0] !== ALG_ED25519) throw new Invalid(say("note.verifierAlgorithm", { name }));
   if (key.length !== 33) throw new Invalid(bad);
   const publicKey = key.subarray(1);
   if (keyIdFor(name, publicKey) !== id) {
-    throw new Invalid(`The verifier key for ${name} has key ID ${idHex.toLowerCase()}, which does not match its public key; the key string is damaged.`);
+    throw new Invalid(say("note.verifierKeyId", { name, keyId: idHex.toLowerCase() }));
   }
   const keyObject = ed25519PublicKey(publicKey);
   return {
@@ -210,8 +211,8 @@ function contentProblem(s: string): string | null {
 /** Signs `text` (which must end in "\n") with each signer, in order. */
 export function signNote(text: string, signers: readonly NoteSigner[]): string {
   const problem = textProblem(text);
-  if (problem) throw new Invalid(`Cannot sign this note: ${problem}.`);
-  if (signers.length === 0) throw new Invalid("Cannot sign a note with no signing key.");
+  if (problem) throw new Invalid(say("note.cannotSign", { problem }));
+  if (signers.length === 0) throw new Invalid(say("note.noSigningKey"));
   const message = Buffer.from(text, "utf8");
   let out = `${text}\n`;
   for (const s of signers) {
@@ -229,7 +230,7 @@ function decodeNote(note: string | Uint8Array): string {
   try {
     return new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(note);
   } catch {
-    throw new Invalid("The signed note is not valid UTF-8.");
+    throw new Invalid(say("note.notUtf8"));
   }
 }
 
@@ -239,7 +240,7 @@ function decodeNote(note: string | Uint8Array): string {
  */
 export function openNote(note: string | Uint8Array, verifiers: readonly NoteVerifier[]): OpenedNote {
   const s = decodeNote(note);
-  const malformed = (why: string): Invalid => new Invalid(`The signed note is malformed: ${why}.`);
+  const malformed = (why: string): Invalid => new Invalid(say("note.malformed", { why }));
   const content = contentProblem(s);
   if (content) throw malformed(content);
   const split = s.lastIndexOf("\n\n");
@@ -271,13 +272,13 @@ export function openNote(note: string | Uint8Array, verifiers: readonly NoteVeri
       continue;
     }
     if (!verifier.verify(message, raw.subarray(4))) {
-      throw new IntegrityError(`The signature by ${name} (key ${hex8(keyId)}) does not verify: the note was altered or signed with a different key.`);
+      throw new IntegrityError(say("note.signatureFails", { name, keyId: hex8(keyId) }));
     }
     verified.push(sig);
   }
   if (verified.length === 0) {
     const names = unverified.map((u) => `${u.name} (key ${hex8(u.keyId)})`).join(", ");
-    throw new IntegrityError(`The note is not signed by any trusted key; it is signed only by ${names}.`);
+    throw new IntegrityError(say("note.untrusted", { names }));
   }
   return { text, verified, unverified };
 }

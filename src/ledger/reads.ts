@@ -8,6 +8,7 @@ import type { StoredCheckpoint } from "./tree.ts";
 import type { WitnessOutcome, WitnessState } from "./witness-client.ts";
 import { describeQuorum, quorumMet, type WitnessPolicy } from "./witness-policy.ts";
 import type { LogWitnesses } from "./contracts.ts";
+import { say } from "../core/messages.ts";
 
 /**
  * Reading the custody log's shape, for the HTTP routes under /log and the `log` commands alike. Checkpoints, the
@@ -30,7 +31,7 @@ export async function timestampLatestCheckpoint(ctx: Ctx, actor: Actor): Promise
   ctx.policy.require(actor, "archive.verify");
   const latest = await ctx.tree.checkpoint();
   const cp = latest.timestampToken ? latest : await ctx.tree.timestamp(latest);
-  if (!cp.timestampToken) throw new Invalid("The authority did not timestamp the checkpoint; see the warning above and DALIL_TSA_URL.");
+  if (!cp.timestampToken) throw new Invalid(say("timestamp.notTimestamped"));
   return cp as StoredCheckpoint & { timestampToken: Buffer };
 }
 
@@ -85,7 +86,7 @@ export async function witnessStates(
 export async function cosignLatest(ctx: Ctx, actor: Actor): Promise<{ checkpoint: StoredCheckpoint; outcomes: WitnessOutcome[]; quorumMet: boolean }> {
   ctx.policy.require(actor, "archive.verify");
   const client = ctx.tree.witnesses;
-  if (!client) throw new Invalid("No witness policy: put one at DATA/witnesses.policy or name it with DALIL_WITNESS_POLICY (docs/witnesses.md).");
+  if (!client) throw new Invalid(say("witness.noPolicy"));
   await ctx.tree.checkpoint({ cosign: false });
   const { checkpoint, outcomes } = await ctx.tree.cosign();
   const cosigned = new Set(outcomes.filter((o) => o.outcome === "cosigned").map((o) => o.witness));

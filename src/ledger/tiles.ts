@@ -11,6 +11,7 @@
  */
 import { Invalid, NotFound } from "../core/errors.ts";
 import { HASH_SIZE, storedHashIndex, type HashReader } from "./merkle.ts";
+import { say } from "../core/messages.ts";
 
 export const TILE_HEIGHT = 8;
 export const TILE_WIDTH = 256;
@@ -42,7 +43,7 @@ export function tilePath(t: TileCoord): string {
 
 /** Parses a tile path, accepting only the canonical spelling (so one tile has one URL). */
 export function parseTilePath(path: string): TileCoord {
-  const bad = (): Invalid => new Invalid(`${JSON.stringify(path.slice(0, 120))} is not a tile path like tile/0/x001/234 or tile/entries/005.p/17.`);
+  const bad = (): Invalid => new Invalid(say("tile.badPath", { path: JSON.stringify(path.slice(0, 120)) }));
   const parts = path.split("/");
   if (parts.length < 3 || parts[0] !== "tile") throw bad();
   const levelText = parts[1] as string;
@@ -119,7 +120,7 @@ export async function readHashTile(t: TileCoord & { kind: "hash" }, read: HashRe
   for (let i = 0; i < t.width; i++) indexes.push(storedHashIndex(TILE_HEIGHT * t.level, t.index * TILE_WIDTH + i));
   const hashes = await read(indexes);
   if (hashes.length !== indexes.length || hashes.some((h) => h?.length !== HASH_SIZE)) {
-    throw new NotFound(`The hashes for ${tilePath(t)} are not all stored; the log's hash table is incomplete.`);
+    throw new NotFound(say("tile.hashesMissing", { tile: tilePath(t) }));
   }
   return Buffer.concat(hashes);
 }
@@ -127,7 +128,7 @@ export async function readHashTile(t: TileCoord & { kind: "hash" }, read: HashRe
 export function encodeEntryBundle(entries: readonly Uint8Array[]): Buffer {
   const parts: Uint8Array[] = [];
   for (const e of entries) {
-    if (e.length > MAX_ENTRY_BYTES) throw new Invalid(`A log entry of ${e.length} bytes cannot be published in a tile; the limit is 65,535 bytes.`);
+    if (e.length > MAX_ENTRY_BYTES) throw new Invalid(say("tile.entryTooLarge", { bytes: e.length }));
     const len = Buffer.alloc(2);
     len.writeUInt16BE(e.length);
     parts.push(len, e);
@@ -139,9 +140,9 @@ export function decodeEntryBundle(bytes: Uint8Array): Buffer[] {
   const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const out: Buffer[] = [];
   for (let at = 0; at < buf.length; ) {
-    if (at + 2 > buf.length) throw new Invalid("The entry bundle ends in the middle of a length prefix.");
+    if (at + 2 > buf.length) throw new Invalid(say("tile.bundleLengthCut"));
     const len = buf.readUInt16BE(at);
-    if (at + 2 + len > buf.length) throw new Invalid("The entry bundle ends in the middle of an entry.");
+    if (at + 2 + len > buf.length) throw new Invalid(say("tile.bundleEntryCut"));
     out.push(buf.subarray(at + 2, at + 2 + len));
     at += 2 + len;
   }
@@ -151,7 +152,7 @@ export function decodeEntryBundle(bytes: Uint8Array): Buffer[] {
 export async function readEntryBundle(t: TileCoord & { kind: "entries" }, readEntries: EntryReader): Promise<Buffer> {
   const start = t.index * TILE_WIDTH;
   const entries = await readEntries(start, start + t.width);
-  if (entries.length !== t.width) throw new NotFound(`The entries for ${tilePath(t)} are not all stored.`);
+  if (entries.length !== t.width) throw new NotFound(say("tile.entriesMissing", { tile: tilePath(t) }));
   return encodeEntryBundle(entries);
 }
 
@@ -165,10 +166,10 @@ export async function tileForPath(path: string, size: number, kind: TileCoord["k
   try {
     coord = parseTilePath(path);
   } catch {
-    throw new NotFound(`There is no tile at ${JSON.stringify(path.slice(0, 120))}.`);
+    throw new NotFound(say("tile.notFound", { path: JSON.stringify(path.slice(0, 120)) }));
   }
-  if (coord.kind !== kind) throw new NotFound(`There is no tile at ${JSON.stringify(path.slice(0, 120))}.`);
-  if (!tileExists(coord, size)) throw new NotFound(`The tile ${path} is beyond the log's current size of ${size}.`);
+  if (coord.kind !== kind) throw new NotFound(say("tile.notFound", { path: JSON.stringify(path.slice(0, 120)) }));
+  if (!tileExists(coord, size)) throw new NotFound(say("tile.beyond", { path, size }));
   return { path, bytes: await readTile(coord, read, readEntries) };
 }
 

@@ -28,6 +28,7 @@ import {
   readString,
   type DerNode,
 } from "./asn1.ts";
+import { say } from "../core/messages.ts";
 
 /**
  * RFC 3161 trusted time for signed checkpoints. The archive asks a timestamp authority (TSA) to sign the SHA-256
@@ -121,8 +122,8 @@ const NONCE_BYTES = 8;
 
 /** Encodes a TimeStampReq v1 for a SHA-256 digest (exported for callers holding only the digest, and for tests). */
 export function encodeTimestampRequest(digest: Buffer, nonce: Buffer, certReq = true): Buffer {
-  if (digest.length !== 32) throw new Invalid("A SHA-256 message imprint is 32 bytes.");
-  if (nonce.length === 0 || nonce.length > 32) throw new Invalid("A timestamp request nonce is 1 to 32 bytes.");
+  if (digest.length !== 32) throw new Invalid(say("timestamp.imprintLength"));
+  if (nonce.length === 0 || nonce.length > 32) throw new Invalid(say("timestamp.nonceLength"));
   const parts = [
     derInteger(1n),
     derSequence(derSequence(derOid(OID_SHA256), derNull()), derOctetString(digest)),
@@ -191,13 +192,13 @@ function parseTsaUrl(tsaUrl: string): URL {
   try {
     url = new URL(tsaUrl);
   } catch {
-    throw new Invalid(`The timestamp authority address ${JSON.stringify(tsaUrl)} is not a URL; set DALIL_TSA_URL to an http(s) address.`, "tsaUrl");
+    throw new Invalid(say("timestamp.urlInvalid", { url: JSON.stringify(tsaUrl) }), "tsaUrl");
   }
   if (url.protocol !== "http:" && url.protocol !== "https:") {
-    throw new Invalid(`The timestamp authority address must be http:// or https://, not ${url.protocol}; check DALIL_TSA_URL.`, "tsaUrl");
+    throw new Invalid(say("timestamp.urlProtocol", { protocol: url.protocol }), "tsaUrl");
   }
   if (url.username || url.password) {
-    throw new Invalid("The timestamp authority address must not carry a user name or password; check DALIL_TSA_URL.", "tsaUrl");
+    throw new Invalid(say("timestamp.urlCredentials"), "tsaUrl");
   }
   return url;
 }
@@ -460,12 +461,12 @@ export function parseTimestampToken(token: Buffer): TimestampInfo {
 export function assertTimestampCovers(token: Buffer, data: Buffer): TimestampInfo {
   const info = parseTimestampToken(token);
   if (!getHashes().includes(info.hashAlgorithm)) {
-    throw new Invalid(`The timestamp token uses a hash algorithm this system cannot compute (${info.hashAlgorithm}).`);
+    throw new Invalid(say("timestamp.hashAlgorithm", { hashAlgorithm: info.hashAlgorithm }));
   }
   const digest = createHash(info.hashAlgorithm).update(data).digest();
   if (!digest.equals(info.digest)) {
     throw new IntegrityError(
-      `The timestamp token (serial ${info.serial}, ${info.genTime}) covers ${info.hashAlgorithm} ${info.digest.toString("hex")}, not these bytes (${digest.toString("hex")}).`,
+      say("timestamp.coversOther", { serial: info.serial, genTime: info.genTime, hashAlgorithm: info.hashAlgorithm, digest: info.digest.toString("hex"), actual: digest.toString("hex") }),
     );
   }
   return info;
@@ -483,7 +484,7 @@ export async function verifyTimestampWithOpenSSL(
   caFile: string,
   opts: { attime?: Date; untrustedFile?: string; timeoutMs?: number } = {},
 ): Promise<{ ok: boolean; output: string }> {
-  if (!existsSync(caFile)) throw new NotFound(`The CA certificate file ${caFile} does not exist; give the timestamp authority's CA certificate (PEM).`);
+  if (!existsSync(caFile)) throw new NotFound(say("timestamp.caMissing", { caFile }));
   const dir = await mkdtemp(join(tmpdir(), "dalil-tsverify-"));
   try {
     const dataFile = join(dir, "data.bin");
@@ -513,7 +514,7 @@ function run(cmd: string, args: string[], timeoutMs: number): Promise<{ code: nu
     child.stdout.on("data", (d: Buffer) => (stdout += d.toString("utf8")));
     child.stderr.on("data", (d: Buffer) => (stderr += d.toString("utf8")));
     child.once("error", (err: NodeJS.ErrnoException) => {
-      reject(err.code === "ENOENT" ? new Invalid("OpenSSL is not installed (no `openssl` on PATH); install it to verify timestamp tokens.") : err);
+      reject(err.code === "ENOENT" ? new Invalid(say("timestamp.noOpenssl")) : err);
     });
     child.once("close", (code) => resolve({ code, stdout, stderr }));
   });

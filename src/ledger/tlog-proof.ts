@@ -23,6 +23,7 @@ import { Invalid } from "../core/errors.ts";
 import { HASH_SIZE } from "./merkle.ts";
 import { decodeBase64Strict } from "./note.ts";
 import { parseDecimal } from "./checkpoint.ts";
+import { say } from "../core/messages.ts";
 
 export const TLOG_PROOF_HEADER = "c2sp.org/tlog-proof@v1";
 export const CONSISTENCY_PROOF_HEADER = "dalil.tlog-consistency@v1";
@@ -43,7 +44,7 @@ export interface ConsistencyProofFile {
 }
 
 function hashLine(h: Buffer): string {
-  if (h.length !== HASH_SIZE) throw new Invalid("Every proof hash must be 32 bytes.");
+  if (h.length !== HASH_SIZE) throw new Invalid(say("proof.hashLength"));
   return `${h.toString("base64")}\n`;
 }
 
@@ -54,8 +55,8 @@ function parseHashLine(line: string, what: string): Buffer {
 }
 
 export function formatTlogProof(p: TlogProof): string {
-  if (!Number.isSafeInteger(p.index) || p.index < 0) throw new Invalid(`A proof index must be a whole number, not ${p.index}.`);
-  if (!p.checkpoint.endsWith("\n")) throw new Invalid("The checkpoint in a proof must be a complete signed note ending in a newline.");
+  if (!Number.isSafeInteger(p.index) || p.index < 0) throw new Invalid(say("proof.index", { index: p.index }));
+  if (!p.checkpoint.endsWith("\n")) throw new Invalid(say("proof.checkpointNote"));
   let out = `${TLOG_PROOF_HEADER}\n`;
   if (p.extra !== undefined) out += `extra ${p.extra.toString("base64")}\n`;
   out += `index ${p.index}\n`;
@@ -68,25 +69,25 @@ export function parseTlogProof(text: string): TlogProof {
   let rest = text;
   const nextLine = (): string => {
     const at = rest.indexOf("\n");
-    if (at < 0) throw new Invalid("The tlog-proof ends before its checkpoint; it must end with a blank line and the signed checkpoint.");
+    if (at < 0) throw new Invalid(say("proof.endsEarly"));
     const line = rest.slice(0, at);
     rest = rest.slice(at + 1);
     return line;
   };
-  if (nextLine() !== TLOG_PROOF_HEADER) throw new Invalid(`This is not a tlog-proof: the first line must be "${TLOG_PROOF_HEADER}".`);
+  if (nextLine() !== TLOG_PROOF_HEADER) throw new Invalid(say("proof.header", { header: TLOG_PROOF_HEADER }));
   let line = nextLine();
   let extra: Buffer | undefined;
   if (line.startsWith("extra ")) {
     const decoded = decodeBase64Strict(line.slice("extra ".length));
-    if (!decoded) throw new Invalid("The tlog-proof's extra line is not valid base64.");
+    if (!decoded) throw new Invalid(say("proof.extraLine"));
     extra = decoded;
     line = nextLine();
   }
-  if (!line.startsWith("index ")) throw new Invalid('The tlog-proof must have an "index <n>" line after its first line.');
+  if (!line.startsWith("index ")) throw new Invalid(say("proof.indexLine"));
   const index = parseDecimal(line.slice("index ".length), "tlog-proof index");
   const proof: Buffer[] = [];
   for (line = nextLine(); line !== ""; line = nextLine()) proof.push(parseHashLine(line, what));
-  if (rest.length === 0) throw new Invalid("The tlog-proof has no checkpoint after its blank line.");
+  if (rest.length === 0) throw new Invalid(say("proof.noCheckpoint"));
   return extra === undefined ? { index, proof, checkpoint: rest } : { index, proof, checkpoint: rest, extra };
 }
 
@@ -98,11 +99,11 @@ export function formatConsistencyProof(p: ConsistencyProofFile): string {
 }
 
 export function parseConsistencyProof(text: string): ConsistencyProofFile {
-  if (!text.endsWith("\n")) throw new Invalid("The consistency proof must end with a newline.");
+  if (!text.endsWith("\n")) throw new Invalid(say("consistency.newline"));
   const lines = text.slice(0, -1).split("\n");
   const [header, oldLine = "", newLine = "", ...hashes] = lines;
-  if (header !== CONSISTENCY_PROOF_HEADER) throw new Invalid(`This is not a consistency proof: the first line must be "${CONSISTENCY_PROOF_HEADER}".`);
-  if (!oldLine.startsWith("old ") || !newLine.startsWith("new ")) throw new Invalid('A consistency proof needs "old <size>" and "new <size>" lines after its first line.');
+  if (header !== CONSISTENCY_PROOF_HEADER) throw new Invalid(say("consistency.header", { header: CONSISTENCY_PROOF_HEADER }));
+  if (!oldLine.startsWith("old ") || !newLine.startsWith("new ")) throw new Invalid(say("consistency.sizes"));
   return {
     oldSize: parseDecimal(oldLine.slice(4), "old tree size"),
     newSize: parseDecimal(newLine.slice(4), "new tree size"),

@@ -16,6 +16,7 @@ import { withCosignatures, type WitnessClient, type WitnessOutcome } from "./wit
 const READ_SLICE = 5000;
 import type { Logger } from "../core/logger.ts";
 import { writeKeyFile } from "../core/key-file.ts";
+import { say } from "../core/messages.ts";
 
 /**
  * The Merkle tree over the custody log, kept in the database: every complete subtree's hash is a row of
@@ -157,7 +158,7 @@ export class LogTree {
    */
   async cosign(): Promise<{ checkpoint: StoredCheckpoint; outcomes: WitnessOutcome[] }> {
     const cp = await this.latestCheckpoint();
-    if (!cp) throw new NotFound("The log has no checkpoint yet.");
+    if (!cp) throw new NotFound(say("checkpoint.none"));
     if (!this.witnessClient) return { checkpoint: cp, outcomes: [] };
     const outcomes = await this.witnessClient.cosign(cp.size, cp.note, (from, to) => consistencyProof(from, to, this.reader()));
     return { checkpoint: (await this.latestCheckpoint())!, outcomes };
@@ -183,7 +184,7 @@ export class LogTree {
    * checkpoint or `dalil log timestamp` tries again.
    */
   async timestamp(cp: StoredCheckpoint): Promise<StoredCheckpoint> {
-    if (!this.tsaUrl) throw new Invalid("No timestamp authority is configured: set DALIL_TSA_URL.");
+    if (!this.tsaUrl) throw new Invalid(say("timestamp.notConfigured"));
     try {
       const ts = await requestTimestamp(this.tsaUrl, Buffer.from(cp.note, "utf8"));
       await this.attachTimestamp(cp.size, ts.token, this.tsaUrl);
@@ -197,7 +198,7 @@ export class LogTree {
   private async signCheckpoint(): Promise<StoredCheckpoint> {
     if (!this.keyRegistered) {
       throw new IntegrityError(
-        "Refusing to sign: the log key in the keys directory is not a key registered for this archive's log (was the key file replaced?).",
+        say("log.keyNotRegistered"),
       );
     }
     return this.dbh.transaction(async (tx) => {
@@ -212,7 +213,7 @@ export class LogTree {
         const proof = await consistencyProof(latest.size, size, read);
         if (!verifyConsistency(latest.size, size, proof, latest.root, root)) {
           throw new IntegrityError(
-            `Refusing to sign: the log of ${size} events is not consistent with the checkpoint signed at ${latest.size}. Run \`dalil verify\`.`,
+            say("log.inconsistent", { size, signed: latest.size }),
           );
         }
       }
@@ -240,9 +241,9 @@ export class LogTree {
   async proveEvent(seq: number): Promise<{ proof: string; leaf: Buffer; checkpoint: StoredCheckpoint }> {
     let cp = await this.latestCheckpoint();
     if (!cp || cp.size <= seq) cp = await this.checkpoint();
-    if (seq < 0 || seq >= cp.size) throw new NotFound(`The log has no event at index ${seq}.`);
+    if (seq < 0 || seq >= cp.size) throw new NotFound(say("log.noEvent", { seq }));
     const row = await this.dbh.db.selectFrom("custody_events").select("leaf").where("seq", "=", seq).executeTakeFirst();
-    if (!row) throw new NotFound(`The log has no event at index ${seq}.`);
+    if (!row) throw new NotFound(say("log.noEvent", { seq }));
     const hashes = await inclusionProof(seq, cp.size, this.reader());
     return { proof: formatTlogProof({ index: seq, proof: hashes, checkpoint: cp.published }), leaf: row.leaf, checkpoint: cp };
   }
@@ -250,14 +251,14 @@ export class LogTree {
   /** A consistency proof between two signed checkpoints' sizes (to defaults to the latest). */
   async proveConsistency(from: number, to?: number): Promise<{ text: string; from: StoredCheckpoint; to: StoredCheckpoint }> {
     if (!Number.isSafeInteger(from) || from <= 0) {
-      throw new Invalid("A consistency proof needs --from, the size of an earlier checkpoint, above zero.", "from");
+      throw new Invalid(say("consistency.fromNeeded"), "from");
     }
     const all = await this.checkpoints();
     const a = all.find((c) => c.size === from);
     const b = to === undefined ? all[all.length - 1] : all.find((c) => c.size === to);
-    if (!a) throw new NotFound(`No checkpoint of size ${from} was signed; sizes signed: ${describeSizes(all)}.`);
-    if (!b) throw new NotFound(`No checkpoint of size ${to} was signed; sizes signed: ${describeSizes(all)}.`);
-    if (b.size < a.size) throw new Invalid(`--to (${b.size}) must not be smaller than --from (${a.size}).`, "to");
+    if (!a) throw new NotFound(say("checkpoint.noneOfSize", { size: from, all: describeSizes(all) }));
+    if (!b) throw new NotFound(say("checkpoint.noneOfSize", { size: to ?? 0, all: describeSizes(all) }));
+    if (b.size < a.size) throw new Invalid(say("consistency.toBeforeFrom", { to: b.size, from: a.size }), "to");
     const proof = await consistencyProof(a.size, b.size, this.reader());
     return { text: formatConsistencyProof({ oldSize: a.size, newSize: b.size, proof }), from: a, to: b };
   }
@@ -269,7 +270,7 @@ export class LogTree {
    */
   async tile(path: string, kind: "hash" | "entries"): Promise<TileFile> {
     const cp = await this.latestCheckpoint();
-    if (!cp) throw new NotFound("The log has no checkpoint yet.");
+    if (!cp) throw new NotFound(say("checkpoint.none"));
     return tileForPath(path, cp.size, kind, this.reader(), async (start, end) => {
       const rows = await this.dbh.db
         .selectFrom("custody_events")

@@ -14,6 +14,7 @@ import type { Logger } from "../core/logger.ts";
 import type { DatabaseHandle, Tx } from "../db/database.ts";
 import { verifyCosignatureLines } from "./cosignature.ts";
 import { parseWitnessPolicy, type PolicyWitness, type WitnessPolicy } from "./witness-policy.ts";
+import { say } from "../core/messages.ts";
 
 export const WITNESS_TIMEOUT_MS = 10_000;
 const POLICY_FILE = "witnesses.policy";
@@ -28,7 +29,7 @@ export interface WitnessPolicySource {
 export function loadWitnessPolicy(config: { dataDir: string; witnessPolicyFile?: string }): WitnessPolicySource | null {
   const file = config.witnessPolicyFile ?? join(config.dataDir, POLICY_FILE);
   if (!existsSync(file)) {
-    if (config.witnessPolicyFile) throw new Invalid(`DALIL_WITNESS_POLICY names ${file}, which does not exist.`, "DALIL_WITNESS_POLICY");
+    if (config.witnessPolicyFile) throw new Invalid(say("witness.policyMissing", { file }), "DALIL_WITNESS_POLICY");
     return null;
   }
   const text = readFileSync(file, "utf8");

@@ -12,6 +12,7 @@
 import { Invalid } from "../core/errors.ts";
 import { parseCosignerVkey, verifyCosignatureLines, type CosignerKey } from "./cosignature.ts";
 import { newVerifier } from "./note.ts";
+import { say } from "../core/messages.ts";
 
 export interface PolicyWitness {
   name: string;
@@ -38,7 +39,7 @@ const MAX_ENTRIES = 256;
 
 export function parseWitnessPolicy(text: string, source = "the witness policy"): WitnessPolicy {
   // eslint-disable-next-line no-control-regex
-  if (/[\u0000-\u0008\u000b-\u001f\u007f]/.test(text)) throw new Invalid(`${source} holds a control character other than tab and newline.`);
+  if (/[\u0000-\u0008\u000b-\u001f\u007f]/.test(text)) throw new Invalid(say("witness.policyControl", { source }));
   const logs: WitnessPolicy["logs"] = [];
   const witnesses: PolicyWitness[] = [];
   const groups: PolicyGroup[] = [];
@@ -110,7 +111,7 @@ export function parseWitnessPolicy(text: string, source = "the witness policy"):
         fail(`unknown line ${JSON.stringify(keyword)}; expected log, witness, group or quorum.`);
     }
   }
-  if (quorum === undefined) throw new Invalid(`${source} has no quorum line ("quorum <name>" or "quorum none").`);
+  if (quorum === undefined) throw new Invalid(say("witness.noQuorum", { source }));
   return { logs, witnesses, groups, quorum };
 }
 

@@ -12,6 +12,7 @@ import { rdb, type ReviewItemsTable, type ReviewsTable } from "./tables.ts";
 import * as contracts from "./contracts.ts";
 import { parseInput } from "../core/input.ts";
 import type { z } from "zod";
+import { say } from "../core/messages.ts";
 
 /**
  * Structured findings, their signature, blind double review and the settling of disagreements.
@@ -66,15 +67,15 @@ export type ReviewView = contracts.ReviewView;
 const UNIT = (v: number) => Number.isFinite(v) && v >= 0 && v <= 1;
 
 function checkRegion(r: Region, photos: Set<string>, field: string): Region {
-  if (!photos.has(r.photo)) throw new Invalid(`A region names photo ${r.photo.slice(0, 12)}…, which is not one of this body's photos.`, field);
+  if (!photos.has(r.photo)) throw new Invalid(say("review.regionPhoto", { photo: r.photo.slice(0, 12) }), field);
   if (r.shape === "rect") {
     if (![r.x, r.y, r.w, r.h].every(UNIT) || r.w <= 0 || r.h <= 0 || r.x + r.w > 1 + 1e-9 || r.y + r.h > 1 + 1e-9) {
-      throw new Invalid("A rectangle is x, y, w, h in normalised image coordinates (0 to 1), inside the image and not empty.", field);
+      throw new Invalid(say("review.rectangle"), field);
     }
     return { photo: r.photo, shape: "rect", x: r.x, y: r.y, w: r.w, h: r.h };
   }
   if (r.points.length < 3 || r.points.length > 200 || !r.points.every((p) => p.length === 2 && UNIT(p[0]) && UNIT(p[1]))) {
-    throw new Invalid("A polygon is 3 to 200 points [x, y] in normalised image coordinates (0 to 1).", field);
+    throw new Invalid(say("review.polygon"), field);
   }
   return { photo: r.photo, shape: "polygon", points: r.points.map((p) => [p[0], p[1]]) };
 }
@@ -142,8 +143,8 @@ export async function submitReview(ctx: Ctx, actor: Actor, sent: SubmitReview): 
   ctx.policy.require(actor, "review.submit");
   const input = parseInput(contracts.SubmitReviewInput, sent);
   const pre = await rdb(ctx.db.db).selectFrom("review_assignments").innerJoin("review_items", "review_items.id", "review_assignments.item_id").select(["review_assignments.reviewer_id", "review_items.body_id"]).where("review_assignments.id", "=", input.assignmentId).executeTakeFirst();
-  if (!pre) throw new NotFound(`No review assignment ${input.assignmentId}.`);
-  if (pre.reviewer_id !== actor.id) throw new Forbidden("This body is assigned to another reviewer; you can only submit reviews assigned to you.");
+  if (!pre) throw new NotFound(say("review.noAssignment", { id: input.assignmentId }));
+  if (pre.reviewer_id !== actor.id) throw new Forbidden(say("review.notYours"));
   const body = await getBody(ctx, actor, pre.body_id);
   const photos = new Set(body.photos.map((p) => p.sha256));
 
@@ -151,14 +152,14 @@ export async function submitReview(ctx: Ctx, actor: Actor, sent: SubmitReview): 
     const db = rdb(tx);
     const asg = await db.selectFrom("review_assignments").selectAll().where("id", "=", input.assignmentId).executeTakeFirstOrThrow();
     const item = await lockItem(ctx, tx, asg.item_id);
-    if (!item) throw new NotFound(`No review item ${asg.item_id}.`);
+    if (!item) throw new NotFound(say("review.noItem", { id: asg.item_id }));
     const vocab = await Vocabularies.load(tx);
     const seen = new Set<string>();
     const findings: Finding[] = input.findings.map((f, i) => {
       const field = `findings.${i}`;
       const term = vocab.require("finding", f.code, `${field}.code`);
-      if (term.retired) throw new Invalid(`The finding ${term.code} is retired; use a current term.`, `${field}.code`);
-      if (seen.has(term.code)) throw new Invalid(`The finding ${term.code} is listed twice; put all its regions in one entry.`, field);
+      if (term.retired) throw new Invalid(say("review.findingRetired", { code: term.code }), `${field}.code`);
+      if (seen.has(term.code)) throw new Invalid(say("review.findingTwice", { code: term.code }), field);
       seen.add(term.code);
       const note = f.note?.trim();
       return {
@@ -171,20 +172,20 @@ export async function submitReview(ctx: Ctx, actor: Actor, sent: SubmitReview): 
     findings.sort(byCode);
     const causeSeen = new Set<string>();
     const causes: Cause[] = (input.causes ?? []).map((c, i) => {
-      if (!(CAUSE_INDICATORS as readonly string[]).includes(c.code)) throw new Invalid(`"${c.code}" is not a cause-of-death indicator; use one of ${CAUSE_INDICATORS.join(", ")}.`, `causes.${i}.code`);
-      if (causeSeen.has(c.code)) throw new Invalid(`The indicator ${c.code} is listed twice.`, `causes.${i}`);
+      if (!(CAUSE_INDICATORS as readonly string[]).includes(c.code)) throw new Invalid(say("review.notIndicator", { code: c.code, values: CAUSE_INDICATORS.join(", ") }), `causes.${i}.code`);
+      if (causeSeen.has(c.code)) throw new Invalid(say("review.indicatorTwice", { code: c.code }), `causes.${i}`);
       causeSeen.add(c.code);
-      if (!(CONFIDENCES as readonly string[]).includes(c.confidence)) throw new Invalid(`Confidence is one of ${CONFIDENCES.join(", ")}.`, `causes.${i}.confidence`);
+      if (!(CONFIDENCES as readonly string[]).includes(c.confidence)) throw new Invalid(say("review.confidence", { values: CONFIDENCES.join(", ") }), `causes.${i}.confidence`);
       return { code: c.code, confidence: c.confidence };
     });
     causes.sort(byCode);
-    if (findings.length === 0) throw new Invalid("Record at least one finding (use no_visible_injury when there is none).", "findings");
+    if (findings.length === 0) throw new Invalid(say("review.findingNeeded"), "findings");
     const notes = input.notes?.trim() || null;
-    if (notes && notes.length > 20000) throw new Invalid("Notes are at most 20000 characters.", "notes");
+    if (notes && notes.length > 20000) throw new Invalid(say("review.notesTooLong"), "notes");
 
     const prev = await db.selectFrom("reviews").selectAll().where("assignment_id", "=", asg.id).orderBy("version", "desc").executeTakeFirst();
     const correction = input.correction?.trim() || null;
-    if (prev && !correction) throw new Conflict("You have submitted this review already; a submitted review cannot change. Submit a correction with the reason for it.");
+    if (prev && !correction) throw new Conflict(say("review.submitted"));
     const at = ctx.clock.now();
     const id = newId("rev");
     const afterUnblinding = Boolean(prev) && item.double_review === 1 && UNBLINDED.includes(item.status);
@@ -278,16 +279,16 @@ function mayRead(ctx: Ctx, actor: Actor, review: Pick<ReviewsTable, "reviewer_id
   return UNBLINDED.includes(item.status);
 }
 
-const BLIND = "This is the other reviewer's blind review of a body you are both reviewing; it opens to you once both reviews are submitted.";
+const BLIND = say("review.blind");
 
 export async function getReview(ctx: Ctx, actor: Actor, id: string): Promise<ReviewView> {
   ctx.policy.require(actor, "review.read");
   const db = rdb(ctx.db.db);
   const r = await db.selectFrom("reviews").selectAll().where("id", "=", id).executeTakeFirst();
-  if (!r) throw new NotFound(`No review ${id}.`);
+  if (!r) throw new NotFound(say("review.notFound", { id }));
   const item = await db.selectFrom("review_items").selectAll().where("id", "=", r.item_id).executeTakeFirstOrThrow();
   // a review of a body above the reader's clearance follows the body: it does not exist for them
-  if ((await bodiesHiddenFrom(ctx, actor, [r.body_id])).size) throw new NotFound(`No review ${id}.`);
+  if ((await bodiesHiddenFrom(ctx, actor, [r.body_id])).size) throw new NotFound(say("review.notFound", { id }));
   if (!mayRead(ctx, actor, r, item)) throw new Forbidden(BLIND);
   return { id: r.id, sha256: r.sha256, eventSeq: r.event_seq, content: contentOf(r) };
 }
@@ -353,25 +354,25 @@ export async function resolveDisagreement(ctx: Ctx, actor: Actor, sent: ResolveI
   ctx.policy.require(actor, "review.resolve");
   const input = parseInput(contracts.ResolveInput, sent);
   const note = input.note.trim();
-  if (!note) throw new Invalid("Say how the disagreement was settled (a note is required).", "note");
+  if (!note) throw new Invalid(say("review.settleNote"), "note");
   return ctx.db.transaction(async (tx) => {
     const db = rdb(tx);
     const item = await lockItem(ctx, tx, input.itemId);
-    if (!item || (await bodiesHiddenFrom(ctx, actor, [item.body_id], tx)).size) throw new NotFound(`No review item ${input.itemId}.`);
-    if (item.status !== "disputed") throw new Conflict(`This body's reviews are not in dispute (status ${item.status}); there is nothing to resolve.`);
+    if (!item || (await bodiesHiddenFrom(ctx, actor, [item.body_id], tx)).size) throw new NotFound(say("review.noItem", { id: input.itemId }));
+    if (item.status !== "disputed") throw new Conflict(say("review.notInDispute", { status: item.status }));
     const asg = await db.selectFrom("review_assignments").select(["reviewer_id", "slot"]).where("item_id", "=", item.id).where("slot", "<=", 2).execute();
     const pair = asg.map((a) => a.reviewer_id);
     if (input.method === "third_reviewer") {
-      if (!ctx.policy.stands(actor, "review.third")) throw new Forbidden("A third review is made by a forensic reviewer.");
-      if (pair.includes(actor.id)) throw new Forbidden("You reviewed this body; the third reviewer must be someone else (or record a consensus).");
+      if (!ctx.policy.stands(actor, "review.third")) throw new Forbidden(say("review.thirdForensic"));
+      if (pair.includes(actor.id)) throw new Forbidden(say("review.thirdSomeoneElse"));
     } else if (!ctx.policy.stands(actor, "review.consensus.any") && !pair.includes(actor.id)) {
-      throw new Forbidden("A consensus is recorded by one of the two reviewers of this body.");
+      throw new Forbidden(say("review.consensusByReviewer"));
     }
     const vocab = await Vocabularies.load(tx);
     const findings = [...new Set(input.findings.map((c, i) => vocab.require("finding", c, `findings.${i}`).code))].sort();
-    if (findings.length === 0) throw new Invalid("Name the findings that stand (use no_visible_injury when there is none).", "findings");
+    if (findings.length === 0) throw new Invalid(say("review.findingsStand"), "findings");
     const causes = [...new Set(input.causes ?? [])].sort();
-    for (const c of causes) if (!(CAUSE_INDICATORS as readonly string[]).includes(c)) throw new Invalid(`"${c}" is not a cause-of-death indicator.`, "causes");
+    for (const c of causes) if (!(CAUSE_INDICATORS as readonly string[]).includes(c)) throw new Invalid(say("review.notIndicatorShort", { code: c }), "causes");
     const latest = await latestBySlot(tx, item.id);
     const at = ctx.clock.now();
     const resolution: Resolution = {

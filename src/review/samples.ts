@@ -13,6 +13,7 @@ import { rdb, type ReviewItemsTable } from "./tables.ts";
 import * as contracts from "./contracts.ts";
 import { parseInput } from "../core/input.ts";
 import type { z } from "zod";
+import { say } from "../core/messages.ts";
 
 /**
  * Samples and assignments. The frame a sample is drawn from is every body not yet in review (catalogue review
@@ -39,7 +40,7 @@ export async function drawReviewSample(ctx: Ctx, actor: Actor, sent: DrawSampleI
   const input = parseInput(contracts.DrawSampleInput, sent);
   const doubleShare = input.doubleShare ?? 0;
   const bodies = await frame(ctx, actor);
-  if (bodies.length === 0) throw new Invalid("There are no unreviewed bodies to draw a sample from.", "size");
+  if (bodies.length === 0) throw new Invalid(say("sample.noBodies"), "size");
   const members: Member[] = bodies.map((b) => ({ id: b.id, branch: b.branchNoNorm, period: b.photoMonth }));
   const draw = drawSample(members, input.size, input.seed, doubleShare);
   const id = newId("smp");
@@ -111,7 +112,7 @@ export async function getSample(ctx: Ctx, actor: Actor, id: string): Promise<Sam
   ctx.policy.require(actor, "review.read");
   const db = rdb(ctx.db.db);
   const s = await db.selectFrom("review_samples").selectAll().where("id", "=", id).executeTakeFirst();
-  if (!s) throw new NotFound(`No review sample ${id}.`);
+  if (!s) throw new NotFound(say("sample.notFound", { id }));
   const drawn = await db.selectFrom("review_items").selectAll().where("sample_id", "=", id).orderBy("position").execute();
   // bodies above the reader's clearance are left out of the items and of the counts made from them
   const hidden = await bodiesHiddenFrom(ctx, actor, drawn.map((i) => i.body_id));
@@ -150,16 +151,16 @@ export async function assignSample(ctx: Ctx, actor: Actor, sent: AssignInput): P
     const sample = input.sampleId
       ? await db.selectFrom("review_samples").selectAll().where("id", "=", input.sampleId).executeTakeFirst()
       : await db.selectFrom("review_samples").selectAll().orderBy("drawn_at", "desc").orderBy("id").executeTakeFirst();
-    if (!sample) throw new NotFound(input.sampleId ? `No review sample ${input.sampleId}.` : "No sample has been drawn yet; draw one with `dalil review sample`.");
+    if (!sample) throw new NotFound(input.sampleId ? say("sample.notFound", { id: input.sampleId }) : say("sample.noneDrawn"));
     const reviewers: string[] = [];
     for (const ref of input.reviewers) {
       const u = await findAccountOfRole(tx, ref, "forensic_reviewer", "reviewers");
       if (!reviewers.includes(u.id)) reviewers.push(u.id);
     }
     const items = await db.selectFrom("review_items").selectAll().where("sample_id", "=", sample.id).where("status", "=", "sampled").orderBy("position").execute();
-    if (items.length === 0) throw new Conflict(`Every body of sample ${sample.id} is assigned already.`);
+    if (items.length === 0) throw new Conflict(say("sample.allAssigned", { id: sample.id }));
     if (reviewers.length < 2 && items.some((i) => i.double_review === 1)) {
-      throw new Invalid("This sample has blind double reviews: assign it to at least two forensic reviewers.", "reviewers");
+      throw new Invalid(say("sample.blindNeedsTwo"), "reviewers");
     }
     const now = ctx.clock.now().toISOString();
     const perReviewer: Record<string, number> = Object.fromEntries(reviewers.map((r) => [r, 0]));

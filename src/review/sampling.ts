@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { Invalid } from "../core/errors.ts";
 import type * as contracts from "./contracts.ts";
+import { say } from "../core/messages.ts";
 
 /**
  * Reproducible stratified sampling. The random stream is SHA-256 in counter mode over the seed and a label, so
@@ -52,7 +53,7 @@ export function shuffled<T>(items: readonly T[], stream: SeededStream): T[] {
 export function allocate(sizes: ReadonlyMap<string, number>, n: number): Map<string, number> {
   const keys = [...sizes.keys()].sort();
   const total = keys.reduce((s, k) => s + sizes.get(k)!, 0);
-  if (n > total) throw new Invalid(`The sample (${n}) cannot be larger than the bodies to draw from (${total}).`, "size");
+  if (n > total) throw new Invalid(say("sample.tooLarge", { n, total }), "size");
   const out = new Map<string, number>();
   if (total === 0) return out;
   const rema: { key: string; frac: number }[] = [];
@@ -93,9 +94,9 @@ export function stratumKey(m: Pick<Member, "branch" | "period">): string {
 
 /** Draws n members stratified by branch × period, and marks round(n × doubleShare) of them for double review. */
 export function drawSample(population: readonly Member[], n: number, seed: string, doubleShare: number): Draw {
-  if (!Number.isInteger(n) || n < 1) throw new Invalid("The sample size is a whole number of at least 1.", "size");
-  if (!(doubleShare >= 0 && doubleShare <= 1)) throw new Invalid("The double-review share is a number from 0 to 1 (e.g. 0.2).", "doubleShare");
-  if (seed.length === 0) throw new Invalid("A sample needs a seed so it can be drawn again.", "seed");
+  if (!Number.isInteger(n) || n < 1) throw new Invalid(say("sample.size"), "size");
+  if (!(doubleShare >= 0 && doubleShare <= 1)) throw new Invalid(say("sample.doubleShare"), "doubleShare");
+  if (seed.length === 0) throw new Invalid(say("sample.seed"), "seed");
   const groups = new Map<string, Member[]>();
   for (const m of population) {
     const k = stratumKey(m);

@@ -11,6 +11,7 @@ import SQLite from "better-sqlite3";
 import { Conflict, DalilError, Invalid } from "../core/errors.ts";
 import { EMPTY_ROOT, cosignerVkey, generateCosigner, newVerifier, openCheckpoint, parseCosignerKey, verifyConsistency, type Checkpoint, type Cosigner } from "../ledger/index.ts";
 import { parseAddCheckpoint } from "./request.ts";
+import { say } from "../core/messages.ts";
 
 const KEY_FILE = "witness.key";
 const DB_FILE = "witness.sqlite";
@@ -70,7 +71,7 @@ export function witnessPaths(dir: string): { key: string; db: string } {
 /** Creates a witness in an empty (or new) directory: its key (0600) and its database. */
 export function initWitness(dir: string, name: string): { vkey: string } {
   const p = witnessPaths(dir);
-  if (existsSync(p.key) || existsSync(p.db)) throw new Conflict(`${dir} already holds a witness; its key is printed by \`dalil witness key --data ${dir}\`.`);
+  if (existsSync(p.key) || existsSync(p.db)) throw new Conflict(say("witness.exists", { dir }));
   const { signerKey, vkey } = generateCosigner(name);
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   writeFileSync(p.key, `${signerKey}\n`, { mode: 0o600, flag: "wx" });
@@ -88,7 +89,7 @@ export class Witness {
     private readonly now: () => Date = () => new Date(),
   ) {
     const p = witnessPaths(dir);
-    if (!existsSync(p.key)) throw new Invalid(`There is no witness in ${dir}. Create one with \`dalil witness init --name NAME --data ${dir}\`.`, "data");
+    if (!existsSync(p.key)) throw new Invalid(say("witness.none", { dir }), "data");
     this.cosigner = parseCosignerKey(readFileSync(p.key, "utf8"));
     this.db = new SQLite(p.db);
     this.db.pragma("journal_mode = WAL");

@@ -14,6 +14,8 @@ import { createUpload, receiveUploadFile, startUploadIngest, uploadsRoot } from 
 import { JOB_DOSSIER_PACKAGE } from "../../src/dossiers/dossier-package.ts";
 import { disableUser, enableUser } from "../../src/access/users.ts";
 import { adb } from "../../src/access/tables.ts";
+import { Conflict } from "../../src/core/errors.ts";
+import { say } from "../../src/core/messages.ts";
 
 /**
  * A recurring watcher job leaves one finished row a minute; forgetDone deletes the finished ones of its kind
@@ -29,12 +31,20 @@ for (const b of await backends()) {
         throw new Error("deliberately failing");
       });
       q.register("test.other", async () => "ok");
+      q.register("test.said", async () => {
+        throw new Conflict(say("body.alreadyMerged", { ref: "B-0001" }));
+      });
+      const said = await q.enqueue(null, "test.said", {}, { maxAttempts: 1 });
       const tick = await q.enqueue(null, "test.tick", {});
       const fail = await q.enqueue(null, "test.fail", {}, { maxAttempts: 1 });
       const other = await q.enqueue(null, "test.other", {});
       await q.work({ once: true });
       assert.equal((await q.get(tick)).status, "done");
       assert.equal((await q.get(fail)).status, "failed");
+      // A failure said as a key is kept as its key and parameters beside its English text; any other as text only.
+      const saidJob = await q.get(said);
+      assert.deepEqual([saidJob.status, saidJob.error, saidJob.errorKey, saidJob.errorParams], ["failed", "Body B-0001 was already merged into another record.", "body.alreadyMerged", { ref: "B-0001" }]);
+      assert.deepEqual([(await q.get(fail)).error, (await q.get(fail)).errorKey], ["deliberately failing", null]);
 
       assert.equal(await q.forgetDone("test.tick", new Date(Date.now() - 3_600_000)), 0, "recent jobs stay");
       assert.equal(await q.forgetDone("test.tick", new Date(Date.now() + 60_000)), 1);
@@ -74,6 +84,7 @@ for (const b of await backends()) {
         const j = await a.jobs.get(id);
         assert.equal(j.status, "failed");
         assert.equal(j.error, FORGED_JOB);
+        assert.deepEqual([j.errorKey, j.errorParams], ["job.forged", {}], "the reason is said as a key too, for the reader's language");
         assert.equal(j.attempts, 1, "refused once, not retried");
       }
       assert.equal((await a.jobs.get(honest)).status, "done");

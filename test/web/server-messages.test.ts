@@ -23,6 +23,8 @@ const at = (t: Tree, key: string): string | undefined => {
   for (const part of key.split(".")) node = typeof node === "object" ? node[part] : undefined;
   return typeof node === "string" ? node : undefined;
 };
+/** i18next's plural forms: a counted message (one with `count`) has each its language uses. */
+const PLURAL_FORMS = { en: ["one", "other"], ar: ["zero", "one", "two", "few", "many", "other"] } as const;
 const placeholders = (s: string) => [...new Set([...s.matchAll(/\{\{(\w+)\}\}/g)].map((m) => m[1]!))].sort();
 
 test("every server message key has Arabic and English words with the parameters it is sent with", () => {
@@ -30,6 +32,19 @@ test("every server message key has Arabic and English words with the parameters 
   for (const lang of ["en", "ar"] as const) {
     const t = words(lang);
     for (const key of MESSAGE_KEYS) {
+      if ((MESSAGES[key] as readonly string[]).includes("count")) {
+        // Every form its language has; "other" says every parameter, the others may leave the count to words (صورتان).
+        for (const form of PLURAL_FORMS[lang]) {
+          const s = at(t, `${key}_${form}`);
+          assert.ok(s, `server.${key}_${form} has ${lang} words (a counted message has every plural form)`);
+          const wanted: string[] = [...MESSAGES[key]].sort();
+          if (form === "other") assert.deepEqual(placeholders(s), wanted, `server.${key}_other (${lang}) uses exactly the parameters ${wanted.join(", ")}`);
+          else assert.deepEqual(placeholders(s).filter((p) => !wanted.includes(p)), [], `server.${key}_${form} (${lang}) uses no other parameters`);
+          if (lang === "ar") assert.match(s, /[\u0600-\u06ff]/, `server.${key}_${form} in Arabic is Arabic`);
+        }
+        assert.equal(at(t, key), undefined, `server.${key} (${lang}) is said in plural forms only`);
+        continue;
+      }
       const s = at(t, key);
       assert.ok(s, `server.${key} has ${lang} words`);
       assert.deepEqual(placeholders(s), [...MESSAGES[key]].sort(), `server.${key} (${lang}) uses exactly the parameters ${MESSAGES[key].join(", ") || "(none)"}`);
@@ -57,6 +72,7 @@ test("every key the server code says is in the table, and each is said somewhere
     const text = readFileSync(f, "utf8");
     for (const m of text.matchAll(/\.says\(\s*"([\w.]+)"/g)) said.add(m[1]!);
     for (const m of text.matchAll(/\bkey: "([\w.]+)", params:/g)) said.add(m[1]!);
+    for (const m of text.matchAll(/\bsay\(\s*"([\w.]+)"/g)) said.add(m[1]!);
   }
   assert.deepEqual([...said].filter((k) => !(k in MESSAGES)), [], "keys said that the table lacks");
   assert.deepEqual(MESSAGE_KEYS.filter((k) => !said.has(k)), [], "keys in the table that nothing says");

@@ -9,6 +9,7 @@ import { closeSync, fstatSync, openSync, readSync, unlinkSync } from "node:fs";
 import { IntegrityError } from "../../core/errors.ts";
 import { writevAllSync } from "../../core/writev-all.ts";
 import { HEADER_LENGTH, TAG_LENGTH, chunkCipherOffset, chunkPlainLength, decodeHeader, geometryForCipher, openChunk } from "./format.ts";
+import { say } from "../../core/messages.ts";
 
 export interface DecryptJob {
   /** The blob's SHA-256 (for messages; the caller checks the digest against it). */
@@ -34,16 +35,16 @@ const buf = (u: Uint8Array): Buffer => Buffer.from(u.buffer, u.byteOffset, u.byt
 
 export function decryptToFile(job: DecryptJob): DecryptResult {
   const header = decodeHeader(buf(job.header));
-  if (typeof header === "string") throw new IntegrityError(`Blob ${job.sha256} is damaged: ${header}.`);
+  if (typeof header === "string") throw new IntegrityError(say("blob.damagedHeader", { sha256: job.sha256, problem: header }));
   const dek = buf(job.dek);
   const fd = openSync(job.source, "r");
   let out = -1;
   try {
     const g = geometryForCipher(fstatSync(fd).size, header.chunkSize);
-    if (!g) throw new IntegrityError(`Blob ${job.sha256} is damaged: its stored length is not one a blob can have, so it was truncated or extended.`);
+    if (!g) throw new IntegrityError(say("blob.damagedLengthChanged", { sha256: job.sha256 }));
     const head = Buffer.alloc(HEADER_LENGTH);
     if (readSync(fd, head, 0, HEADER_LENGTH, 0) !== HEADER_LENGTH || !head.equals(header.bytes)) {
-      throw new IntegrityError(`Blob ${job.sha256} changed while it was being read (its header is not the one its key record opened).`);
+      throw new IntegrityError(say("blob.changedWhileRead", { sha256: job.sha256 }));
     }
     out = openSync(job.target, "wx");
     const h256 = createHash("sha256");
@@ -58,7 +59,7 @@ export function decryptToFile(job: DecryptJob): DecryptResult {
       let got = 0;
       while (got < want) {
         const n = readSync(fd, cipher, got, want - got, from + got);
-        if (n === 0) throw new IntegrityError(`Blob ${job.sha256} ended early while it was being read.`);
+        if (n === 0) throw new IntegrityError(say("blob.endedEarly", { sha256: job.sha256 }));
         got += n;
       }
       const plain: Buffer[] = [];
@@ -67,7 +68,7 @@ export function decryptToFile(job: DecryptJob): DecryptResult {
         const p = openChunk(dek, header, i, i === g.chunkCount - 1, cipher.subarray(at, at + len));
         if (!p) {
           throw new IntegrityError(
-            `Blob ${job.sha256} failed authentication at chunk ${i} (counting from 0) of ${g.chunkCount}: its stored bytes were altered, truncated or reordered.`,
+            say("blob.chunkFailed", { sha256: job.sha256, chunk: i, chunks: g.chunkCount }),
           );
         }
         at += len;

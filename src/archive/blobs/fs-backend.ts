@@ -5,6 +5,7 @@ import { dirname, join } from "node:path";
 import type { Readable } from "node:stream";
 import { IntegrityError } from "../../core/errors.ts";
 import type { Backend, TempWriter } from "./backend.ts";
+import { say } from "../../core/messages.ts";
 
 /**
  * Files under one root: objects/ab/cd/<name> (fan-out keeps directories small), tmp/ for writes in progress on
@@ -114,7 +115,7 @@ class FsBackend implements Backend {
     const tmp = this.tempPath(tempId);
     const actual = (await stat(tmp)).size;
     if (actual !== size) {
-      throw new IntegrityError(`A temporary blob holds ${actual} bytes instead of ${size}; nothing was committed. Check the disk.`);
+      throw new IntegrityError(say("blob.tempSizeDisk", { bytes: actual, expected: size }));
     }
     // Blobs are never modified: make that visible to anyone browsing the directory too.
     await chmod(tmp, 0o444);

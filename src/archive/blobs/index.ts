@@ -9,6 +9,7 @@ import { openFsBackend } from "./fs-backend.ts";
 import type { BlobKeys } from "./keys.ts";
 import { createBlobStore } from "./store.ts";
 import type { BlobStore, StoreOptions } from "./store.ts";
+import { say } from "../../core/messages.ts";
 
 export type { BlobStore, ByteRange, CleanupReport, PutOptions, PutResult, RewrapReport, StoreOptions, VerifyResult } from "./store.ts";
 export type { BlobKeys, MasterKey, RotationResult } from "./keys.ts";
@@ -33,7 +34,7 @@ export async function openBlobStore(url: string, keys: BlobKeys, opts: OpenOptio
   let dir: string;
   if (url.startsWith("file://")) dir = fileURLToPath(url);
   else if (/^[a-z][a-z0-9+.-]*:\/\//i.test(url)) {
-    throw new Invalid(`The blob store URL "${url.split("?")[0]}" has a scheme this archive does not know; use a directory, file:// or s3://.`);
+    throw new Invalid(say("blob.urlScheme", { url: url.split("?")[0] ?? url }));
   } else dir = resolve(url);
   return createBlobStore(await openFsBackend(dir), keys, opts);
 }

@@ -13,6 +13,7 @@ import { IntegrityError, Invalid } from "../../core/errors.ts";
 import { base64KeyText, syncDir, writeKeyFile as writeKey } from "../../core/key-file.ts";
 import { KEY_LENGTH, keyIdOf } from "./format.ts";
 import type { BlobStore, RewrapReport } from "./store.ts";
+import { say } from "../../core/messages.ts";
 
 export interface MasterKey {
   /** First 8 bytes of SHA-256(key), hex: stored in every sidecar to say which key wrapped it. */
@@ -40,14 +41,14 @@ export function generateKey(): Buffer {
 }
 
 export function masterKey(key: Buffer): MasterKey {
-  if (key.length !== KEY_LENGTH) throw new Invalid(`A master key must be ${KEY_LENGTH} bytes, not ${key.length}.`);
+  if (key.length !== KEY_LENGTH) throw new Invalid(say("keys.masterLength", { wanted: KEY_LENGTH, length: key.length }));
   return { id: keyIdOf(key), key: Buffer.from(key) };
 }
 
 function parseKey(text: string, where: string): Buffer {
   const t = text.trim();
   if (!BASE64_KEY.test(t)) {
-    throw new Invalid(`${where} does not hold a key: it must be the base64 of ${KEY_LENGTH} bytes (44 characters ending in "=").`);
+    throw new Invalid(say("keys.notAKey", { where, wanted: KEY_LENGTH }));
   }
   return Buffer.from(t, "base64");
 }
@@ -67,7 +68,7 @@ async function readKeyFile(path: string): Promise<Buffer | null> {
   // Like ssh with private keys: a key others can read is a key to replace, not to use quietly.
   if ((st.mode & 0o077) !== 0) {
     throw new Invalid(
-      `${path} can be read by other users (mode ${(st.mode & 0o777).toString(8)}); run "chmod 600 ${path}" and check who may have copied it.`,
+      say("keys.readableByOthers", { path, mode: (st.mode & 0o777).toString(8) }),
     );
   }
   return parseKey(await readFile(path, "utf8"), path);
@@ -102,7 +103,7 @@ async function previousFromDir(dir: string): Promise<MasterKey[]> {
     const key = await readKeyFile(join(dir, n));
     if (!key) continue;
     const mk = masterKey(key);
-    if (mk.id !== m[1]) throw new Invalid(`${join(dir, n)} holds a key whose id is ${mk.id}, not the one its name says.`);
+    if (mk.id !== m[1]) throw new Invalid(say("keys.idMismatch", { file: join(dir, n), id: mk.id }));
     out.push(mk);
   }
   return out;
@@ -144,7 +145,7 @@ export async function loadOrCreateBlobKeys(keysDir: string, env: NodeJS.ProcessE
   if (!master || !naming) {
     const missing = !master ? `the master key (${join(keysDir, MASTER)} or DALIL_MASTER_KEY)` : `the naming key (${join(keysDir, NAMING)} or DALIL_NAMING_KEY)`;
     throw new Invalid(
-      `The blob keys are incomplete: ${missing} is missing. Restore it from your key backup; if this archive has never stored anything, remove the other key file and start again.`,
+      say("keys.incomplete", { missing }),
     );
   }
   const current = masterKey(master);
@@ -178,7 +179,7 @@ export async function rotateMasterKey(store: BlobStore, oldKeys: BlobKeys, newKe
     if (oldKeys.master.id !== target.id) await writeKeyFile(dir, MASTER, target.key, "replace");
   } else if (oldKeys.master.id !== target.id) {
     throw new Invalid(
-      "The master key comes from the environment, so a new one cannot be saved here: set DALIL_MASTER_KEY to the new key and DALIL_MASTER_KEY_PREVIOUS to the old one, then run the rotation again.",
+      say("keys.masterFromEnvironment"),
     );
   }
 
@@ -186,7 +187,7 @@ export async function rotateMasterKey(store: BlobStore, oldKeys: BlobKeys, newKe
   if (report.failed.length > 0) {
     const first = report.failed[0];
     throw new IntegrityError(
-      `${report.failed.length} key record(s) could not be rewrapped (first: ${first?.key}: ${first?.problem}). The previous master keys are kept; repair or restore those records and run the rotation again.`,
+      say("keys.rewrapFailed", { count: report.failed.length, key: first?.key ?? "", problem: first?.problem ?? "" }),
     );
   }
   if (dir) {

@@ -19,6 +19,7 @@ import {
 import type { CompletedPart, S3ClientConfig } from "@aws-sdk/client-s3";
 import { Forbidden, IntegrityError, Invalid, NotFound } from "../../core/errors.ts";
 import type { Backend, TempWriter } from "./backend.ts";
+import { say } from "../../core/messages.ts";
 
 export interface S3Location {
   bucket: string;
@@ -37,10 +38,10 @@ export function parseS3Url(url: string, env: NodeJS.ProcessEnv): S3Location {
   try {
     u = new URL(url);
   } catch {
-    throw new Invalid(`The blob store URL "${url}" is not a valid URL; use s3://bucket?endpoint=… or a directory path.`);
+    throw new Invalid(say("blob.urlInvalid", { url }));
   }
   if (u.protocol !== "s3:" || !u.hostname) {
-    throw new Invalid(`The blob store URL must look like s3://bucket[/prefix]?endpoint=…, not "${url}".`);
+    throw new Invalid(say("blob.urlS3Shape", { url }));
   }
   const q = u.searchParams;
   const path = decodeURIComponent(u.pathname).replace(/^\/+/, "");
@@ -89,9 +90,9 @@ export async function openS3Backend(url: string, env: NodeJS.ProcessEnv): Promis
     client.destroy();
     const where = `${loc.bucket} at ${loc.config.endpoint ?? "AWS S3"}`;
     const s = status(err);
-    if (s === 404) throw new NotFound(`The bucket ${where} does not exist; create it, or fix DALIL_BLOBS_URL.`);
+    if (s === 404) throw new NotFound(say("blob.noBucket", { where }));
     if (s === 403 || s === 401) {
-      throw new Forbidden(`The credentials in use may not access the bucket ${where}; check AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY.`);
+      throw new Forbidden(say("blob.bucketForbidden", { where }));
     }
     const why = err instanceof Error ? err.message : String(err);
     throw new Error(`Cannot reach the blob store bucket ${where}: ${why}`, { cause: err });
@@ -130,7 +131,7 @@ class S3Backend implements Backend {
     if (body) {
       this.held.delete(tempId);
       if (body.length !== expectedSize) {
-        throw new IntegrityError(`A temporary blob holds ${body.length} bytes instead of ${expectedSize}; nothing was committed.`);
+        throw new IntegrityError(say("blob.tempSize", { bytes: body.length, expected: expectedSize }));
       }
       // If-None-Match makes this create-if-absent where the server supports it (AWS S3 since 2024, MinIO).
       // 412: the blob exists. 409: a concurrent write of the same name is in progress; AWS asks for a retry.
@@ -157,7 +158,7 @@ class S3Backend implements Backend {
     const size = await this.size(`tmp/${tempId}`);
     if (size !== expectedSize) {
       throw new IntegrityError(
-        `The storage server holds ${size ?? "no"} bytes for a temporary blob of ${expectedSize}; nothing was committed. Check the S3 service.`,
+        say("blob.tempSizeS3", { bytes: size ?? "no", expected: expectedSize }),
       );
     }
     const copySource = `${this.bucket}/${src.split("/").map(encodeURIComponent).join("/")}`;

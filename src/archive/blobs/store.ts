@@ -32,6 +32,7 @@ import type { BlobKeys, MasterKey } from "./keys.ts";
 import { decryptToFile as decryptHere, type DecryptJob, type DecryptResult } from "./decrypt-file.ts";
 import { WorkerPool } from "../../core/worker-pool.ts";
 import { writevAll } from "../../core/writev-all.ts";
+import { say } from "../../core/messages.ts";
 
 export interface PutOptions {
   /** When given, the bytes must hash to it (else Invalid, nothing stored); a known hash skips encryption. */
@@ -122,7 +123,7 @@ export async function createBlobStore(backend: Backend, keys: BlobKeys, opts: St
   try {
     const chunkSize = opts.chunkSize ?? DEFAULT_CHUNK_SIZE;
     if (!Number.isInteger(chunkSize) || chunkSize < MIN_CHUNK_SIZE || chunkSize > MAX_CHUNK_SIZE) {
-      throw new Invalid(`The blob chunk size must be a whole number of bytes from ${MIN_CHUNK_SIZE} to ${MAX_CHUNK_SIZE}.`, "chunkSize");
+      throw new Invalid(say("blob.chunkSize", { min: MIN_CHUNK_SIZE, max: MAX_CHUNK_SIZE }), "chunkSize");
     }
     const store = new EncryptedBlobStore(backend, keys, chunkSize);
     await store.checkMarker();
@@ -174,18 +175,18 @@ class EncryptedBlobStore implements BlobStore {
     }
     const m = marker as { format?: unknown; namingKeyCheck?: unknown } | null;
     if (!m || m.format !== "dalil-blob-store") {
-      throw new IntegrityError(`The blob store's ${layout.marker} is damaged or not a dalil marker; restore it from a backup.`);
+      throw new IntegrityError(say("blob.markerDamaged", { marker: layout.marker }));
     }
     if (m.namingKeyCheck !== check) {
       throw new IntegrityError(
-        "This blob store was created with a different naming key, so every blob would look missing: load the naming key it was created with (keys/naming.key or DALIL_NAMING_KEY).",
+        say("blob.namingKey"),
       );
     }
   }
 
   private hashArg(sha256: string, field = "sha256"): string {
     const s = typeof sha256 === "string" ? sha256.toLowerCase() : "";
-    if (!isSha256Hex(s)) throw new Invalid(`The ${field} given is not a SHA-256: give 64 hexadecimal digits.`, field);
+    if (!isSha256Hex(s)) throw new Invalid(say("request.notSha256", { field }), field);
     return s;
   }
 
@@ -205,7 +206,7 @@ class EncryptedBlobStore implements BlobStore {
   async putStream(src: Readable | AsyncIterable<Uint8Array>, opts: PutOptions = {}): Promise<PutResult> {
     const expected = opts.expectedSha256 === undefined ? undefined : this.hashArg(opts.expectedSha256, "expectedSha256");
     const maxBytes = opts.maxBytes ?? Number.MAX_SAFE_INTEGER;
-    if (!Number.isSafeInteger(maxBytes) || maxBytes < 0) throw new Invalid("maxBytes must be a whole number of bytes, 0 or more.", "maxBytes");
+    if (!Number.isSafeInteger(maxBytes) || maxBytes < 0) throw new Invalid(say("blob.maxBytes"), "maxBytes");
     if (expected && (await this.has(expected))) {
       const { sha256, size } = await hashOnly(src, maxBytes);
       if (sha256 !== expected) throw mismatch(expected, sha256);
@@ -227,7 +228,7 @@ class EncryptedBlobStore implements BlobStore {
       let batch: Buffer[] = [header.bytes];
       let batchLength = header.bytes.length;
       const seal = async (final: boolean) => {
-        if (index >= MAX_CHUNKS) throw new TooLarge("This stream is longer than the blob format allows.");
+        if (index >= MAX_CHUNKS) throw new TooLarge(say("blob.streamTooLong"));
         const [body, tag] = sealChunk(dek, header, index, final, chunk.subarray(0, filled));
         batch.push(body, tag);
         batchLength += body.length + tag.length;
@@ -245,7 +246,7 @@ class EncryptedBlobStore implements BlobStore {
       for await (const piece of src as AsyncIterable<unknown>) {
         const b = asBytes(piece);
         size += b.length;
-        if (size > maxBytes) throw new TooLarge(`This file is larger than the ${maxBytes}-byte limit; nothing was stored.`);
+        if (size > maxBytes) throw new TooLarge(say("blob.fileTooLarge", { maxBytes }));
         hash.update(b);
         let pos = 0;
         while (pos < b.length) {
@@ -296,13 +297,13 @@ class EncryptedBlobStore implements BlobStore {
     const name = this.nameOf(sha256);
     const key = layout.blob(name);
     const got = await this.backend.readHead(key, prefetch);
-    if (!got) throw new NotFound(`No blob with SHA-256 ${sha256} is stored.`);
+    if (!got) throw new NotFound(say("blob.notFound", { sha256 }));
     const header = decodeHeader(got.bytes);
-    if (typeof header === "string") throw new IntegrityError(`Blob ${sha256} is damaged: ${header}.`);
+    if (typeof header === "string") throw new IntegrityError(say("blob.damagedHeader", { sha256, problem: header }));
     const geometry = geometryForCipher(got.size, header.chunkSize);
     if (!geometry) {
       throw new IntegrityError(
-        `Blob ${sha256} is damaged: its stored length (${got.size} bytes) is not one a blob can have, so it was truncated or extended.`,
+        say("blob.damagedLength", { sha256, size: got.size }),
       );
     }
     const dek = await this.dataKey(sha256, name, header);
@@ -312,19 +313,19 @@ class EncryptedBlobStore implements BlobStore {
   private async dataKey(sha256: string, name: string, header: BlobHeader): Promise<Buffer> {
     const bytes = await this.backend.readSmall(layout.sidecar(name, header.fileId));
     if (!bytes) {
-      throw new IntegrityError(`Blob ${sha256} cannot be decrypted: its key record (sidecar) is missing; restore it from a backup of the blob store.`);
+      throw new IntegrityError(say("blob.sidecarMissing", { sha256 }));
     }
     const keyId = sidecarKeyId(bytes);
-    if (typeof keyId !== "string") throw new IntegrityError(`Blob ${sha256} cannot be decrypted: ${keyId.problem}.`);
+    if (typeof keyId !== "string") throw new IntegrityError(say("blob.cannotDecrypt", { sha256, problem: keyId.problem }));
     const kek = this.ring.get(keyId);
     if (!kek) {
       throw new IntegrityError(
-        `Blob ${sha256} is wrapped by master key ${keyId}, which is not loaded: load that key (DALIL_MASTER_KEY_PREVIOUS or keys/master.previous.${keyId}.key) to read it.`,
+        say("blob.masterNotLoaded", { sha256, keyId }),
       );
     }
     const dek = openSidecar(kek, bytes, header.fileId, name);
     if (!dek) {
-      throw new IntegrityError(`Blob ${sha256} cannot be decrypted: its key record does not open with master key ${keyId}, so the record or the blob header was altered.`);
+      throw new IntegrityError(say("blob.recordAltered", { sha256, keyId }));
     }
     return dek;
   }
@@ -333,9 +334,9 @@ class EncryptedBlobStore implements BlobStore {
     const got = await this.backend.readHead(layout.blob(this.nameOf(sha256)), HEADER_LENGTH);
     if (!got) return null;
     const header = decodeHeader(got.bytes);
-    if (typeof header === "string") throw new IntegrityError(`Blob ${sha256} is damaged: ${header}.`);
+    if (typeof header === "string") throw new IntegrityError(say("blob.damagedHeader", { sha256, problem: header }));
     const g = geometryForCipher(got.size, header.chunkSize);
-    if (!g) throw new IntegrityError(`Blob ${sha256} is damaged: its stored length (${got.size} bytes) is not one a blob can have.`);
+    if (!g) throw new IntegrityError(say("blob.damagedLengthShort", { sha256, size: got.size }));
     return { size: g.plainSize };
   }
 
@@ -379,7 +380,7 @@ class EncryptedBlobStore implements BlobStore {
         const plain = sealed.length === want ? openChunk(blob.dek, blob.header, i, final, sealed) : null;
         if (!plain) {
           throw new IntegrityError(
-            `Blob ${blob.sha256} failed authentication at chunk ${i} (counting from 0) of ${g.chunkCount}: its stored bytes were altered, truncated or reordered.`,
+            say("blob.chunkFailed", { sha256: blob.sha256, chunk: i, chunks: g.chunkCount }),
           );
         }
         const a = i === first ? skip : 0;
@@ -401,7 +402,7 @@ class EncryptedBlobStore implements BlobStore {
     }
     if (pos > to) return;
     const stream = await this.backend.readRange(blob.key, pos, to);
-    if (!stream) throw new IntegrityError(`Blob ${blob.sha256} disappeared while it was being read.`);
+    if (!stream) throw new IntegrityError(say("blob.disappeared", { sha256: blob.sha256 }));
     try {
       for await (const piece of stream) yield piece as Buffer;
     } finally {
@@ -421,15 +422,15 @@ class EncryptedBlobStore implements BlobStore {
     }
     if (got.sha256 !== sha) {
       await rm(target, { force: true });
-      throw new IntegrityError(`Blob ${sha} decrypts, but its content hashes to ${got.sha256}; run \`dalil verify\`.`);
+      throw new IntegrityError(say("blob.hashMismatch", { blob: sha, actual: got.sha256 }));
     }
     return got;
   }
 
   async read(sha256: string): Promise<Buffer> {
     const st = await this.stat(sha256);
-    if (!st) throw new NotFound(`No blob with SHA-256 ${this.hashArg(sha256)} is stored.`);
-    if (st.size > READ_LIMIT) throw new TooLarge(`Blob ${sha256} is ${st.size} bytes: stream it with get() instead of reading it into memory.`);
+    if (!st) throw new NotFound(say("blob.notFound", { sha256: this.hashArg(sha256) }));
+    if (st.size > READ_LIMIT) throw new TooLarge(say("blob.tooLargeToBuffer", { sha256, size: st.size }));
     const parts: Buffer[] = [];
     for await (const p of await this.get(sha256)) parts.push(p as Buffer);
     return Buffer.concat(parts);
@@ -577,13 +578,13 @@ class EncryptedBlobStore implements BlobStore {
 }
 
 function mismatch(expected: string, actual: string): Invalid {
-  return new Invalid(`The bytes received hash to ${actual}, not the expected ${expected}; nothing was stored. Send the file again.`, "expectedSha256");
+  return new Invalid(say("upload.hashMismatch", { actual, expected }), "expectedSha256");
 }
 
 function asBytes(piece: unknown): Buffer {
   if (Buffer.isBuffer(piece)) return piece;
   if (piece instanceof Uint8Array) return Buffer.from(piece.buffer, piece.byteOffset, piece.byteLength);
-  throw new Invalid("The blob store needs a stream of bytes, but this one yields text or objects (was setEncoding called?).");
+  throw new Invalid(say("blob.notBytes"));
 }
 
 async function hashOnly(src: Readable | AsyncIterable<Uint8Array>, maxBytes: number): Promise<{ sha256: string; size: number }> {
@@ -592,7 +593,7 @@ async function hashOnly(src: Readable | AsyncIterable<Uint8Array>, maxBytes: num
   for await (const piece of src as AsyncIterable<unknown>) {
     const b = asBytes(piece);
     size += b.length;
-    if (size > maxBytes) throw new TooLarge(`This file is larger than the ${maxBytes}-byte limit; nothing was stored.`);
+    if (size > maxBytes) throw new TooLarge(say("blob.fileTooLarge", { maxBytes }));
     hash.update(b);
   }
   return { sha256: hash.digest("hex"), size };
@@ -601,11 +602,11 @@ async function hashOnly(src: Readable | AsyncIterable<Uint8Array>, maxBytes: num
 function checkRange(range: ByteRange, size: number): void {
   const { start, end } = range;
   if (!Number.isSafeInteger(start) || !Number.isSafeInteger(end) || start < 0 || end < 0) {
-    throw new Invalid("A byte range needs whole, non-negative start and end offsets.", "range");
+    throw new Invalid(say("range.offsets"), "range");
   }
-  if (start > end) throw new Invalid(`The range start (${start}) is after its end (${end}); the end is inclusive.`, "range");
+  if (start > end) throw new Invalid(say("range.startAfterEnd", { start, end }), "range");
   if (end >= size) {
-    throw new Invalid(`The range ${start}–${end} goes beyond this blob, which is ${size} bytes long (last offset ${size - 1}).`, "range");
+    throw new Invalid(say("range.beyond", { start, end, size, last: size - 1 }), "range");
   }
 }
 

@@ -29,6 +29,7 @@ import type { Orientation } from "./render.ts";
 import { chooseCardPlacement, chooseSceneStyle, chooseShotView, NoiseTile } from "./scene.ts";
 import { exifDateTime, instant, isoDate, isoLocal, parseStartDate, WorkClock } from "./schedule.ts";
 import type { DemoCardTruth, TruthBody, TruthCamera, TruthFault, TruthPhoto } from "./truth.ts";
+import { say } from "../../core/messages.ts";
 
 export interface DemoCardOptions {
   bodies: number;
@@ -129,14 +130,14 @@ function pickDistinct(rng: Rng, n: number, k: number): Set<number> {
 
 function validate(opts: DemoCardOptions): void {
   if (!Number.isInteger(opts.bodies) || opts.bodies < 1 || opts.bodies > MAX_BODIES) {
-    throw new Invalid(`The number of bodies must be a whole number from 1 to ${MAX_BODIES}.`, "bodies");
+    throw new Invalid(say("demoCard.bodies", { max: MAX_BODIES }), "bodies");
   }
   const c = opts.concurrency ?? 2;
   if (!Number.isInteger(c) || c < 1 || c > 16) {
-    throw new Invalid("Concurrency must be a whole number from 1 to 16.", "concurrency");
+    throw new Invalid(say("demoCard.concurrency"), "concurrency");
   }
   if (opts.seed !== undefined && String(opts.seed).length === 0) {
-    throw new Invalid("The seed must not be empty; leave it out to use the default.", "seed");
+    throw new Invalid(say("demoCard.seed"), "seed");
   }
 }
 
@@ -373,7 +374,7 @@ async function ensureEmpty(outDir: string): Promise<void> {
     throw err;
   }
   if (entries.length > 0) {
-    throw new Conflict(`The folder ${outDir} is not empty; give a new or empty folder for the demo card.`);
+    throw new Conflict(say("demoCard.folderNotEmpty", { folder: outDir }));
   }
 }
 
@@ -440,7 +441,7 @@ export async function writeDemoCard(
   };
   if (opts.withAnomalies) {
     if (truth.photos.filter((p) => p.kind === "original").length < MIN_PHOTOS_FOR_ANOMALIES) {
-      throw new Invalid(`Planted anomalies need a card of at least ${MIN_PHOTOS_FOR_ANOMALIES} photos; ask for more bodies.`, "bodies");
+      throw new Invalid(say("demoCard.anomaliesNeedPhotos", { min: MIN_PHOTOS_FOR_ANOMALIES }), "bodies");
     }
     truth.anomalies = await plantAnomalies(outDir, truth, root.fork("anomalies"));
   }

@@ -1,4 +1,5 @@
 import { Invalid } from "../../core/errors.ts";
+import { say } from "../../core/messages.ts";
 
 /**
  * File names as a Nikon D90 writes them (DCF): DCIM/100NCD90/DSC_0001.JPG, numbering continuous across
@@ -14,7 +15,7 @@ export class DcfNamer {
 
   constructor(private readonly filesPerFolder: number) {
     if (!Number.isInteger(filesPerFolder) || filesPerFolder < 1 || filesPerFolder > 9999) {
-      throw new Invalid("Files per folder must be a whole number from 1 to 9999.", "filesPerFolder");
+      throw new Invalid(say("demoCard.filesPerFolder"), "filesPerFolder");
     }
   }
 
@@ -34,7 +35,7 @@ export class DcfNamer {
     this.folder++;
     this.inFolder = 0;
     if (this.folder > 999) {
-      throw new Invalid("The card is full: DCF folder numbers end at 999. Ask for fewer bodies or more files per folder.");
+      throw new Invalid(say("demoCard.full"));
     }
   }
 }

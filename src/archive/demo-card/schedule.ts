@@ -1,5 +1,6 @@
 import { Invalid } from "../../core/errors.ts";
 import type { Rng } from "./prng.ts";
+import { say } from "../../core/messages.ts";
 
 /**
  * The photographer's working clock. Times are Damascus wall-clock times held as milliseconds of a UTC date
@@ -37,7 +38,7 @@ export function parseStartDate(date: string): number {
   const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(date);
   const wall = m ? Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])) : NaN;
   if (!m || Number.isNaN(wall) || new Date(wall).toISOString().slice(0, 10) !== date) {
-    throw new Invalid(`The start date "${date}" is not a calendar date; write it as YYYY-MM-DD, e.g. 2012-05-06.`, "startDate");
+    throw new Invalid(say("demoCard.startDate", { date }), "startDate");
   }
   return wall;
 }

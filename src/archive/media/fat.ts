@@ -17,6 +17,7 @@ import { Readable } from "node:stream";
 import { IntegrityError, Invalid, TooLarge } from "../../core/errors.ts";
 import { comparePaths, dosWallClock, limitsFrom } from "./card-reading.ts";
 import type { CardEntry, CardMedium, CardOptions, DeletedCardEntry } from "./sources.ts";
+import { say } from "../../core/messages.ts";
 
 type FsType = "FAT12" | "FAT16" | "FAT32";
 
@@ -285,13 +286,13 @@ export async function openFatCard(path: string, options: CardOptions, container:
     const head = Buffer.alloc(MBR_SECTOR);
     await fh.read(head, 0, MBR_SECTOR, 0);
     const probe = probeFat(head);
-    if (!probe.ok) throw new Invalid(`${path} is not a FAT disk image: ${probe.reason ?? "its first sector is neither a FAT boot sector nor a partition table"}.`, "path");
+    if (!probe.ok) throw new Invalid(say("fat.notAnImage", { path, reason: probe.reason ?? "its first sector is neither a FAT boot sector nor a partition table" }), "path");
     const notes: string[] = [];
     const boot = Buffer.alloc(512);
     const { bytesRead } = await fh.read(boot, 0, 512, probe.volumeOffset);
     const bpb = parseBpb(boot.subarray(0, bytesRead));
     if (typeof bpb === "string") {
-      throw new Invalid(`${path} has a FAT partition (partition ${probe.partition?.index ?? 1}) whose boot sector cannot be read: ${bpb}.`, "path");
+      throw new Invalid(say("fat.bootSector", { path, partition: probe.partition?.index ?? 1, problem: bpb }), "path");
     }
     if (probe.otherPartitions > 0) {
       notes.push(`The image's partition table lists ${probe.otherPartitions} other partition(s); only partition ${probe.partition?.index} (the first FAT one) was read.`);
@@ -340,7 +341,7 @@ async function readFat(fh: FileHandle, imageSize: number, offset: number, bpb: B
   const entryBytes = bpb.fsType === "FAT12" ? 1.5 : bpb.fsType === "FAT16" ? 2 : 4;
   // FAT12 entries straddle bytes; one spare byte lets the last one be read as 16 bits.
   const need = Math.ceil((bpb.clusterCount + 2) * entryBytes) + 1;
-  if (need > MAX_FAT_BYTES) throw new TooLarge(`The FAT volume has ${bpb.clusterCount} clusters, more than the ${MAX_FAT_BYTES / 4} this reader handles (a volume over 256 GiB, or a forged boot sector).`);
+  if (need > MAX_FAT_BYTES) throw new TooLarge(say("fat.tooManyClusters", { clusters: bpb.clusterCount, max: MAX_FAT_BYTES / 4 }));
   const fatBytes = bpb.sectorsPerFat * bpb.bytesPerSector;
   const copyAt = (i: number) => offset + (bpb.reservedSectors + i * bpb.sectorsPerFat) * bpb.bytesPerSector;
   const readCopy = async (i: number) => {
@@ -386,7 +387,7 @@ async function scanVolume(v: Volume, maxEntries: number, notes: string[]): Promi
   const stack: Array<{ path: string; cluster: number; depth: number }> = [{ path: "", cluster: 0, depth: 0 }];
   const rootId = v.claim("/");
   const count = () => {
-    if (files.length + deleted.length > maxEntries) throw new TooLarge(`The image lists more than ${maxEntries} entries; raise the limit if this is a genuine card.`);
+    if (files.length + deleted.length > maxEntries) throw new TooLarge(say("fat.tooManyEntries", { max: maxEntries }));
   };
   while (stack.length > 0) {
     const dir = stack.pop() as { path: string; cluster: number; depth: number };
@@ -501,7 +502,7 @@ export class FileSlices extends Readable {
     this.fh.read(buf, 0, n, seg.pos + this.within).then(
       ({ bytesRead }) => {
         if (bytesRead !== n) {
-          this.destroy(new IntegrityError(`${this.label}: the container file ended in the middle of it.`));
+          this.destroy(new IntegrityError(say("container.endedEarly", { label: this.label })));
           return;
         }
         this.within += n;

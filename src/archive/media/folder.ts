@@ -13,6 +13,7 @@ import type { Stats } from "node:fs";
 import type { Readable } from "node:stream";
 import { Conflict, Invalid } from "../../core/errors.ts";
 import type { CardEntry, CardMedium } from "./sources.ts";
+import { say } from "../../core/messages.ts";
 
 const SLASH = Buffer.from("/");
 const LSTAT_BATCH = 64;
@@ -23,7 +24,7 @@ export async function openFolderCard(root: string): Promise<CardMedium> {
   try {
     await readdir(rootBuf, { encoding: "buffer" });
   } catch (err) {
-    throw new Invalid(`The folder ${root} cannot be listed (${describe(err)}).`, "path");
+    throw new Invalid(say("folder.cannotList", { root, problem: describe(err) }), "path");
   }
   const notes: string[] = [];
   let undecodable = 0;
@@ -128,7 +129,7 @@ async function openListed(full: Buffer, path: string, listed: Stats): Promise<Re
   try {
     const st = await fh.stat();
     if (!st.isFile() || st.ino !== listed.ino || st.dev !== listed.dev || st.size !== listed.size) {
-      throw new Conflict(`${path} changed on disk between listing and reading; take the card in again from a read-only copy.`);
+      throw new Conflict(say("folder.changed", { path }));
     }
   } catch (err) {
     await fh.close();

@@ -11,6 +11,7 @@
  * comment of the original can reach them (those can name the camera, its owner or a place).
  */
 import sharp from "sharp";
+import { say, type Said } from "../../core/messages.ts";
 import { Invalid } from "../../core/errors.ts";
 import { phashFromPixels, resampleArea, type Pixels } from "./phash.ts";
 
@@ -35,7 +36,7 @@ export type RejectionReason = "decompression-bomb" | "truncated" | "corrupt" | "
 /** The bytes cannot be turned into renditions; `reason` says why in one word, the message in a sentence. */
 export class MediaRejected extends Invalid {
   readonly reason: RejectionReason;
-  constructor(reason: RejectionReason, message: string) {
+  constructor(reason: RejectionReason, message: string | Said) {
     super(message);
     this.name = "MediaRejected";
     this.reason = reason;
@@ -128,30 +129,21 @@ function rejection(err: unknown, timeoutSeconds: number): MediaRejected {
   if (err instanceof MediaRejected) return err;
   const m = messageOf(err);
   if (/pixel limit/i.test(m)) {
-    return new MediaRejected("decompression-bomb", "The image declares more pixels than the archive will decode.");
+    return new MediaRejected("decompression-bomb", say("media.tooManyPixels"));
   }
   if (/timeout/i.test(m)) {
-    return new MediaRejected(
-      "decompression-bomb",
-      `The image took longer than ${timeoutSeconds} s to decode, which only crafted files do; it was not decoded.`,
-    );
+    return new MediaRejected("decompression-bomb", say("media.timeout", { seconds: timeoutSeconds }));
   }
   if (/unsupported image format|empty/i.test(m)) {
-    return new MediaRejected("unsupported", "The bytes are not an image format the archive can render.");
+    return new MediaRejected("unsupported", say("media.notImage"));
   }
   if (/unsupported|not supported|no decoding plugin|codec/i.test(m)) {
-    return new MediaRejected(
-      "unsupported",
-      `The image uses a coding this archive cannot decode (${firstLine(m)}); the original is kept as it is.`,
-    );
+    return new MediaRejected("unsupported", say("media.coding", { problem: firstLine(m) }));
   }
   if (/premature end|truncat|unexpected end|end of (file|stream|data)|not enough data|short read|read error/i.test(m)) {
-    return new MediaRejected(
-      "truncated",
-      "The image ends before its picture data does (the file is truncated); the original is kept as it is.",
-    );
+    return new MediaRejected("truncated", say("media.truncated"));
   }
-  return new MediaRejected("corrupt", `The image data is damaged and cannot be decoded (${firstLine(m)}).`);
+  return new MediaRejected("corrupt", say("media.damaged", { problem: firstLine(m) }));
 }
 
 function firstLine(m: string): string {
@@ -173,7 +165,7 @@ const SOS = Buffer.from([0xff, 0xda]);
 
 /** Reads only the header: format and declared size, refused before any pixel is allocated. */
 async function probe(bytes: Buffer, maxPixels: number, timeoutSeconds: number): Promise<Header> {
-  if (bytes.length === 0) throw new MediaRejected("unsupported", "The file is empty; there is no image to render.");
+  if (bytes.length === 0) throw new MediaRejected("unsupported", say("media.empty"));
   let meta: sharp.Metadata;
   try {
     meta = await sharp(bytes, { limitInputPixels: false, failOn: "none" }).metadata();
@@ -182,24 +174,16 @@ async function probe(bytes: Buffer, maxPixels: number, timeoutSeconds: number): 
   }
   const format = meta.format ?? "unknown";
   if (!RASTER_FORMATS.has(format)) {
-    throw new MediaRejected("unsupported", `The file is ${format}, not a photograph format the archive renders.`);
+    throw new MediaRejected("unsupported", say("media.notPhotoFormat", { format }));
   }
   const w = meta.width ?? 0;
   const h = meta.height ?? 0;
-  if (!(w > 0 && h > 0)) throw new MediaRejected("corrupt", "The image header gives no width or height.");
+  if (!(w > 0 && h > 0)) throw new MediaRejected("corrupt", say("media.noSize"));
   if (w * h > maxPixels) {
-    throw new MediaRejected(
-      "decompression-bomb",
-      `The image declares ${w}×${h} pixels (${((w * h) / 1e6).toFixed(0)} megapixels), more than the ` +
-        `${(maxPixels / 1e6).toFixed(0)} megapixels the archive decodes; it was not decoded.`,
-    );
+    throw new MediaRejected("decompression-bomb", say("media.megapixels", { width: w, height: h, megapixels: ((w * h) / 1e6).toFixed(0), max: (maxPixels / 1e6).toFixed(0) }));
   }
   if (format === "jpeg" && countJpegScans(bytes, MAX_JPEG_SCANS + 1) > MAX_JPEG_SCANS) {
-    throw new MediaRejected(
-      "decompression-bomb",
-      `The JPEG has more than ${MAX_JPEG_SCANS} scans (cameras write one, progressive files about ten); ` +
-        "files like this are made to keep decoders busy, so it was not decoded.",
-    );
+    throw new MediaRejected("decompression-bomb", say("media.jpegScans", { max: MAX_JPEG_SCANS }));
   }
   const turned = (meta.orientation ?? 1) >= 5;
   return { format, width: turned ? h : w, height: turned ? w : h, srgbProfile: isSrgbProfile(meta.icc) };

@@ -17,6 +17,7 @@ import { sniffFormat } from "./sniff.ts";
 import { openFatCard, probeFat } from "./fat.ts";
 import { openFolderCard } from "./folder.ts";
 import { looksLikeZip, openZipCard } from "./zip.ts";
+import { say } from "../../core/messages.ts";
 
 export interface CardEntry {
   /** Path on the medium, "/"-separated, as recorded; never used to build a filesystem path. */
@@ -102,21 +103,17 @@ export async function openCard(path: string, options: CardOptions = {}): Promise
     info = await stat(abs);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    if (code === "ENOENT" || code === "ENOTDIR") throw new NotFound(`There is no file or folder at ${abs}.`);
-    if (code === "EACCES" || code === "EPERM") throw new Invalid(`${abs} cannot be read with this account's permissions.`, "path");
+    if (code === "ENOENT" || code === "ENOTDIR") throw new NotFound(say("path.missing", { path: abs }));
+    if (code === "EACCES" || code === "EPERM") throw new Invalid(say("path.unreadable", { path: abs }), "path");
     throw err;
   }
   if (info.isDirectory()) {
     return openFolderCard(abs);
   }
   if (info.isBlockDevice() || info.isCharacterDevice()) {
-    throw new Invalid(
-      `${abs} is a device, not an image. Make a disk image of the card first (for example ` +
-        `\`dd if=${abs} of=card.img bs=4M conv=noerror,sync\`, ideally behind a write blocker) and take in the image.`,
-      "path",
-    );
+    throw new Invalid(say("path.device", { path: abs }), "path");
   }
-  if (!info.isFile()) throw new Invalid(`${abs} is neither a folder, a zip archive nor a disk image of a card.`, "path");
+  if (!info.isFile()) throw new Invalid(say("path.notACard", { path: abs }), "path");
 
   const head = await readHead(abs, HEAD_BYTES);
   let kind: "zip" | "fat-image";
@@ -127,11 +124,7 @@ export async function openCard(path: string, options: CardOptions = {}): Promise
     else {
       const sniffed = sniffFormat(head);
       const looks = probe.reason ?? (sniffed.format === "unknown" ? "its first bytes match no format we know" : `it looks like a ${sniffed.format} file`);
-      throw new Invalid(
-        `${abs} is neither a folder, a zip archive nor a raw FAT disk image of a card: ${looks}. ` +
-          `To take in single files, put them in a folder and give the folder.`,
-        "path",
-      );
+      throw new Invalid(say("path.notACardWhy", { path: abs, why: looks }), "path");
     }
   }
   const container = options.hash === false ? { size: info.size } : await hashFile(abs);

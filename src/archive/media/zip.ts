@@ -28,6 +28,7 @@ import { comparePaths, dosWallClock, limitsFrom } from "./card-reading.ts";
 import { FileSlices } from "./fat.ts";
 import type { CardLimits } from "./card-reading.ts";
 import type { CardEntry, CardMedium, CardOptions } from "./sources.ts";
+import { say } from "../../core/messages.ts";
 
 /** The parts of yauzl 3 used here (the published typings describe yauzl 2). */
 interface ZipEntry {
@@ -89,7 +90,7 @@ export async function openZipCard(path: string, options: CardOptions, container:
   const limits = limitsFrom(options);
   const zip = await new Promise<ZipFile>((resolvePromise, reject) => {
     yz.open(path, { lazyEntries: true, autoClose: false, decodeStrings: false, validateEntrySizes: false, strictFileNames: true }, (err, z) => {
-      if (err || !z) reject(new Invalid(`${path} starts like a zip archive but its table of contents cannot be read (${err?.message ?? "unknown error"}); the archive is truncated or damaged.`, "path"));
+      if (err || !z) reject(new Invalid(say("zip.unreadable", { path, message: err?.message ?? "unknown error" }), "path"));
       else resolvePromise(z);
     });
   });
@@ -99,7 +100,7 @@ export async function openZipCard(path: string, options: CardOptions, container:
   try {
     fh = await openFile(path, "r");
     if (zip.entryCount > limits.maxEntries) {
-      throw new TooLarge(`${path} lists ${zip.entryCount} entries, more than the limit of ${limits.maxEntries}; raise the limit if this is a genuine card.`);
+      throw new TooLarge(say("zip.tooManyEntries", { path, entries: zip.entryCount, max: limits.maxEntries }));
     }
     const { entries, error } = await readCentralDirectory(zip);
     if (error) {
@@ -306,7 +307,7 @@ function openGuarded(fh: FileHandle, j: Judged, label: string): Readable {
   const inflate = e.compressionMethod === 8 ? createInflateRaw() : undefined;
   const guard = new SizeGuard(e.uncompressedSize, e.crc32, label);
   const fail = (err: Error) => {
-    guard.destroy(err instanceof DalilError ? err : new IntegrityError(`${label} could not be read from the zip (${err.message}); the archive is damaged.`));
+    guard.destroy(err instanceof DalilError ? err : new IntegrityError(say("zip.entryUnreadable", { label, message: err.message })));
   };
   source.on("error", fail);
   inflate?.on("error", fail);
@@ -334,7 +335,7 @@ class SizeGuard extends Transform {
   override _transform(chunk: Buffer, _enc: BufferEncoding, done: TransformCallback): void {
     this.seen += chunk.length;
     if (this.seen > this.declared) {
-      done(new TooLarge(`${this.label} produced more than the ${this.declared} bytes its zip entry declares; reading was stopped (zip bomb or damaged archive).`));
+      done(new TooLarge(say("zip.bomb", { label: this.label, declared: this.declared })));
       return;
     }
     this.crc = crc32(chunk, this.crc);
@@ -342,9 +343,9 @@ class SizeGuard extends Transform {
   }
   override _flush(done: TransformCallback): void {
     if (this.seen !== this.declared) {
-      done(new IntegrityError(`${this.label} holds ${this.seen} bytes but its zip entry declares ${this.declared}; the archive is damaged.`));
+      done(new IntegrityError(say("zip.sizeMismatch", { label: this.label, seen: this.seen, declared: this.declared })));
     } else if (this.crc >>> 0 !== this.expectedCrc >>> 0) {
-      done(new IntegrityError(`${this.label} does not match the CRC-32 its zip entry records; the archive is damaged.`));
+      done(new IntegrityError(say("zip.crc", { label: this.label })));
     } else done();
   }
 }

@@ -5,6 +5,7 @@ import sharp from "sharp";
 import Tesseract from "tesseract.js";
 import { Invalid } from "../../core/errors.ts";
 import { union, type Blob } from "./lines.ts";
+import { say } from "../../core/messages.ts";
 
 export interface OcrText {
   text: string;
@@ -57,7 +58,7 @@ export class Pool {
 
 export async function makePool(lang: "eng" | "ara", langPath: string, n: number): Promise<Pool> {
   if (!existsSync(join(langPath, `${lang}.traineddata.gz`))) {
-    throw new Invalid(`The OCR language data ${lang}.traineddata.gz is not in ${langPath}; reinstall the @tesseract.js-data/${lang} package.`);
+    throw new Invalid(say("ocr.languageData", { lang, langPath }));
   }
   const lanes: Lane[] = [];
   for (let i = 0; i < n; i++) {

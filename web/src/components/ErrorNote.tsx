@@ -40,16 +40,40 @@ export function ErrorNote({ error }: { error: unknown }) {
   );
 }
 
+/**
+ * A sentence the server stored as a message key with parameters (a quarantine reason, a job's progress or failure),
+ * in the reader's language; a text stored without a key (older records, a reader's own refusal) is shown as it
+ * is, marked as English.
+ */
+export function ServerText({ text, messageKey, params }: { text: string | null | undefined; messageKey?: string | null; params?: Record<string, unknown> | null }) {
+  const { t, i18n } = useTranslation();
+  const worded = messageKey ? wordKey(messageKey, params ?? {}, t, i18n.exists.bind(i18n)) : null;
+  if (worded) return <span data-key={messageKey}>{worded}</span>;
+  if (!text) return null;
+  return (
+    <span lang="en" dir="ltr">
+      {text}
+    </span>
+  );
+}
+
 type T = (key: string, options?: Record<string, unknown>) => string;
 
 /** The server's message in the reader's language, or null when it sent no key this app can word. */
-export function serverSentence(error: unknown, t: T, exists: (key: string) => boolean): string | null {
-  if (!(error instanceof ApiError) || !error.key || !exists(`server.${error.key}`)) return null;
-  const params: Record<string, unknown> = { ...(error.params ?? {}) };
+export function serverSentence(error: unknown, t: T, exists: (key: string, options?: Record<string, unknown>) => boolean): string | null {
+  if (!(error instanceof ApiError) || !error.key) return null;
+  return wordKey(error.key, error.params ?? {}, t, exists);
+}
+
+/** `server.<key>` worded with its parameters, or null when this app has no words for the key. */
+export function wordKey(key: string, given: Record<string, unknown>, t: T, exists: (key: string, options?: Record<string, unknown>) => boolean): string | null {
+  const params: Record<string, unknown> = { ...given };
+  // A counted message exists as its plural forms (key_one, key_other…): ask with its count.
+  if (!exists(`server.${key}`, params)) return null;
   // Roles and field names have their own words; the rest (times, numbers, paths) go in as they are.
   if (typeof params.role === "string") params.role = t(`roles.${params.role}`, { defaultValue: params.role });
   if (typeof params.sensitivity === "string") params.sensitivity = t(`server.sensitivity.${params.sensitivity}`, { defaultValue: params.sensitivity });
   if (typeof params.action === "string") params.action = t(`server.action.${params.action}`, { defaultValue: params.action });
   if (typeof params.kind === "string") params.kind = t(`server.kind.${params.kind}`, { defaultValue: params.kind });
-  return t(`server.${error.key}`, params);
+  return t(`server.${key}`, params);
 }

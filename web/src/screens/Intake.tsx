@@ -4,7 +4,7 @@ import { api, uploadFile } from "../api/client.ts";
 import type { IngestResult, Job, SightingsPage, SourceRow } from "../api/types.ts";
 import { useFormat } from "../app/prefs.tsx";
 import type { ScreenProps } from "../app/screens.ts";
-import { ErrorNote } from "../components/ErrorNote.tsx";
+import { ErrorNote, ServerText } from "../components/ErrorNote.tsx";
 import { Notice } from "../components/Notice.tsx";
 import { useAsync } from "../components/useAsync.ts";
 
@@ -260,8 +260,8 @@ export function Intake(_props: ScreenProps) {
             </div>
           ) : job.status === "failed" ? (
             <Notice kind="error" title={t("intake.jobFailed")}>
-              <p lang="en" dir="ltr">
-                {job.error}
+              <p>
+                <ServerText text={job.error} messageKey={job.errorKey} params={job.errorParams} />
               </p>
             </Notice>
           ) : null}
@@ -394,8 +394,8 @@ function Quarantined({ source }: { source: string }) {
                   <td>{fmt.num(s.entry + 1)}</td>
                   <td>{s.path ? <code dir="ltr">{s.path}</code> : <span className="muted">{t("intake.pathHidden")}</span>}</td>
                   <td>{fmt.bytes(s.size)}</td>
-                  <td lang="en" dir="ltr">
-                    {s.reason}
+                  <td>
+                    <ServerText text={s.reason} messageKey={s.reasonKey} params={s.reasonParams} />
                   </td>
                 </tr>
               ))}

@@ -8,7 +8,7 @@ import { useSession } from "../app/session.tsx";
 import type { ScreenProps } from "../app/screens.ts";
 import { Dialog } from "../components/Dialog.tsx";
 import { Person } from "../components/Person.tsx";
-import { ErrorNote } from "../components/ErrorNote.tsx";
+import { ErrorNote, ServerText } from "../components/ErrorNote.tsx";
 import { Hash } from "../components/Hash.tsx";
 import { Notice } from "../components/Notice.tsx";
 import { useAsync } from "../components/useAsync.ts";
@@ -167,9 +167,7 @@ function Details({ o }: { o: OriginalDetail }) {
         </Pair>
         {o.quarantineReason && (
           <Pair term={t("viewer.quarantineReason")}>
-            <span lang="en" dir="ltr">
-              {o.quarantineReason}
-            </span>
+            <ServerText text={o.quarantineReason} messageKey={o.quarantineKey} params={o.quarantineParams} />
           </Pair>
         )}
         <Pair term={t("viewer.format")}>{o.format.toUpperCase()}</Pair>

@@ -7,7 +7,7 @@ import { Link, navigate, useLocation } from "../../app/router.tsx";
 import { useFormat } from "../../app/prefs.tsx";
 import type { ScreenProps } from "../../app/screens.ts";
 import { useSession } from "../../app/session.tsx";
-import { ErrorNote } from "../../components/ErrorNote.tsx";
+import { ErrorNote, ServerText } from "../../components/ErrorNote.tsx";
 import { Notice } from "../../components/Notice.tsx";
 import { useAsync } from "../../components/useAsync.ts";
 import { shortcut } from "../../components/shortcut.ts";
@@ -164,8 +164,8 @@ export function Proposals({ params }: ScreenProps) {
       {job && job.status !== "done" && (
         <Notice kind={job.status === "failed" ? "error" : "info"} title={t("catalogue.proposals.proposing", { done: fmt.num(job.progress.done), total: fmt.num(job.progress.total), count: job.progress.total })}>
           {job.error && (
-            <p lang="en" dir="ltr">
-              {job.error}
+            <p>
+              <ServerText text={job.error} messageKey={job.errorKey} params={job.errorParams} />
             </p>
           )}
         </Notice>

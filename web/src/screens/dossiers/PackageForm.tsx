@@ -3,7 +3,7 @@ import { useTranslation } from "react-i18next";
 import { CLEARANCES, type Clearance } from "../../api/types/dossiers.ts";
 import type { Job } from "../../api/types.ts";
 import { useFormat } from "../../app/prefs.tsx";
-import { ErrorNote } from "../../components/ErrorNote.tsx";
+import { ErrorNote, wordKey } from "../../components/ErrorNote.tsx";
 import { useAct } from "../catalogue/shared.tsx";
 import { dossiers } from "./api.ts";
 
@@ -85,7 +85,7 @@ export function PackageForm({ id, versions, onBuilt }: { id: string; versions: n
               <span>{total ? fmt.percent(job.progress.done / total) : t(`dossiers.package.status.${job.status}`)}</span>
             </>
           )}
-          {job.status === "failed" && <p className="error">{t("dossiers.package.failed", { error: job.error ?? "" })}</p>}
+          {job.status === "failed" && <p className="error">{t("dossiers.package.failed", { error: (job.errorKey && wordKey(job.errorKey, job.errorParams ?? {}, t, i18n.exists.bind(i18n))) || job.error || "" })}</p>}
           {job.status === "done" && (
             <p>
               {t("dossiers.package.ready")}{" "}
