@@ -36,6 +36,10 @@ for (const { backend, skip } of await backends()) {
       const grant = JSON.parse(await ok(["mirror", "grant", "Museum of Memory", "--data", data, "--json"], env)) as { token: string };
       assert.match(grant.token, /^dalilm_/);
       const logKey = (await ok(["log", "key", "--data", data], env)).trim();
+      // the jobs the ingest queued run now and the grant is signed now, so that the served archive's log and its
+      // latest checkpoint stand still while the mirror follows (`serve` signs a grown log every ten seconds)
+      await ok(["worker", "--once", "--data", data], env);
+      await ok(["log", "checkpoint", "--data", data], env);
       // slow enough that the kill lands in the middle of the blobs
       served = await serveArchive(data, { ...env, DALIL_MIRROR_RATE: "15" });
       await ok(["mirror", "init", served.url, "--token", grant.token, "--log-key", logKey, "--data", mirror, "--name", "museum.test/mirror"]);

@@ -23,9 +23,13 @@ export interface ServedArchive {
   stop(): Promise<void>;
 }
 
+/**
+ * Served without a worker: jobs left by the ingest would otherwise keep appending custody events while a mirror
+ * follows, and the test could not say which checkpoint the mirror should hold. Run `dalil worker --once` first.
+ */
 export async function serveArchive(dataDir: string, env: Record<string, string> = {}, port?: number): Promise<ServedArchive> {
   const p = port ?? (await freePort());
-  const child: ChildProcess = spawn(process.execPath, [BIN, "--data", dataDir, "serve", "--port", String(p)], {
+  const child: ChildProcess = spawn(process.execPath, [BIN, "--data", dataDir, "serve", "--no-worker", "--port", String(p)], {
     env: { ...process.env, ...env, NODE_ENV: "test" },
     stdio: ["ignore", "pipe", "pipe"],
   });
