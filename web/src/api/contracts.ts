@@ -36,7 +36,7 @@ export interface RouteContracts {
   "GET /api/authenticity/photos/:sha256/ela": { answer: Blob; body: undefined };
   "GET /api/authenticity/runs": { answer: z.infer<typeof authenticity.RunSummary>[]; body: undefined };
   "GET /api/authenticity/sources/:source": { answer: z.infer<typeof authenticity.RunView>; body: undefined };
-  "POST /api/authenticity/sources/:source/runs": { answer: z.infer<typeof authenticity.QueuedAnalysis>; body: unknown };
+  "POST /api/authenticity/sources/:source/runs": { answer: z.infer<typeof authenticity.QueuedAnalysis>; body: Omit<z.input<typeof authenticity.RunAnalysisInput>, "source"> };
   "GET /api/bodies": { answer: z.infer<typeof catalogue.GetBodiesAnswer>; body: undefined };
   "GET /api/bodies/:id": { answer: z.infer<typeof catalogue.BodyDetail>; body: undefined };
   "PUT /api/bodies/:id": { answer: z.infer<typeof catalogue.BodyView>; body: Omit<z.input<typeof catalogue.EditBodyInput>, "id"> };
