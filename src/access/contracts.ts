@@ -71,3 +71,5 @@ export const PeopleNamesInput = z.object({ ids: z.array(z.string().min(1).max(20
 /** A source's identity is a few lines (a name, how to reach them), never a document: 64 KiB at most. */
 export const MAX_IDENTITY_BYTES = 64 * 1024;
 export const SealIdentityInput = z.object({ sourceId: z.string().min(1).max(64), identity: z.string().max(MAX_IDENTITY_BYTES), replace: z.boolean().optional() }).strict();
+/** argon2 takes any length, but a megabyte password is a way to burn server time, not a password. */
+export const MAX_PASSWORD = 256;

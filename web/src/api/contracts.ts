@@ -25,13 +25,13 @@ export interface RouteContracts {
   "GET /api/account/sessions": { answer: z.infer<typeof httpShell.GetAccountSessionsAnswer>; body: undefined };
   "DELETE /api/account/sessions/:id": { answer: z.infer<typeof httpShell.DeleteAccountSessionsByIdAnswer>; body: undefined };
   "POST /api/auth/enrol": { answer: z.infer<typeof httpShell.PostAuthEnrolAnswer>; body: undefined };
-  "POST /api/auth/enrol/confirm": { answer: z.infer<typeof httpShell.PostAuthEnrolConfirmAnswer>; body: unknown };
-  "POST /api/auth/login": { answer: z.infer<typeof httpShell.PostAuthLoginAnswer>; body: unknown };
+  "POST /api/auth/enrol/confirm": { answer: z.infer<typeof httpShell.PostAuthEnrolConfirmAnswer>; body: z.input<typeof httpShell.CodeInput> };
+  "POST /api/auth/login": { answer: z.infer<typeof httpShell.PostAuthLoginAnswer>; body: z.input<typeof httpShell.LoginInput> };
   "POST /api/auth/logout": { answer: z.infer<typeof httpShell.PostAuthLogoutAnswer>; body: undefined };
   "POST /api/auth/logout-everywhere": { answer: z.infer<typeof httpShell.PostAuthLogoutEverywhereAnswer>; body: undefined };
-  "POST /api/auth/password": { answer: z.infer<typeof httpShell.PostAuthPasswordAnswer>; body: unknown };
-  "POST /api/auth/recovery-codes": { answer: z.infer<typeof httpShell.PostAuthRecoveryCodesAnswer>; body: unknown };
-  "POST /api/auth/second-factor": { answer: z.infer<typeof httpShell.PostAuthSecondFactorAnswer>; body: unknown };
+  "POST /api/auth/password": { answer: z.infer<typeof httpShell.PostAuthPasswordAnswer>; body: z.input<typeof httpShell.PasswordChangeInput> };
+  "POST /api/auth/recovery-codes": { answer: z.infer<typeof httpShell.PostAuthRecoveryCodesAnswer>; body: z.input<typeof httpShell.CodeInput> };
+  "POST /api/auth/second-factor": { answer: z.infer<typeof httpShell.PostAuthSecondFactorAnswer>; body: z.input<typeof httpShell.SecondFactorInput> };
   "GET /api/authenticity/photos/:sha256": { answer: z.infer<typeof authenticity.PhotoAuthenticity>; body: undefined };
   "GET /api/authenticity/photos/:sha256/ela": { answer: Blob; body: undefined };
   "GET /api/authenticity/runs": { answer: z.infer<typeof authenticity.RunSummary>[]; body: undefined };
