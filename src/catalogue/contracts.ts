@@ -212,3 +212,35 @@ export const ImportCsvInput = z.object({ csv: z.string().min(1), dryRun: z.boole
 /** GET /api/photos/:sha256/bodies: the bodies a photograph is filed under, by reference, with their photographs in order. */
 export const PhotoBodies = z.object({ bodies: z.array(z.object({ ref: z.string(), photos: z.array(z.string()) })) });
 export type PhotoBodies = z.infer<typeof PhotoBodies>;
+
+/** The orders a search can list bodies in. */
+export const SORTS = ["ref", "-ref", "photo_date", "-photo_date", "updated", "-updated"] as const;
+/** A facet filter: repeated parameters (?branch=215&branch=227), one comma-separated value, or a list. */
+const manyValues = z
+  .union([z.string().max(2000), z.array(z.string().max(200)).max(50)])
+  .optional()
+  .transform((v) => (v === undefined ? undefined : (Array.isArray(v) ? v : [v]).flatMap((s) => s.split(",")).map((s) => s.trim()).filter(Boolean)));
+/**
+ * A search (decision 0021: the use case parses it; the route takes it from the query string as sent, the CLI
+ * from its options). Periods are months (YYYY-MM) or years (YYYY) of the photo date; a parent finding code
+ * (burn) takes its children; `after` is the previous page's `next` cursor; `facets: false` leaves out the counts.
+ */
+export const SearchInput = z
+  .object({
+    q: z.string().max(1000).optional(),
+    branch: manyValues,
+    hospital: manyValues,
+    period: manyValues,
+    finding: manyValues,
+    review: manyValues,
+    identification: manyValues,
+    sex: manyValues,
+    sort: z.enum(SORTS).optional(),
+    after: z.string().max(500).optional(),
+    limit: z.coerce.number().int().min(1).max(200).optional(),
+    facets: z
+      .union([z.boolean(), z.enum(["true", "false", "1", "0"])])
+      .optional()
+      .transform((v) => (v === undefined || typeof v === "boolean" ? v : v === "true" || v === "1")),
+  })
+  .strict();

@@ -7,7 +7,7 @@ import { createEntity, getEntity, listEntities, updateEntity } from "./entities.
 import { createLink, linksOf, retractLink, updateLink } from "./links.ts";
 import { addVocabularyTerm, listVocabulary, updateVocabularyTerm } from "./vocabularies.ts";
 import { recordHistory } from "./history.ts";
-import { searchBodies, SORTS } from "./search.ts";
+import { searchBodies } from "./search.ts";
 import { GALLERY_BODY_FILTERS, GALLERY_NUMBER_FILTERS, photoBodies, photoGallery } from "./gallery.ts";
 import { GalleryPage } from "../archive/contracts.ts";
 import { exportBodiesCsv, importBodiesCsv } from "./csv-import.ts";
@@ -21,31 +21,7 @@ import * as contracts from "./contracts.ts";
 const Id = z.object({ id: z.string().min(1).max(64) });
 const Sha = z.string().regex(/^[0-9a-f]{64}$/, "must be a SHA-256 in lowercase hex");
 
-/** A facet filter: repeated parameters (?branch=215&branch=227) or one comma-separated value. */
-const many = z
-  .union([z.string().max(2000), z.array(z.string().max(200)).max(50)])
-  .optional()
-  .transform((v) => (v === undefined ? undefined : (Array.isArray(v) ? v : [v]).flatMap((s) => s.split(",")).map((s) => s.trim()).filter(Boolean)));
 
-export const SearchParams = z
-  .object({
-    q: z.string().max(1000).optional(),
-    branch: many,
-    hospital: many,
-    period: many,
-    finding: many,
-    review: many,
-    identification: many,
-    sex: many,
-    sort: z.enum(SORTS).optional(),
-    after: z.string().max(500).optional(),
-    limit: z.coerce.number().int().min(1).max(200).optional(),
-    facets: z
-      .enum(["true", "false", "1", "0"])
-      .optional()
-      .transform((v) => (v === undefined ? undefined : v === "true" || v === "1")),
-  })
-  .strict();
 
 const Day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "must be a date as YYYY-MM-DD");
 const GalleryQuery = z.object({
@@ -82,7 +58,7 @@ export const CATALOGUE_ROUTES: readonly RouteSpec[] = [
     method: "GET",
     url: "/api/search",
     action: "catalogue.read",
-    query: SearchParams,
+    query: usecase(contracts.SearchInput),
     summary: "search bodies: full text (Arabic normalised), facets with counts, keyset pages",
     response: contracts.SearchResult,
     handler: (_req, ctx, actor, { query: q }) => searchBodies(ctx, actor, q),

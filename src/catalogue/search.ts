@@ -9,7 +9,9 @@ import { Vocabularies } from "./vocabularies.ts";
 import { visibleSensitivities } from "./bodies.ts";
 import { normaliseNumber } from "./numbers.ts";
 import { IDENTIFICATION_STATUSES, REVIEW_STATUSES, SEXES } from "./records.ts";
-import type * as contracts from "./contracts.ts";
+import * as contracts from "./contracts.ts";
+import { parseInput } from "../core/input.ts";
+import type { z } from "zod";
 import { NAME_KEY_PREFIX, namePartsFound, nameSearchKeys } from "../names/index.ts";
 import { say } from "../core/messages.ts";
 
@@ -31,27 +33,12 @@ import { say } from "../core/messages.ts";
 export const FACETS = ["branch", "hospital", "period", "finding", "review", "identification", "sex"] as const;
 export type FacetName = (typeof FACETS)[number];
 
-export const SORTS = ["ref", "-ref", "photo_date", "-photo_date", "updated", "-updated"] as const;
+export const SORTS = contracts.SORTS;
 export type SortKey = (typeof SORTS)[number];
 
-export interface SearchQuery {
-  q?: string;
-  branch?: string[];
-  hospital?: string[];
-  /** Months (YYYY-MM) or whole years (YYYY) of the photo date. */
-  period?: string[];
-  /** Finding codes; a parent code (burn) takes its children (burn_thermal …). */
-  finding?: string[];
-  review?: string[];
-  identification?: string[];
-  sex?: string[];
-  sort?: SortKey;
-  /** The `next` cursor of the previous page. */
-  after?: string;
-  limit?: number;
-  /** Leave out the facet counts (a page turn needs only the items). */
-  facets?: boolean;
-}
+/** What a caller sends (see contracts.SearchInput); `ParsedSearch` is what the search works with. */
+export type SearchQuery = z.input<typeof contracts.SearchInput>;
+type ParsedSearch = z.output<typeof contracts.SearchInput>;
 
 export type SearchHit = contracts.SearchHit;
 
@@ -121,7 +108,7 @@ function valueFilter(values: string[], accepts?: (v: string) => boolean): ValueF
   return { accepts: accepts ?? ((v) => set.has(v)), unknown: values.includes(UNKNOWN) };
 }
 
-function plan(q: SearchQuery, vocab: Vocabularies): Plan {
+function plan(q: ParsedSearch, vocab: Vocabularies): Plan {
   const raw = (q.q ?? "").slice(0, 1000);
   const prefix = /\*\s*$/.test(raw);
   const tokens = searchTokens(raw.replace(/\*/g, " ")).slice(0, MAX_TOKENS);
@@ -224,11 +211,11 @@ const SORT_ORDER: Record<SortKey, { name: OrderName; desc: boolean }> = {
   "-updated": { name: "updated", desc: true },
 };
 
-export async function searchBodies(ctx: Ctx, actor: Actor, query: SearchQuery): Promise<SearchResult> {
+export async function searchBodies(ctx: Ctx, actor: Actor, sent: SearchQuery): Promise<SearchResult> {
   ctx.policy.require(actor, "catalogue.read");
+  const query = parseInput(contracts.SearchInput, sent);
   const db = cdb(ctx.db.db);
   const sort: SortKey = query.sort ?? "ref";
-  if (!(SORTS as readonly string[]).includes(sort)) throw new Invalid(say("search.sort", { sorts: SORTS.join(", ") }), "sort");
   const limit = Math.min(Math.max(Math.trunc(query.limit ?? 50), 1), MAX_LIMIT);
   const cursor = query.after ? decodeCursor(query.after, sort) : null;
   const [vocab, index] = await Promise.all([Vocabularies.cached(ctx.db.db), facetIndex(ctx.db.db)]);

@@ -34,7 +34,7 @@ import {
   type SearchResult,
   type SortKey,
 } from "../catalogue/index.ts";
-import { globalOptions, positiveIntOption, print, progressBar, withArchive } from "./shell.ts";
+import { globalOptions, positiveIntOption, print, progressBar, underFlags, withArchive } from "./shell.ts";
 
 /**
  * `dalil search …` and `dalil catalogue …`: the catalogue from the server's shell. Whoever runs these holds the
@@ -133,10 +133,9 @@ export function registerCatalogueCommands(program: Command): void {
     .option("--no-facets", "leave out the facet counts")
     .action(async (words: string[], o: { facet: string[]; sort: string; limit: number; after?: string; facets: boolean }, cmd: Command) => {
       const opts = globalOptions(cmd);
-      if (!(SORTS as readonly string[]).includes(o.sort)) throw new Invalid(`--sort takes one of ${SORTS.join(", ")}.`, "--sort");
       const query: SearchQuery = { q: words.join(" "), ...parseFacets(o.facet), sort: o.sort as SortKey, limit: o.limit, after: o.after, facets: o.facets };
       await withArchive(opts, async (a) => {
-        const r = await searchBodies(a, operatorActor(), query);
+        const r = await underFlags({ sort: "--sort", limit: "--limit", after: "--after" }, () => searchBodies(a, operatorActor(), query));
         print(opts, r, searchText(r, o.facets));
       });
     });
