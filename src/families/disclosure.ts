@@ -12,7 +12,9 @@ import { CONSENT_TIERS, toReportView, type Consent, type ConsentTier, type Repor
 import { cwdb, type CaseDisclosuresTable, type CaseReportsTable, type DecisionsTable, type FlagsTable, type ViewRequestsTable } from "./casework-tables.ts";
 import { homeReport, loadCaseReport, tiedUsers } from "./members.ts";
 import { familyImage, type FamilyImageKind } from "./images.ts";
-import type * as contracts from "./contracts.ts";
+import * as contracts from "./contracts.ts";
+import { parseInput } from "../core/input.ts";
+import type { z } from "zod";
 import { bodyIdOf, followDecision } from "./identification.ts";
 import { previewToSend } from "./face-preview.ts";
 
@@ -28,7 +30,7 @@ import { previewToSend } from "./face-preview.ts";
  * candidate scores above a disclosed one: the report's caseworker gets a flag to look at and clear.
  */
 
-export const DECISION_STATUSES = ["presumptive", "probable", "confirmed", "excluded"] as const;
+export const DECISION_STATUSES = contracts.DecisionStatusName.options;
 export type DecisionStatus = (typeof DECISION_STATUSES)[number];
 export const STAGES = ["text", "blurred_face", "more"] as const;
 export type Stage = (typeof STAGES)[number];
@@ -116,9 +118,9 @@ export async function raiseFlag(ctx: Ctx, tx: Tx, actor: Actor, report: CaseRepo
  * A caseworker's decision on one candidate body of a report. Only a body ranked for the report, or one already
  * decided on, can be decided on. Changing a confirmed or excluded decision reopens the case (a flag).
  */
-export async function decide(ctx: Ctx, actor: Actor, input: { report: string; bodyId: string; status: DecisionStatus; reason: string }): Promise<DecisionView> {
+export async function decide(ctx: Ctx, actor: Actor, sent: z.input<typeof contracts.DecideInput>): Promise<DecisionView> {
   ctx.policy.require(actor, "disclosure.make");
-  if (!(DECISION_STATUSES as readonly string[]).includes(input.status)) throw new Invalid(`A decision is one of ${DECISION_STATUSES.join(", ")}.`, "status");
+  const input = parseInput(contracts.DecideInput, sent);
   const reason = words(input.reason, "reason", { required: true });
   return ctx.db.transaction(async (tx) => {
     const r = await loadCaseReport(tx, input.report);
@@ -167,8 +169,9 @@ export async function recordConsentInTx(ctx: Ctx, tx: Tx, actor: Actor, r: CaseR
   return toReportView(next);
 }
 
-export async function recordConsent(ctx: Ctx, actor: Actor, input: { report: string; tier: ConsentTier; given: boolean; note?: string }): Promise<ReportView> {
+export async function recordConsent(ctx: Ctx, actor: Actor, sent: z.input<typeof contracts.RecordConsentInput>): Promise<ReportView> {
   ctx.policy.require(actor, "disclosure.make");
+  const input = parseInput(contracts.RecordConsentInput, sent);
   const note = words(input.note, "note", { max: 500 });
   return ctx.db.transaction(async (tx) => recordConsentInTx(ctx, tx, actor, await loadCaseReport(tx, input.report), input.tier, input.given, note));
 }
@@ -202,27 +205,15 @@ async function photosOf(ctx: Ctx, actor: Actor, bodyId: string): Promise<{ sha25
   return [...body.photos].sort((a, b) => (a.role === "face" ? 0 : 1) - (b.role === "face" ? 0 : 1) || a.position - b.position).map((p) => ({ sha256: p.sha256, role: p.role }));
 }
 
-export interface DiscloseInput {
-  report: string;
-  bodyId: string;
-  stage: "text" | "blurred_face";
-  recipientId?: string;
-  /** What the family is told, in words (stage 1), or with the image (stage 2). */
-  text: string;
-  /** How the family agreed to this step (in person, by phone, in the portal …). */
-  consentNote: string;
-  reason: string;
-  /** Stage 2: the face preview this caseworker made and looked at (previewFace); its crop is what is sent. */
-  preview?: string;
-}
+export type DiscloseInput = z.input<typeof contracts.DiscloseInput>;
 
 /**
  * Stage 1 (text) or stage 2 (a blurred face crop) of a disclosure to one family member. Stage 1 needs a
  * decision; stage 2 needs stage 1, a decision other than excluded, and the family's consent to view photos.
  */
-export async function disclose(ctx: Ctx, actor: Actor, input: DiscloseInput): Promise<DisclosureView> {
+export async function disclose(ctx: Ctx, actor: Actor, sent: DiscloseInput): Promise<DisclosureView> {
   ctx.policy.require(actor, "disclosure.make");
-  if (input.stage !== "text" && input.stage !== "blurred_face") throw new Invalid("A caseworker discloses stage text or blurred_face; further photos follow a family's request (approve it).", "stage");
+  const input = parseInput(contracts.DiscloseInput, sent);
   const text = words(input.text, "text", { required: true });
   const consentNote = words(input.consentNote, "consent note", { required: true, max: 500 });
   const reason = words(input.reason, "reason", { required: true });
@@ -267,8 +258,9 @@ export async function disclose(ctx: Ctx, actor: Actor, input: DiscloseInput): Pr
  * caseworker picks (default: every photo of the body but the face already shown), blurred unless the family
  * asked for them unblurred. Needs the consent to view photos, now.
  */
-export async function approveRequest(ctx: Ctx, actor: Actor, input: { id: string; photos?: string[]; text?: string; reason: string }): Promise<DisclosureView[]> {
+export async function approveRequest(ctx: Ctx, actor: Actor, sent: z.input<typeof contracts.ApproveRequestInput>): Promise<DisclosureView[]> {
   ctx.policy.require(actor, "disclosure.make");
+  const input = parseInput(contracts.ApproveRequestInput, sent);
   const reason = words(input.reason, "reason", { required: true });
   const req = await cwdb(ctx.db.db).selectFrom("family_view_requests").selectAll().where("id", "=", input.id).executeTakeFirst();
   if (!req) throw new NotFound(`No request ${input.id}.`);
@@ -307,8 +299,9 @@ export async function approveRequest(ctx: Ctx, actor: Actor, input: { id: string
   });
 }
 
-export async function declineRequest(ctx: Ctx, actor: Actor, input: { id: string; reason: string }): Promise<RequestView> {
+export async function declineRequest(ctx: Ctx, actor: Actor, sent: z.input<typeof contracts.DeclineRequestInput>): Promise<RequestView> {
   ctx.policy.require(actor, "disclosure.make");
+  const input = parseInput(contracts.DeclineRequestInput, sent);
   const reason = words(input.reason, "reason", { required: true });
   return ctx.db.transaction(async (tx) => {
     const req = await cwdb(tx).selectFrom("family_view_requests").selectAll().where("id", "=", input.id).executeTakeFirst();
@@ -382,8 +375,9 @@ export async function listFlags(ctx: Ctx, actor: Actor, input: { all?: boolean }
   return rows.map((f) => flagView(f, f.ref));
 }
 
-export async function clearFlag(ctx: Ctx, actor: Actor, input: { id: string; note: string }): Promise<FlagView> {
+export async function clearFlag(ctx: Ctx, actor: Actor, sent: z.input<typeof contracts.ClearFlagInput>): Promise<FlagView> {
   ctx.policy.require(actor, "disclosure.make");
+  const input = parseInput(contracts.ClearFlagInput, sent);
   const note = words(input.note, "note", { required: true, max: 2000 });
   return ctx.db.transaction(async (tx) => {
     const f = await cwdb(tx).selectFrom("family_flags").selectAll().where("id", "=", input.id).executeTakeFirst();

@@ -15,7 +15,9 @@ import { enqueueRerank } from "./rerank-requests.ts";
 import { inputOf, reportColumns, toReportView, type ReportInput, type ReportView } from "./reports.ts";
 import { cwdb, type CaseReportsTable, type DuplicatesTable } from "./casework-tables.ts";
 import { carryIdentificationOnMerge } from "./identification.ts";
-import type * as contracts from "./contracts.ts";
+import * as contracts from "./contracts.ts";
+import { parseInput } from "../core/input.ts";
+import type { z } from "zod";
 
 /**
  * Duplicate reports: the same missing person reported by several relatives, spelled differently, in Arabic or
@@ -261,12 +263,6 @@ async function loadProposal(tx: Tx, id: string): Promise<DuplicatesTable> {
   return row;
 }
 
-function reasonText(reason: string | undefined): string {
-  const t = (reason ?? "").trim();
-  if (t.length > 2000) throw new Invalid("Keep the reason under 2000 characters.", "reason");
-  return t;
-}
-
 function union<T>(a: T[], b: T[]): T[] {
   const seen = new Set(a.map((x) => canonicalJson(x)));
   return [...a, ...b.filter((x) => !seen.has(canonicalJson(x)))];
@@ -303,10 +299,11 @@ function reporterOf(r: CaseReportsTable): Reporter {
  * takes the merged report's reporters, family members, empty fields and lists; the merged report keeps all it
  * had, with status "merged" and a pointer. One custody event names both reports and the fields changed.
  */
-export async function acceptDuplicate(ctx: Ctx, actor: Actor, input: { id: string; survivor?: string; reason?: string }): Promise<{ survivor: ReportView; merged: ReportView }> {
+export async function acceptDuplicate(ctx: Ctx, actor: Actor, sent: z.input<typeof contracts.AcceptDuplicateInput>): Promise<{ survivor: ReportView; merged: ReportView }> {
   ctx.policy.require(actor, "report.edit");
   ctx.policy.require(actor, "personal.read");
-  const reason = reasonText(input.reason);
+  const input = parseInput(contracts.AcceptDuplicateInput, sent);
+  const reason = (input.reason ?? "").trim();
   const out = await ctx.db.transaction(async (tx) => {
     const dup = await loadProposal(tx, input.id);
     const pair = await cwdb(tx).selectFrom("family_reports").selectAll().where("id", "in", [dup.report_a, dup.report_b]).execute();
@@ -362,10 +359,11 @@ export async function acceptDuplicate(ctx: Ctx, actor: Actor, input: { id: strin
 }
 
 /** Rejects a proposal: the pair is remembered and never proposed again. */
-export async function rejectDuplicate(ctx: Ctx, actor: Actor, input: { id: string; reason?: string }): Promise<DuplicateView> {
+export async function rejectDuplicate(ctx: Ctx, actor: Actor, sent: z.input<typeof contracts.RejectDuplicateInput>): Promise<DuplicateView> {
   ctx.policy.require(actor, "report.edit");
   ctx.policy.require(actor, "personal.read");
-  const reason = reasonText(input.reason);
+  const input = parseInput(contracts.RejectDuplicateInput, sent);
+  const reason = (input.reason ?? "").trim();
   return ctx.db.transaction(async (tx) => {
     const dup = await loadProposal(tx, input.id);
     const now = ctx.clock.now().toISOString();

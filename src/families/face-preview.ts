@@ -11,7 +11,9 @@ import { consents, currentDecision } from "./disclosure.ts";
 import { bodyIdOf } from "./identification.ts";
 import { familyImage, type FaceRegion } from "./images.ts";
 import { cwdb, type CaseReportsTable, type FacePreviewsTable } from "./casework-tables.ts";
-import type * as contracts from "./contracts.ts";
+import * as contracts from "./contracts.ts";
+import { parseInput } from "../core/input.ts";
+import type { z } from "zod";
 
 /**
  * A family is never sent an image a caseworker has not seen (issue 20). The caseworker chooses the photo — only
@@ -29,8 +31,9 @@ function previewView(p: FacePreviewsTable): FacePreviewView {
 }
 
 /** The body's photos marked as showing the face, in their order on the body (empty: no blurred face is offered). */
-export async function facePhotos(ctx: Ctx, actor: Actor, input: { bodyId: string }): Promise<FacePhoto[]> {
+export async function facePhotos(ctx: Ctx, actor: Actor, sent: z.input<typeof contracts.FacePhotosInput>): Promise<FacePhoto[]> {
   ctx.policy.require(actor, "disclosure.make");
+  const input = parseInput(contracts.FacePhotosInput, sent);
   const body = await getBody(ctx, actor, await bodyIdOf(ctx.db.db, input.bodyId));
   return body.photos
     .filter((p) => p.role === "face")
@@ -38,11 +41,8 @@ export async function facePhotos(ctx: Ctx, actor: Actor, input: { bodyId: string
     .map((p) => ({ sha256: p.sha256, position: p.position }));
 }
 
-function regionOf(r: FaceRegion | undefined): FaceRegion {
-  if (!r) throw new Invalid("Draw the square around the face on the photo first.", "region");
-  const ok = (v: number, lo: number, hi: number) => typeof v === "number" && Number.isFinite(v) && v >= lo && v <= hi;
-  if (!ok(r.cx, 0, 1) || !ok(r.cy, 0, 1)) throw new Invalid("The centre of the square is a fraction of the photo's width and height, from 0 to 1.", "region");
-  if (!ok(r.size, 0.05, 1)) throw new Invalid("The square's side is a fraction of the photo's shorter edge, from 0.05 to 1.", "region");
+/** The square as stored: its fractions rounded to a thousandth (the schema checked their ranges). */
+function regionOf(r: FaceRegion): FaceRegion {
   const round = (v: number) => Math.round(v * 1000) / 1000;
   return { cx: round(r.cx), cy: round(r.cy), size: round(r.size) };
 }
@@ -60,15 +60,15 @@ async function stageTwoAllowed(tx: Tx, r: CaseReportsTable, bodyId: string): Pro
 }
 
 /** Makes the blurred crop of the chosen face photo and region, stores it and records who looked at it. */
-export async function previewFace(ctx: Ctx, actor: Actor, input: { report: string; bodyId: string; photo?: string; region?: FaceRegion }): Promise<FacePreviewView> {
+export async function previewFace(ctx: Ctx, actor: Actor, sent: z.input<typeof contracts.PreviewFaceInput>): Promise<FacePreviewView> {
   ctx.policy.require(actor, "disclosure.make");
+  const input = parseInput(contracts.PreviewFaceInput, sent);
   const bodyId = await bodyIdOf(ctx.db.db, input.bodyId);
   const body = await getBody(ctx, actor, bodyId);
   const faces = body.photos.filter((p) => p.role === "face");
   if (faces.length === 0) {
     throw new Conflict(`No photo of body ${body.ref} is marked as showing the face, so no blurred face can be shown to the family; a reviewer marks such a photo on the body's page.`);
   }
-  if (!input.photo) throw new Invalid("Choose the photo that shows the face.", "photo");
   const chosen = faces.find((p) => p.sha256 === input.photo);
   if (!chosen) throw new Invalid("That photo is not one of this body's photos marked as showing the face.", "photo");
   const region = regionOf(input.region);

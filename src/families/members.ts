@@ -5,6 +5,9 @@ import type { Tx } from "../db/database.ts";
 import { custody } from "../ledger/index.ts";
 import { findAccountOfRole } from "../access/index.ts";
 import { cwdb, type CaseReportsTable } from "./casework-tables.ts";
+import * as contracts from "./contracts.ts";
+import { parseInput } from "../core/input.ts";
+import type { z } from "zod";
 
 /**
  * Which family members' accounts are tied to which reports. The filer of a report is tied to it; a caseworker
@@ -57,8 +60,9 @@ export async function reportsOfUser(tx: Tx, userId: string): Promise<string[]> {
 }
 
 /** Ties a family member's account to a report (a caseworker's act, a custody event). */
-export async function linkMember(ctx: Ctx, actor: Actor, input: { report: string; userId: string; relationship?: string }): Promise<{ reportId: string; userId: string; members: string[] }> {
+export async function linkMember(ctx: Ctx, actor: Actor, sent: z.input<typeof contracts.LinkMemberInput>): Promise<{ reportId: string; userId: string; members: string[] }> {
   ctx.policy.require(actor, "disclosure.make");
+  const input = parseInput(contracts.LinkMemberInput, sent);
   return ctx.db.transaction(async (tx) => {
     const r = await loadCaseReport(tx, input.report);
     const user = await findAccountOfRole(tx, input.userId, "family_member", "userId");
@@ -77,8 +81,9 @@ export async function linkMember(ctx: Ctx, actor: Actor, input: { report: string
 }
 
 /** Ends a tie: the account no longer sees the report or anything disclosed about it. */
-export async function endMember(ctx: Ctx, actor: Actor, input: { report: string; userId: string }): Promise<{ reportId: string; userId: string; members: string[] }> {
+export async function endMember(ctx: Ctx, actor: Actor, sent: z.input<typeof contracts.EndMemberInput>): Promise<{ reportId: string; userId: string; members: string[] }> {
   ctx.policy.require(actor, "disclosure.make");
+  const input = parseInput(contracts.EndMemberInput, sent);
   return ctx.db.transaction(async (tx) => {
     const r = await loadCaseReport(tx, input.report);
     const now = ctx.clock.now().toISOString();

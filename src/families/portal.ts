@@ -1,18 +1,20 @@
 import type { Readable } from "node:stream";
 import type { Ctx } from "../app/context.ts";
 import type { Actor } from "../core/actor.ts";
-import { Conflict, Forbidden, Invalid, NotFound } from "../core/errors.ts";
+import { Conflict, Forbidden, NotFound } from "../core/errors.ts";
 import { newId } from "../core/ids.ts";
 import type { Tx } from "../db/database.ts";
 import { custody } from "../ledger/index.ts";
 import { recordPersonalDataRead } from "../access/index.ts";
-import { CONSENT_TIERS, toReportView, type Consent, type ConsentTier } from "./reports.ts";
+import { toReportView, type Consent } from "./reports.ts";
 import { cwdb, type CaseDisclosuresTable, type CaseReportsTable } from "./casework-tables.ts";
 import { homeReport, loadCaseReport, reportsOfUser, tiedUsers } from "./members.ts";
 import { consents, raiseFlag, recordConsentInTx, requestView, type DecisionStatus, type Stage } from "./disclosure.ts";
 import { checkedChange, recordProposalInTx } from "./proposals.ts";
 import { Vocabularies, type Term } from "../catalogue/index.ts";
-import type * as contracts from "./contracts.ts";
+import * as contracts from "./contracts.ts";
+import { parseInput } from "../core/input.ts";
+import type { z } from "zod";
 
 /**
  * The family member's portal. A family member sees the reports they are tied to (filed, or tied by a
@@ -146,8 +148,9 @@ async function proposalsFor(tx: Tx, actor: Actor, reportIds: string[]): Promise<
  * The family adds or corrects something (a mark remembered, a document found, a date): it waits for a caseworker,
  * who accepts it (the report changes then) or refuses it with a reason the family reads.
  */
-export async function proposeChange(ctx: Ctx, actor: Actor, input: { report: string; fields: Record<string, unknown> }): Promise<contracts.PortalProposal> {
+export async function proposeChange(ctx: Ctx, actor: Actor, sent: z.input<typeof contracts.ProposeChangeInput>): Promise<contracts.PortalProposal> {
   familyOnly(ctx, actor);
+  const input = parseInput(contracts.ProposeChangeInput, sent);
   return ctx.db.transaction(async (tx) => {
     const { r } = await ownReport(tx, actor, input.report);
     if (r.status === "closed") throw new Conflict(`Report ${r.ref} is closed; speak with your caseworker.`);
@@ -158,9 +161,9 @@ export async function proposeChange(ctx: Ctx, actor: Actor, input: { report: str
 }
 
 /** The family gives or withdraws one tier of consent: on their own report, whichever merged case they look at. */
-export async function portalConsent(ctx: Ctx, actor: Actor, input: { report: string; tier: ConsentTier; given: boolean }): Promise<PortalReport["report"]> {
+export async function portalConsent(ctx: Ctx, actor: Actor, sent: z.input<typeof contracts.PortalConsentInput>): Promise<PortalReport["report"]> {
   familyOnly(ctx, actor);
-  if (!(CONSENT_TIERS as readonly string[]).includes(input.tier)) throw new Invalid(`Consent tiers are ${CONSENT_TIERS.join(", ")}.`, "tier");
+  const input = parseInput(contracts.PortalConsentInput, sent);
   return ctx.db.transaction(async (tx) => {
     const { r, home } = await ownReport(tx, actor, input.report);
     await recordConsentInTx(ctx, tx, actor, home, input.tier, input.given, "in the portal");
@@ -172,10 +175,10 @@ export async function portalConsent(ctx: Ctx, actor: Actor, input: { report: str
  * The family asks to see more of one match (stage 3): more photos, blurred, or unblurred if they say so. The
  * request waits for a caseworker (a flag on their list); nothing is shown until they approve it.
  */
-export async function requestMore(ctx: Ctx, actor: Actor, input: { report: string; matchId: string; unblurred: boolean; note?: string }): Promise<PortalMatch["requests"][number]> {
+export async function requestMore(ctx: Ctx, actor: Actor, sent: z.input<typeof contracts.RequestMoreInput>): Promise<PortalMatch["requests"][number]> {
   familyOnly(ctx, actor);
+  const input = parseInput(contracts.RequestMoreInput, sent);
   const note = (input.note ?? "").trim();
-  if (note.length > 2000) throw new Invalid("Keep the note under 2000 characters.", "note");
   return ctx.db.transaction(async (tx) => {
     const { r, home } = await ownReport(tx, actor, input.report);
     const first = await cwdb(tx).selectFrom("family_disclosures").selectAll().where("id", "=", input.matchId).where("report_id", "=", r.id).where("recipient_id", "=", actor.id).where("withdrawn_at", "is", null).executeTakeFirst();
@@ -215,10 +218,10 @@ export async function portalImage(ctx: Ctx, actor: Actor, id: string): Promise<{
 }
 
 /** The vocabularies a family's form needs (kinds of mark, places on the body, governorates), in both languages. */
-export const FORM_VOCABULARIES = ["mark_type", "body_region", "governorate"] as const;
+export const FORM_VOCABULARIES = contracts.FormVocabularyName.options;
 
-export async function portalVocabulary(ctx: Ctx, actor: Actor, input: { vocabulary: (typeof FORM_VOCABULARIES)[number] }): Promise<Term[]> {
+export async function portalVocabulary(ctx: Ctx, actor: Actor, sent: z.input<typeof contracts.PortalVocabularyInput>): Promise<Term[]> {
   familyOnly(ctx, actor);
-  if (!(FORM_VOCABULARIES as readonly string[]).includes(input.vocabulary)) throw new Invalid(`The portal's forms use ${FORM_VOCABULARIES.join(", ")}.`, "vocabulary");
+  const input = parseInput(contracts.PortalVocabularyInput, sent);
   return (await Vocabularies.cached(ctx.db.db)).terms(input.vocabulary);
 }

@@ -10,7 +10,9 @@ import { Vocabularies } from "../catalogue/index.ts";
 import { enqueueRerank } from "./rerank-requests.ts";
 import { applyReportPatchInTx, inputOf, reportColumns, toReportView, type ReportInput } from "./reports.ts";
 import { cwdb, type CaseReportsTable as FamilyReportsTable, type ReportProposalsTable } from "./casework-tables.ts";
-import type * as contracts from "./contracts.ts";
+import * as contracts from "./contracts.ts";
+import { parseInput } from "../core/input.ts";
+import type { z } from "zod";
 
 /**
  * What families propose (issue 19, item 3). A report a family member files waits, with status `submitted`, for a
@@ -98,7 +100,6 @@ async function loadOpen(tx: Tx, id: string): Promise<{ p: ReportProposalsTable; 
 function reasonText(v: string | undefined, required: boolean): string | null {
   const t = (v ?? "").normalize("NFC").trim();
   if (required && !t) throw new Invalid("Write the reason: the family reads it, in the words you write.", "reason");
-  if (t.length > 2000) throw new Invalid("Keep the reason under 2000 characters.", "reason");
   return t || null;
 }
 
@@ -106,9 +107,10 @@ function reasonText(v: string | undefined, required: boolean): string | null {
  * A caseworker accepts a proposal: a new report opens (and is ranked); a change is applied to the report as it
  * is now (validated again). One custody event for the decision, one for the change.
  */
-export async function acceptReportProposal(ctx: Ctx, actor: Actor, input: { id: string; reason?: string }): Promise<ReportProposalView> {
+export async function acceptReportProposal(ctx: Ctx, actor: Actor, sent: z.input<typeof contracts.AcceptProposalInput>): Promise<ReportProposalView> {
   ctx.policy.require(actor, "report.edit");
   ctx.policy.require(actor, "personal.read");
+  const input = parseInput(contracts.AcceptProposalInput, sent);
   const reason = reasonText(input.reason, false);
   const out = await ctx.db.transaction(async (tx) => {
     const { p, r } = await loadOpen(tx, input.id);
@@ -129,9 +131,10 @@ export async function acceptReportProposal(ctx: Ctx, actor: Actor, input: { id: 
 }
 
 /** A caseworker refuses a proposal with a reason the family reads; a refused new report is closed, not matched. */
-export async function refuseReportProposal(ctx: Ctx, actor: Actor, input: { id: string; reason: string }): Promise<ReportProposalView> {
+export async function refuseReportProposal(ctx: Ctx, actor: Actor, sent: z.input<typeof contracts.RefuseProposalInput>): Promise<ReportProposalView> {
   ctx.policy.require(actor, "report.edit");
   ctx.policy.require(actor, "personal.read");
+  const input = parseInput(contracts.RefuseProposalInput, sent);
   const reason = reasonText(input.reason, true);
   return ctx.db.transaction(async (tx) => {
     const { p, r } = await loadOpen(tx, input.id);

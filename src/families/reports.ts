@@ -16,7 +16,9 @@ import { parseNameChain, type NameSlots } from "../names/index.ts";
 import { enqueueRerank } from "./rerank-requests.ts";
 import { recordProposalInTx } from "./proposals.ts";
 import { fdb, type FamilyReportsTable } from "./tables.ts";
-import type * as contracts from "./contracts.ts";
+import * as contracts from "./contracts.ts";
+import { parseInput } from "../core/input.ts";
+import type { z } from "zod";
 
 /**
  * Missing-person reports (ante-mortem). A report is a family's personal data: reading one is recorded, every
@@ -25,41 +27,17 @@ import type * as contracts from "./contracts.ts";
  */
 
 /** publicDisplay: an image of the identified person may be shown in a public exhibition (src/exhibitions). */
-export const CONSENT_TIERS = ["dataSharing", "recontact", "viewingPhotos", "dnaReferral", "publicDisplay"] as const;
+export const CONSENT_TIERS = contracts.ConsentTierName.options;
 export type ConsentTier = (typeof CONSENT_TIERS)[number];
 export type Consent = Partial<Record<ConsentTier, { given: boolean; at: string; by: string }>>;
 
-export const BRANCH_CERTAINTIES = ["certain", "probable", "rumoured"] as const;
+export const BRANCH_CERTAINTIES = contracts.BranchCertaintyName.options;
 export type BranchCertainty = (typeof BRANCH_CERTAINTIES)[number];
 
 export type Sighting = contracts.Sighting;
 
-export interface ReportInput {
-  ref?: string;
-  nameAr?: string | null;
-  nameLat?: string | null;
-  fatherName?: string | null;
-  motherName?: string | null;
-  aliases?: string[];
-  sex?: "male" | "female" | null;
-  /** YYYY, YYYY-MM or YYYY-MM-DD; "~1985" or "c. 1985" for an approximate year. */
-  birthDate?: string | null;
-  birthPlace?: string | null;
-  /** Partial dates allowed: 2012, 2012-05, 2012-05-14, a season. */
-  arrestDate?: string | null;
-  arrestPlace?: string | null;
-  /** A governorate code, Arabic or English name. */
-  arrestGovernorate?: string | null;
-  branch?: string | null;
-  branchCertainty?: BranchCertainty | null;
-  seenInDetention?: Sighting[];
-  marks?: Mark[];
-  numbers?: { role: "detainee" | "branch" | "examiner"; value: string }[];
-  consent?: Partial<Record<ConsentTier, boolean>>;
-  reporterName?: string | null;
-  reporterRelationship?: string | null;
-  reporterContact?: string | null;
-}
+/** A report's fields as a person enters them (the input of createReport; the CSV import and patches build the same). */
+export type ReportInput = z.input<typeof contracts.NewReportInput>;
 
 export type ReportView = contracts.ReportView;
 
@@ -255,8 +233,9 @@ export async function insertReport(ctx: Ctx, tx: Tx, actor: Actor, input: Report
 }
 
 /** A caseworker enters a report, or a family member files one (they become its filer; it waits for a caseworker). */
-export async function createReport(ctx: Ctx, actor: Actor, input: ReportInput): Promise<ReportView> {
+export async function createReport(ctx: Ctx, actor: Actor, sent: z.input<typeof contracts.NewReportInput>): Promise<ReportView> {
   ctx.policy.require(actor, "report.file");
+  const input = parseInput(contracts.NewReportInput, sent);
   const view = await ctx.db.transaction(async (tx) => insertReport(ctx, tx, actor, input, await Vocabularies.load(tx)));
   if (view.status === "open") await enqueueRerank(ctx, { reportId: view.id });
   return view;
@@ -304,8 +283,9 @@ export async function listReports(ctx: Ctx, actor: Actor, input: { limit?: numbe
  * first (`proposeChange` in the portal); they may change only their consent here, which takes effect at once.
  * One custody event naming the fields.
  */
-export async function updateReport(ctx: Ctx, actor: Actor, idOrRef: string, patch: ReportInput & { expectedVersion?: number }): Promise<ReportView> {
+export async function updateReport(ctx: Ctx, actor: Actor, sent: z.input<typeof contracts.EditReportInput>): Promise<ReportView> {
   gate(ctx, actor, "report.edit");
+  const { id: idOrRef, ...patch } = parseInput(contracts.EditReportInput, sent);
   const view = await ctx.db.transaction(async (tx) => {
     const row = await loadReport(tx, idOrRef);
     if (!ctx.policy.allows(actor, "report.edit", reportResource(row))) {
@@ -359,7 +339,7 @@ export async function applyReportPatchInTx(ctx: Ctx, tx: Tx, actor: Actor, row: 
 
 /** Withdraws (or gives again) one tier of consent. Withdrawing is always allowed to the filer and caseworkers. */
 export async function setConsent(ctx: Ctx, actor: Actor, idOrRef: string, tier: ConsentTier, given: boolean): Promise<ReportView> {
-  return updateReport(ctx, actor, idOrRef, { consent: { [tier]: given } });
+  return updateReport(ctx, actor, { id: idOrRef, consent: { [tier]: given } });
 }
 
 /** The route-level check: may this actor attempt the action on some report (a relationship is decided on the record). */
@@ -382,8 +362,9 @@ const NO = new Set(["no", "n", "false", "0", "لا", ""]);
  * `dalil families import FILE.csv`: all or nothing. Every row is checked; if any is rejected nothing is stored
  * and the report lists each rejected row with its column and the reason. One custody event for the import.
  */
-export async function importReportsCsv(ctx: Ctx, actor: Actor, input: { csv: string; dryRun?: boolean }): Promise<ReportImportReport> {
+export async function importReportsCsv(ctx: Ctx, actor: Actor, sent: z.input<typeof contracts.ImportReportsInput>): Promise<ReportImportReport> {
   ctx.policy.require(actor, "report.import");
+  const input = parseInput(contracts.ImportReportsInput, sent);
   const sha256 = createHash("sha256").update(input.csv).digest("hex");
   const table = parseCsv(input.csv);
   const header = table.header.map((h) => h.trim().toLowerCase());
