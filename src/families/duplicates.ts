@@ -2,6 +2,7 @@ import type { Ctx } from "../app/context.ts";
 import type { Actor } from "../core/actor.ts";
 import { canonicalJson } from "../core/canonical-json.ts";
 import { Conflict, Invalid, NotFound } from "../core/errors.ts";
+import { say } from "../core/messages.ts";
 import { newId } from "../core/ids.ts";
 import type { Tx } from "../db/database.ts";
 import { getSetting, setSetting } from "../db/settings.ts";
@@ -258,8 +259,8 @@ function toView(r: DuplicatesTable, by: Map<string, DuplicateView["a"]>): Duplic
 
 async function loadProposal(tx: Tx, id: string): Promise<DuplicatesTable> {
   const row = await cwdb(tx).selectFrom("family_duplicates").selectAll().where("id", "=", id).executeTakeFirst();
-  if (!row) throw new NotFound(`No duplicate proposal ${id}.`);
-  if (row.status !== "proposed") throw new Conflict(`Duplicate proposal ${id} was already ${row.status}.`);
+  if (!row) throw new NotFound(say("families.noDuplicate"));
+  if (row.status !== "proposed") throw new Conflict(row.status === "accepted" ? say("families.duplicateAccepted") : row.status === "rejected" ? say("families.duplicateRejected") : say("families.duplicateSuperseded"));
   return row;
 }
 
@@ -308,12 +309,12 @@ export async function acceptDuplicate(ctx: Ctx, actor: Actor, sent: z.input<type
     const dup = await loadProposal(tx, input.id);
     const pair = await cwdb(tx).selectFrom("family_reports").selectAll().where("id", "in", [dup.report_a, dup.report_b]).execute();
     const [a, b] = [pair.find((r) => r.id === dup.report_a), pair.find((r) => r.id === dup.report_b)];
-    if (!a || !b) throw new NotFound(`A report of proposal ${dup.id} is missing.`);
-    for (const r of [a, b]) if (r.merged_into || r.status !== "open") throw new Conflict(`Report ${r.ref} is ${r.status}; it cannot be merged again.`);
+    if (!a || !b) throw new NotFound(say("families.duplicateReportMissing"));
+    for (const r of [a, b]) if (r.merged_into || r.status !== "open") throw new Conflict(say("families.notMergeable", { report: r.ref }));
     let keep = a.created_at <= b.created_at ? a : b;
     if (input.survivor) {
       const s = [a, b].find((r) => r.id === input.survivor || r.ref === input.survivor);
-      if (!s) throw new Invalid(`The survivor must be ${a.ref} or ${b.ref}.`, "survivor");
+      if (!s) throw new Invalid(say("families.survivorOneOf", { report: a.ref, report2: b.ref }), "survivor");
       keep = s;
     }
     const gone = keep === a ? b : a;

@@ -2,6 +2,7 @@ import type { Ctx } from "../app/context.ts";
 import type { Actor } from "../core/actor.ts";
 import { canonicalJson } from "../core/canonical-json.ts";
 import { Conflict, Invalid, NotFound } from "../core/errors.ts";
+import { say } from "../core/messages.ts";
 import { newId } from "../core/ids.ts";
 import type { Tx } from "../db/database.ts";
 import { custody } from "../ledger/index.ts";
@@ -53,10 +54,10 @@ function regionOf(r: FaceRegion): FaceRegion {
  */
 async function stageTwoAllowed(tx: Tx, r: CaseReportsTable, bodyId: string): Promise<void> {
   const decision = await currentDecision(tx, r.id, bodyId);
-  if (!decision) throw new Conflict("Record a decision on this candidate before preparing anything for the family.");
-  if (decision.status === "excluded") throw new Conflict("This candidate is excluded: no image of it is shown to the family.");
+  if (!decision) throw new Conflict(say("families.decisionFirstPreview"));
+  if (decision.status === "excluded") throw new Conflict(say("families.excludedNoImage"));
   const merged = await cwdb(tx).selectFrom("family_reports").select("consent").where("merged_into", "=", r.id).execute();
-  if (![r, ...merged].some((x) => consents(x, "viewingPhotos"))) throw new Conflict("The family has not consented to viewing photos (or withdrew it); record their consent first.");
+  if (![r, ...merged].some((x) => consents(x, "viewingPhotos"))) throw new Conflict(say("families.noPhotoConsent"));
 }
 
 /** Makes the blurred crop of the chosen face photo and region, stores it and records who looked at it. */
@@ -67,19 +68,19 @@ export async function previewFace(ctx: Ctx, actor: Actor, sent: z.input<typeof c
   const body = await getBody(ctx, actor, bodyId);
   const faces = body.photos.filter((p) => p.role === "face");
   if (faces.length === 0) {
-    throw new Conflict(`No photo of body ${body.ref} is marked as showing the face, so no blurred face can be shown to the family; a reviewer marks such a photo on the body's page.`);
+    throw new Conflict(say("families.noFacePhoto", { body: body.ref }));
   }
   const chosen = faces.find((p) => p.sha256 === input.photo);
-  if (!chosen) throw new Invalid("That photo is not one of this body's photos marked as showing the face.", "photo");
+  if (!chosen) throw new Invalid(say("families.notFacePhoto"), "photo");
   const region = regionOf(input.region);
   const r = await ctx.db.transaction(async (tx) => {
     const r = await loadCaseReport(tx, input.report);
-    if (r.merged_into) throw new Conflict(`Report ${r.ref} was merged into another report; disclose on that one.`);
+    if (r.merged_into) throw new Conflict(say("families.mergedDisclose", { report: r.ref }));
     await stageTwoAllowed(tx, r, body.id);
     return r;
   });
-  const bytes = await familyImage(await ctx.blobs.read(chosen.sha256), "face", region).catch((err: unknown) => {
-    throw new Invalid(`The photo could not be turned into an image for the family (${err instanceof Error ? err.message : String(err)}).`, "photo");
+  const bytes = await familyImage(await ctx.blobs.read(chosen.sha256), "face", region).catch(() => {
+    throw new Invalid(say("families.faceUnusable"), "photo");
   });
   const { sha256 } = await ctx.blobs.putBuffer(bytes);
   const row: FacePreviewsTable = {
@@ -104,7 +105,7 @@ export async function previewFace(ctx: Ctx, actor: Actor, sent: z.input<typeof c
 export async function facePreviewImage(ctx: Ctx, actor: Actor, id: string): Promise<{ bytes: Buffer; mime: string; sha256: string }> {
   ctx.policy.require(actor, "disclosure.make");
   const p = await cwdb(ctx.db.db).selectFrom("family_face_previews").selectAll().where("id", "=", id).executeTakeFirst();
-  if (!p) throw new NotFound(`There is no face preview ${id}.`);
+  if (!p) throw new NotFound(say("families.noPreview"));
   return { bytes: await ctx.blobs.read(p.image_sha256), mime: "image/jpeg", sha256: p.image_sha256 };
 }
 
@@ -113,9 +114,9 @@ export async function facePreviewImage(ctx: Ctx, actor: Actor, id: string): Prom
  * sends it (another's look does not stand for theirs). Called inside the disclosure's transaction.
  */
 export async function previewToSend(tx: Tx, actor: Actor, r: CaseReportsTable, bodyId: string, previewId: string | undefined): Promise<FacePreviewsTable> {
-  if (!previewId) throw new Invalid("Make and look at the blurred face first: only a crop you have seen can be sent.", "preview");
+  if (!previewId) throw new Invalid(say("families.previewFirst"), "preview");
   const p = await cwdb(tx).selectFrom("family_face_previews").selectAll().where("id", "=", previewId).executeTakeFirst();
-  if (!p || p.report_id !== r.id || p.body_id !== bodyId) throw new Invalid("That preview was not made for this report and candidate; make a new one.", "preview");
-  if (p.previewed_by !== actor.id) throw new Conflict("Another caseworker made that preview; look at the crop yourself (make a preview) before sending it.");
+  if (!p || p.report_id !== r.id || p.body_id !== bodyId) throw new Invalid(say("families.previewNotThis"), "preview");
+  if (p.previewed_by !== actor.id) throw new Conflict(say("families.previewOthers"));
   return p;
 }

@@ -2,6 +2,7 @@ import type { Readable } from "node:stream";
 import type { Ctx } from "../app/context.ts";
 import type { Actor } from "../core/actor.ts";
 import { Conflict, Forbidden, NotFound } from "../core/errors.ts";
+import { say } from "../core/messages.ts";
 import { newId } from "../core/ids.ts";
 import type { Tx } from "../db/database.ts";
 import { custody } from "../ledger/index.ts";
@@ -32,7 +33,7 @@ export type PortalReport = contracts.PortalReport;
 export type PortalWithdrawal = contracts.PortalWithdrawal;
 
 function familyOnly(ctx: Ctx, actor: Actor): void {
-  if (!ctx.policy.stands(actor, "family.portal")) throw new Forbidden("This is the family members' portal; caseworkers use /api/families.");
+  if (!ctx.policy.stands(actor, "family.portal")) throw new Forbidden(say("families.portalOnly"));
 }
 
 const STAGE_ORDER: Record<string, number> = { text: 1, blurred_face: 2, more: 3 };
@@ -43,7 +44,7 @@ const STAGE_ORDER: Record<string, number> = { text: 1, blurred_face: 2, more: 3 
  */
 async function ownReport(tx: Tx, actor: Actor, idOrRef: string): Promise<{ r: CaseReportsTable; home: CaseReportsTable }> {
   const r = await loadCaseReport(tx, idOrRef).catch(() => null);
-  if (!r || !(await tiedUsers(tx, r)).includes(actor.id)) throw new NotFound(`No missing-person report ${idOrRef}.`).says("record.notFound", { kind: "report" });
+  if (!r || !(await tiedUsers(tx, r)).includes(actor.id)) throw new NotFound(say("families.noReport", { ref: idOrRef }));
   return { r, home: await homeReport(tx, r, actor.id) };
 }
 
@@ -153,7 +154,7 @@ export async function proposeChange(ctx: Ctx, actor: Actor, sent: z.input<typeof
   const input = parseInput(contracts.ProposeChangeInput, sent);
   return ctx.db.transaction(async (tx) => {
     const { r } = await ownReport(tx, actor, input.report);
-    if (r.status === "closed") throw new Conflict(`Report ${r.ref} is closed; speak with your caseworker.`);
+    if (r.status === "closed") throw new Conflict(say("families.reportClosed", { report: r.ref }));
     const fields = await checkedChange(tx, r, input.fields);
     const p = await recordProposalInTx(ctx, tx, actor, r, "change", fields);
     return { id: p.id, kind: "change", fields: Object.keys(fields).sort(), status: "proposed", createdAt: p.created_at, decidedAt: null, reason: null };
@@ -182,10 +183,10 @@ export async function requestMore(ctx: Ctx, actor: Actor, sent: z.input<typeof c
   return ctx.db.transaction(async (tx) => {
     const { r, home } = await ownReport(tx, actor, input.report);
     const first = await cwdb(tx).selectFrom("family_disclosures").selectAll().where("id", "=", input.matchId).where("report_id", "=", r.id).where("recipient_id", "=", actor.id).where("withdrawn_at", "is", null).executeTakeFirst();
-    if (!first) throw new NotFound(`No match ${input.matchId} on this report.`);
+    if (!first) throw new NotFound(say("families.noMatch"));
     const match = (await matchesFor(tx, actor, r, home)).find((m) => m.matchId === first.id)!;
-    if (!consents(home, "viewingPhotos")) throw new Conflict("Viewing photos needs your consent; give it first (you can withdraw it at any time).");
-    if (!match.mayRequestMore) throw new Conflict(match.requests.some((q) => q.status === "requested") ? "You already asked; your caseworker will answer." : "Your caseworker has not shown you a first image of this match yet.");
+    if (!consents(home, "viewingPhotos")) throw new Conflict(say("families.viewingConsentNeeded"));
+    if (!match.mayRequestMore) throw new Conflict(match.requests.some((q) => q.status === "requested") ? say("families.alreadyAsked") : say("families.noFirstImage"));
     const now = ctx.clock.now().toISOString();
     const row = { id: newId("vrq"), report_id: r.id, body_id: first.body_id, requested_by: actor.id, unblurred: input.unblurred ? 1 : 0, note, status: "requested", decided_by: null, decided_at: null, reason: null, created_at: now };
     await cwdb(tx).insertInto("family_view_requests").values(row).execute();
@@ -207,9 +208,9 @@ export async function portalImage(ctx: Ctx, actor: Actor, id: string): Promise<{
   familyOnly(ctx, actor);
   const d = await ctx.db.transaction(async (tx) => {
     const d = await cwdb(tx).selectFrom("family_disclosures").selectAll().where("id", "=", id).where("recipient_id", "=", actor.id).where("withdrawn_at", "is", null).executeTakeFirst();
-    if (!d || !d.image_sha256) throw new NotFound(`No image ${id}.`);
+    if (!d || !d.image_sha256) throw new NotFound(say("families.noImage"));
     const { r, home } = await ownReport(tx, actor, d.report_id);
-    if (!consents(home, "viewingPhotos")) throw new Forbidden("You withdrew your consent to viewing photos; give it again to see this image.");
+    if (!consents(home, "viewingPhotos")) throw new Forbidden(say("families.consentGoneImage"));
     await ctx.log.append(tx, custody("disclosure", actor, ctx.clock.now(), [{ id: r.id, role: "report" }, { id: d.body_id, role: "body" }, { id: d.id, role: "disclosure" }], { action: "disclosure.image-viewed", blurred: d.blurred === 1 }));
     return d;
   });

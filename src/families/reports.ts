@@ -3,7 +3,8 @@ import type { Ctx } from "../app/context.ts";
 import type { Actor } from "../core/actor.ts";
 import { canonicalJson } from "../core/canonical-json.ts";
 import { toLatinDigits } from "../core/arabic.ts";
-import { Conflict, Invalid, NotFound } from "../core/errors.ts";
+import { Conflict, DalilError, Invalid, NotFound } from "../core/errors.ts";
+import { say } from "../core/messages.ts";
 import { newId } from "../core/ids.ts";
 import type { Tx } from "../db/database.ts";
 import { custody } from "../ledger/index.ts";
@@ -94,7 +95,7 @@ function text(v: string | null | undefined, field: string, max = 300): string | 
   if (v === null || v === undefined) return null;
   const t = v.normalize("NFC").trim();
   if (t === "") return null;
-  if (t.length > max) throw new Invalid(`Keep ${field} under ${max} characters.`, field);
+  if (t.length > max) throw new Invalid(say("field.tooLong", { field, max }), field);
   return t;
 }
 
@@ -108,7 +109,7 @@ export function parseBirthDate(raw: string | null | undefined): { date: string; 
   const m = /^(\d{4})(?:-(\d{2})(?:-(\d{2}))?)?$/.exec(s);
   const year = m ? Number(m[1]) : NaN;
   if (!m || year < 1900 || year > 2030 || (m[2] && (Number(m[2]) < 1 || Number(m[2]) > 12)) || (m[3] && (Number(m[3]) < 1 || Number(m[3]) > 31))) {
-    throw new Invalid(`"${t}" is not a birth date this archive reads: write YYYY, YYYY-MM, YYYY-MM-DD, or "~YYYY" for an approximate year.`, "birthDate");
+    throw new Invalid(say("families.birthDate", { text: t }), "birthDate");
   }
   return { date: s, precision: m[3] ? "day" : m[2] ? "month" : "year" };
 }
@@ -119,27 +120,29 @@ type Row = Omit<FamilyReportsTable, "id" | "ref" | "filed_by" | "caseworker_id" 
 export function reportColumns(input: ReportInput, vocab: Vocabularies): Row {
   const nameAr = text(input.nameAr, "nameAr");
   const nameLat = text(input.nameLat, "nameLat");
-  if (!nameAr && !nameLat) throw new Invalid("Give the missing person's name, in Arabic or Latin letters (or both).", "nameAr");
+  if (!nameAr && !nameLat) throw new Invalid(say("families.nameNeeded"), "nameAr");
   const father = text(input.fatherName, "fatherName") ?? undefined;
   const mother = text(input.motherName, "motherName") ?? undefined;
   const aliases = (input.aliases ?? []).map((a) => text(a, "aliases")).filter((a): a is string => !!a);
   const slots = parseNameChain((nameAr ?? nameLat)!, { ...(father ? { father } : {}), ...(mother ? { mother } : {}), aliases });
   if (input.sex !== undefined && input.sex !== null && input.sex !== "male" && input.sex !== "female") {
-    throw new Invalid(`Sex is "male", "female" or left empty when unknown, not "${String(input.sex)}".`, "sex");
+    throw new Invalid(say("families.sex", { value: String(input.sex) }), "sex");
   }
   const birth = parseBirthDate(input.birthDate);
   let arrest: ReturnType<typeof parseFuzzyDate> = null;
   try {
     arrest = parseFuzzyDate(input.arrestDate);
   } catch (err) {
-    throw new Invalid(err instanceof Error ? err.message.replace(/^/, "Arrest date: ") : "Arrest date not understood.", "arrestDate");
+    // the date's own words (catalogue/dates.ts), said for the arrest date field
+    if (err instanceof DalilError && err.key) throw new Invalid({ key: err.key, params: err.params ?? {} }, "arrestDate");
+    throw err;
   }
   const gov = text(input.arrestGovernorate, "arrestGovernorate");
   const govCode = gov ? vocab.require("governorate", gov, "arrestGovernorate").code : null;
   const branchText = text(input.branch, "branch", 40);
   const branch = branchText ? toLatinDigits(branchText).replace(/^(branch|فرع)\s*/i, "").trim() : null;
   if (input.branchCertainty && !(BRANCH_CERTAINTIES as readonly string[]).includes(input.branchCertainty)) {
-    throw new Invalid(`How sure the family is of the branch is one of ${BRANCH_CERTAINTIES.join(", ")}.`, "branchCertainty");
+    throw new Invalid(say("families.branchCertainty"), "branchCertainty");
   }
   const marks = (input.marks ?? []).map((m) => ({
     type: vocab.require("mark_type", m.type, "marks").code,
@@ -147,14 +150,14 @@ export function reportColumns(input: ReportInput, vocab: Vocabularies): Row {
     description: text(m.description, "marks", 500) ?? "",
   }));
   const numbers = (input.numbers ?? []).map((n) => {
-    if (!["detainee", "branch", "examiner"].includes(n.role)) throw new Invalid(`A number's role is detainee, branch or examiner, not "${n.role}".`, "numbers");
+    if (!["detainee", "branch", "examiner"].includes(n.role)) throw new Invalid(say("families.numberRole", { value: String(n.role) }), "numbers");
     const v = text(n.value, "numbers", 40);
-    if (!v) throw new Invalid("A number needs its value.", "numbers");
+    if (!v) throw new Invalid(say("families.numberValue"), "numbers");
     return { role: n.role, value: toLatinDigits(v).replace(/\s+/g, "") };
   });
   const seen = (input.seenInDetention ?? []).map((s) => {
     const place = text(s.place, "seenInDetention");
-    if (!place) throw new Invalid("A sighting in detention needs the place.", "seenInDetention");
+    if (!place) throw new Invalid(say("families.sightingPlace"), "seenInDetention");
     return { place, ...(s.when ? { when: s.when } : {}), ...(s.witness ? { witness: s.witness } : {}) };
   });
   return {
@@ -186,8 +189,8 @@ export function reportColumns(input: ReportInput, vocab: Vocabularies): Row {
 function consentOf(input: ReportInput["consent"], actor: Actor, at: string, prev: Consent = {}): Consent {
   const out: Consent = { ...prev };
   for (const [k, v] of Object.entries(input ?? {})) {
-    if (!(CONSENT_TIERS as readonly string[]).includes(k)) throw new Invalid(`Consent tiers are ${CONSENT_TIERS.join(", ")}, not "${k}".`, "consent");
-    if (typeof v !== "boolean") throw new Invalid(`Consent to ${k} is true or false.`, "consent");
+    if (!(CONSENT_TIERS as readonly string[]).includes(k)) throw new Invalid(say("families.consentTier", { tier: k }), "consent");
+    if (typeof v !== "boolean") throw new Invalid(say("families.consentYesNo", { tier: k }), "consent");
     out[k as ConsentTier] = { given: v, at, by: actor.id };
   }
   return out;
@@ -208,10 +211,10 @@ export async function insertReport(ctx: Ctx, tx: Tx, actor: Actor, input: Report
   const now = ctx.clock.now().toISOString();
   // a family member's ref is the archive's to give: a chosen one could take a partner's reference, or probe
   // whether a reference exists by the refusal
-  if (ctx.policy.stands(actor, "family.filer") && text(input.ref, "ref", 60)) throw new Invalid("The archive gives each report its reference; leave ref out.", "ref");
+  if (ctx.policy.stands(actor, "family.filer") && text(input.ref, "ref", 60)) throw new Invalid(say("families.refGiven"), "ref");
   const ref = text(input.ref, "ref", 60) ?? (await nextRef(tx));
   const exists = await fdb(tx).selectFrom("family_reports").select("id").where("ref", "=", ref).executeTakeFirst();
-  if (exists) throw new Conflict(`A report with ref ${ref} already exists; give another ref or edit that report.`);
+  if (exists) throw new Conflict(say("families.refTaken", { ref }));
   const row: FamilyReportsTable = {
     ...cols,
     id: newId("rep"),
@@ -243,7 +246,7 @@ export async function createReport(ctx: Ctx, actor: Actor, sent: z.input<typeof 
 
 async function loadReport(tx: Tx, idOrRef: string): Promise<FamilyReportsTable> {
   const row = await fdb(tx).selectFrom("family_reports").selectAll().where((eb) => eb.or([eb("id", "=", idOrRef), eb("ref", "=", idOrRef)])).executeTakeFirst();
-  if (!row) throw new NotFound(`No missing-person report ${idOrRef}.`).says("record.notFound", { kind: "report" });
+  if (!row) throw new NotFound(say("families.noReport", { ref: idOrRef }));
   return row;
 }
 
@@ -253,7 +256,7 @@ export async function readReportInTx(ctx: Ctx, tx: Tx, actor: Actor, idOrRef: st
   const row = await loadReport(tx, idOrRef);
   // a report the actor may not see is "not found" for a family member: they learn nothing about others' reports
   if (!ctx.policy.allows(actor, "report.read", reportResource(row))) {
-    if (ctx.policy.stands(actor, "family.not-found")) throw new NotFound(`No missing-person report ${idOrRef}.`).says("record.notFound", { kind: "report" });
+    if (ctx.policy.stands(actor, "family.not-found")) throw new NotFound(say("families.noReport", { ref: idOrRef }));
     ctx.policy.require(actor, "report.read", reportResource(row));
   }
   await recordPersonalDataRead(ctx, tx, actor, [{ id: row.id, role: "report" }], { read: what });
@@ -289,14 +292,14 @@ export async function updateReport(ctx: Ctx, actor: Actor, sent: z.input<typeof 
   const view = await ctx.db.transaction(async (tx) => {
     const row = await loadReport(tx, idOrRef);
     if (!ctx.policy.allows(actor, "report.edit", reportResource(row))) {
-      if (ctx.policy.stands(actor, "family.not-found")) throw new NotFound(`No missing-person report ${idOrRef}.`).says("record.notFound", { kind: "report" });
+      if (ctx.policy.stands(actor, "family.not-found")) throw new NotFound(say("families.noReport", { ref: idOrRef }));
       ctx.policy.require(actor, "report.edit", reportResource(row));
     }
     if (ctx.policy.stands(actor, "family.filer") && Object.entries(patch).some(([k, v]) => v !== undefined && k !== "consent" && k !== "expectedVersion")) {
-      throw new Conflict("A caseworker reads what a family adds or corrects before it is used: send it from your report's page in the portal (Add or correct information).");
+      throw new Conflict(say("families.familyEdits"));
     }
     if (patch.expectedVersion !== undefined && patch.expectedVersion !== row.version) {
-      throw new Conflict(`Report ${row.ref} was changed by someone else (version ${row.version}); reload it and apply your change again.`);
+      throw new Conflict(say("families.reportChanged", { report: row.ref, version: row.version }));
     }
     return applyReportPatchInTx(ctx, tx, actor, row, patch);
   });
@@ -369,7 +372,7 @@ export async function importReportsCsv(ctx: Ctx, actor: Actor, sent: z.input<typ
   const table = parseCsv(input.csv);
   const header = table.header.map((h) => h.trim().toLowerCase());
   const missing = REPORT_CSV_COLUMNS.filter((c) => !header.includes(c));
-  if (missing.length) throw new Invalid(`The file lacks the column${missing.length > 1 ? "s" : ""} ${missing.join(", ")}; the header must name ${REPORT_CSV_COLUMNS.join(",")}.`, "header");
+  if (missing.length) throw new Invalid(say("families.csvColumns", { count: missing.length, columns: missing.join(", "), header: REPORT_CSV_COLUMNS.join(",") }), "header");
   const known = new Set<string>([...REPORT_CSV_COLUMNS, ...OPTIONAL_COLUMNS]);
   const importId = newId("imp");
   const report: ReportImportReport = { importId, ok: true, dryRun: !!input.dryRun, rows: table.records.length, created: 0, rejected: [], ignoredColumns: header.filter((h) => !known.has(h)), sha256 };
@@ -394,14 +397,14 @@ export async function importReportsCsv(ctx: Ctx, actor: Actor, sent: z.input<typ
         };
         const ref = get("ref");
         check("ref", () => {
-          if (!ref) throw new Invalid("Each row needs a ref (the family's or partner's reference).", "ref");
-          if (seen.has(ref)) throw new Invalid(`The ref ${ref} appears twice in the file.`, "ref");
+          if (!ref) throw new Invalid(say("families.csvRef"), "ref");
+          if (seen.has(ref)) throw new Invalid(say("families.csvRefTwice", { ref }), "ref");
         });
         if (ref) seen.add(ref);
         const sexRaw = get("sex").toLowerCase();
         const sex = sexRaw === "" ? null : SEX_WORDS[sexRaw];
         check("sex", () => {
-          if (sex === undefined) throw new Invalid(`Sex is M, F, male, female, ذكر or أنثى (or empty), not "${get("sex")}".`, "sex");
+          if (sex === undefined) throw new Invalid(say("families.csvSex", { value: get("sex") }), "sex");
         });
         let marks: Mark[] = [];
         check("marks", () => {
@@ -414,7 +417,7 @@ export async function importReportsCsv(ctx: Ctx, actor: Actor, sent: z.input<typ
           check(col, () => {
             if (YES.has(v)) consent[tier] = true;
             else if (NO.has(v)) consent[tier] = false;
-            else throw new Invalid(`${col} is yes or no, not "${get(col)}".`, col);
+            else throw new Invalid(say("families.csvYesNo", { column: col, value: get(col) }), col);
           });
         }
         const detainee = get("detainee_no");

@@ -1,6 +1,7 @@
 import type { Ctx } from "../app/context.ts";
 import type { Actor } from "../core/actor.ts";
 import { Conflict, Invalid, NotFound } from "../core/errors.ts";
+import { say } from "../core/messages.ts";
 import { custody } from "../ledger/index.ts";
 import { cwdb, type CaseDisclosuresTable } from "./casework-tables.ts";
 import { disclosureView, type DisclosureView } from "./disclosure.ts";
@@ -27,12 +28,11 @@ export async function withdrawDisclosure(ctx: Ctx, actor: Actor, sent: WithdrawD
   ctx.policy.require(actor, "disclosure.make");
   const input = parseInput(contracts.WithdrawDisclosureInput, sent);
   const note = (input.note ?? "").normalize("NFC").trim();
-  if (note.length > 2000) throw new Invalid("Keep the note to the family under 2000 characters.", "note");
-  if (input.reason === "other" && !note) throw new Invalid("With the reason \"other\", write the family a note saying why: it is what they will read.", "note");
+  if (input.reason === "other" && !note) throw new Invalid(say("families.otherNeedsNote"), "note");
   return ctx.db.transaction(async (tx) => {
     const d = await cwdb(tx).selectFrom("family_disclosures").selectAll().where("id", "=", input.id).executeTakeFirst();
-    if (!d) throw new NotFound(`No disclosure ${input.id}.`);
-    if (d.withdrawn_at) throw new Conflict(`Disclosure ${d.id} was already withdrawn on ${d.withdrawn_at.slice(0, 10)}.`);
+    if (!d) throw new NotFound(say("families.noDisclosure"));
+    if (d.withdrawn_at) throw new Conflict(say("families.alreadyWithdrawn", { date: d.withdrawn_at.slice(0, 10) }));
     // this one and the later ones of the same match to the same family member, still shown
     const shown = await cwdb(tx)
       .selectFrom("family_disclosures")
