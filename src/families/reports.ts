@@ -386,13 +386,13 @@ export async function importReportsCsv(ctx: Ctx, actor: Actor, sent: z.input<typ
           return i < 0 ? "" : (rec.fields[i] ?? "").trim();
         };
         // Every problem of the row is named, not only the first: each check runs on its own.
-        const problems: { row: number; column: string | null; message: string }[] = [];
+        const problems: contracts.ReportImportReport["rejected"] = [];
         const check = (column: string, fn: () => void): void => {
           try {
             fn();
           } catch (err) {
             if (!(err instanceof Invalid)) throw err;
-            problems.push({ row: rec.row, column: err.field ? csvColumnOf(err.field) : column, message: err.message });
+            problems.push({ row: rec.row, column: err.field ? csvColumnOf(err.field) : column, ...wordsOf(err) });
           }
         };
         const ref = get("ref");
@@ -460,7 +460,7 @@ export async function importReportsCsv(ctx: Ctx, actor: Actor, sent: z.input<typ
           report.created++;
         } catch (err) {
           if (err instanceof Invalid || err instanceof Conflict) {
-            report.rejected.push({ row: rec.row, column: err instanceof Invalid && err.field ? csvColumnOf(err.field) : null, message: err.message });
+            report.rejected.push({ row: rec.row, column: err instanceof Invalid && err.field ? csvColumnOf(err.field) : null, ...wordsOf(err) });
           } else throw err;
         }
       }
@@ -477,6 +477,11 @@ export async function importReportsCsv(ctx: Ctx, actor: Actor, sent: z.input<typ
 }
 
 class RollBack extends Error {}
+
+/** A refusal as an import problem: its English sentence, and its key with parameters when it was said as one. */
+function wordsOf(err: DalilError): { message: string; key: string | null; params: Record<string, string | number> | null } {
+  return { message: err.message, key: err.key ?? null, params: err.key ? { ...(err.params ?? {}) } : null };
+}
 
 const FIELD_TO_COLUMN: Record<string, string> = {
   nameAr: "name_ar", nameLat: "name_lat", fatherName: "father_name", motherName: "mother_name", birthDate: "birth_year", arrestDate: "arrest_date",
