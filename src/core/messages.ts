@@ -413,7 +413,6 @@ export const MESSAGES = {
   "exhibition.unreviewed": ["ref", "items"],
   "exhibition.noConsent": ["ref", "items"],
   // Families: reports, candidates, decisions, disclosures, the portal (src/families).
-  "families.noReport": ["ref"],
   "families.birthDate": ["text"],
   "families.nameNeeded": [],
   "families.sex": ["value"],

@@ -22,7 +22,7 @@ export async function loadCaseReport(tx: Tx, idOrRef: string): Promise<CaseRepor
     .selectAll()
     .where((eb) => eb.or([eb("id", "=", idOrRef), eb("ref", "=", idOrRef)]))
     .executeTakeFirst();
-  if (!row) throw new NotFound(say("families.noReport", { ref: idOrRef }));
+  if (!row) throw new NotFound(say("record.notFound", { kind: "report" }));
   return row;
 }
 

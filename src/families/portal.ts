@@ -44,7 +44,7 @@ const STAGE_ORDER: Record<string, number> = { text: 1, blurred_face: 2, more: 3 
  */
 async function ownReport(tx: Tx, actor: Actor, idOrRef: string): Promise<{ r: CaseReportsTable; home: CaseReportsTable }> {
   const r = await loadCaseReport(tx, idOrRef).catch(() => null);
-  if (!r || !(await tiedUsers(tx, r)).includes(actor.id)) throw new NotFound(say("families.noReport", { ref: idOrRef }));
+  if (!r || !(await tiedUsers(tx, r)).includes(actor.id)) throw new NotFound(say("record.notFound", { kind: "report" }));
   return { r, home: await homeReport(tx, r, actor.id) };
 }
 

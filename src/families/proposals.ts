@@ -79,7 +79,7 @@ export async function listReportProposals(ctx: Ctx, actor: Actor, input: { statu
     let q = cwdb(tx).selectFrom("family_report_proposals").selectAll().orderBy("created_at").orderBy("id").limit(500);
     if (input.report) {
       const r = await cwdb(tx).selectFrom("family_reports").select("id").where((eb) => eb.or([eb("id", "=", input.report!), eb("ref", "=", input.report!)])).executeTakeFirst();
-      if (!r) throw new NotFound(say("families.noReport", { ref: input.report }));
+      if (!r) throw new NotFound(say("record.notFound", { kind: "report" }));
       q = q.where("report_id", "=", r.id);
       if (input.status) q = q.where("status", "=", input.status);
     } else q = q.where("status", "=", input.status ?? "proposed");

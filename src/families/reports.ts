@@ -246,7 +246,7 @@ export async function createReport(ctx: Ctx, actor: Actor, sent: z.input<typeof 
 
 async function loadReport(tx: Tx, idOrRef: string): Promise<FamilyReportsTable> {
   const row = await fdb(tx).selectFrom("family_reports").selectAll().where((eb) => eb.or([eb("id", "=", idOrRef), eb("ref", "=", idOrRef)])).executeTakeFirst();
-  if (!row) throw new NotFound(say("families.noReport", { ref: idOrRef }));
+  if (!row) throw new NotFound(say("record.notFound", { kind: "report" }));
   return row;
 }
 
@@ -256,7 +256,7 @@ export async function readReportInTx(ctx: Ctx, tx: Tx, actor: Actor, idOrRef: st
   const row = await loadReport(tx, idOrRef);
   // a report the actor may not see is "not found" for a family member: they learn nothing about others' reports
   if (!ctx.policy.allows(actor, "report.read", reportResource(row))) {
-    if (ctx.policy.stands(actor, "family.not-found")) throw new NotFound(say("families.noReport", { ref: idOrRef }));
+    if (ctx.policy.stands(actor, "family.not-found")) throw new NotFound(say("record.notFound", { kind: "report" }));
     ctx.policy.require(actor, "report.read", reportResource(row));
   }
   await recordPersonalDataRead(ctx, tx, actor, [{ id: row.id, role: "report" }], { read: what });
@@ -292,7 +292,7 @@ export async function updateReport(ctx: Ctx, actor: Actor, sent: z.input<typeof 
   const view = await ctx.db.transaction(async (tx) => {
     const row = await loadReport(tx, idOrRef);
     if (!ctx.policy.allows(actor, "report.edit", reportResource(row))) {
-      if (ctx.policy.stands(actor, "family.not-found")) throw new NotFound(say("families.noReport", { ref: idOrRef }));
+      if (ctx.policy.stands(actor, "family.not-found")) throw new NotFound(say("record.notFound", { kind: "report" }));
       ctx.policy.require(actor, "report.edit", reportResource(row));
     }
     if (ctx.policy.stands(actor, "family.filer") && Object.entries(patch).some(([k, v]) => v !== undefined && k !== "consent" && k !== "expectedVersion")) {
