@@ -221,6 +221,8 @@ export const WithdrawDisclosureInput = z.object({ id: RecordRef, reason: Withdra
 export const ApproveRequestInput = z.object({ id: RecordRef, reason: Reason, photos: z.array(Sha256).max(100).optional(), text: z.string().max(4000).optional() }).strict();
 export const DeclineRequestInput = z.object({ id: RecordRef, reason: Reason }).strict();
 export const ClearFlagInput = z.object({ id: RecordRef, note: z.string().min(1).max(2000) }).strict();
+/** A scan for duplicate reports (the route's and the CLI's); full: weigh every pair again, not only new or changed reports. */
+export const ScanDuplicatesInput = z.object({ full: z.boolean().optional() }).strict();
 export const AcceptDuplicateInput = z.object({ id: RecordRef, survivor: RecordRef.optional(), reason: z.string().max(2000).optional() }).strict();
 export const RejectDuplicateInput = z.object({ id: RecordRef, reason: z.string().max(2000).optional() }).strict();
 export const AcceptProposalInput = z.object({ id: RecordRef, reason: z.string().max(2000).optional() }).strict();

@@ -181,9 +181,10 @@ async function openReports(tx: Tx): Promise<CaseReportsTable[]> {
  * Finds new duplicate pairs among open reports and stores them as proposals. Pairs already proposed, accepted,
  * rejected or superseded are not proposed again. One custody event names the pairs (report ids only).
  */
-export async function proposeDuplicates(ctx: Ctx, actor: Actor, input: { full?: boolean } = {}): Promise<{ proposed: number; proposals: DuplicateView[] }> {
+export async function proposeDuplicates(ctx: Ctx, actor: Actor, sent: z.input<typeof contracts.ScanDuplicatesInput> = {}): Promise<{ proposed: number; proposals: DuplicateView[] }> {
   ctx.policy.require(actor, "family.match");
   ctx.policy.require(actor, "personal.read");
+  const input = parseInput(contracts.ScanDuplicatesInput, sent);
   const created = await ctx.db.transaction(async (tx) => {
     const seen = new Set(
       (await cwdb(tx).selectFrom("family_duplicates").select(["report_a", "report_b"]).execute()).map((d) => `${d.report_a}|${d.report_b}`),
