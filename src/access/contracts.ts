@@ -68,3 +68,6 @@ export const ResetUserInput = z.object({ user: z.string().min(1).max(320), secon
 export const CreateApiTokenInput = z.object({ name: z.string().max(200), scopes: z.array(z.string().max(40)).max(60), days: z.number().optional() }).strict();
 export const MAX_NAMES = 500;
 export const PeopleNamesInput = z.object({ ids: z.array(z.string().min(1).max(200)).max(MAX_NAMES + 1) }).strict();
+/** A source's identity is a few lines (a name, how to reach them), never a document: 64 KiB at most. */
+export const MAX_IDENTITY_BYTES = 64 * 1024;
+export const SealIdentityInput = z.object({ sourceId: z.string().min(1).max(64), identity: z.string().max(MAX_IDENTITY_BYTES), replace: z.boolean().optional() }).strict();
