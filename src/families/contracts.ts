@@ -23,7 +23,9 @@ export type ReportView = z.infer<typeof ReportView>;
 export const GetFamiliesReportsAnswer = z.array(ReportView);
 export type GetFamiliesReportsAnswer = z.infer<typeof GetFamiliesReportsAnswer>;
 
-export const ReportImportReport = z.object({ importId: z.string(), ok: z.boolean(), dryRun: z.boolean(), rows: z.number(), created: z.number(), rejected: z.array(z.object({ row: z.number(), column: z.string().nullable(), message: z.string() })), ignoredColumns: z.array(z.string()), sha256: z.string() });
+/** A row's problem in a CSV import: the English sentence, and the same as a message key the web app words. */
+export const ImportProblem = z.object({ row: z.number(), column: z.string().nullable(), message: z.string(), key: z.string().nullable(), params: z.record(z.union([z.string(), z.number()])).nullable() });
+export const ReportImportReport = z.object({ importId: z.string(), ok: z.boolean(), dryRun: z.boolean(), rows: z.number(), created: z.number(), rejected: z.array(ImportProblem), ignoredColumns: z.array(z.string()), sha256: z.string() });
 export type ReportImportReport = z.infer<typeof ReportImportReport>;
 
 export const Band = z.enum(["exclude", "unlikely", "review", "likely", "strong"]);
@@ -138,3 +140,97 @@ export const FaceRegion = z.object({ cx: z.number().min(0).max(1), cy: z.number(
 export const FacePreviewView = z.object({ id: z.string(), bodyId: z.string(), photo: z.string(), region: FaceRegion, sha256: z.string(), previewedBy: z.string(), previewedAt: z.string() });
 export type FacePreviewView = z.infer<typeof FacePreviewView>;
 
+
+// ---- Inputs (decision 0021): what each use case takes, parsed by the use case itself (`parseInput`). A route
+// whose body or query is one of these names it with `usecase(...)` (without the fields its path gives); the
+// CLI builds the same object. The web app's request types are z.input of these.
+
+export const ConsentTierName = z.enum(["dataSharing", "recontact", "viewingPhotos", "dnaReferral", "publicDisplay"]);
+export const BranchCertaintyName = z.enum(["certain", "probable", "rumoured"]);
+export const DecisionStatusName = z.enum(["presumptive", "probable", "confirmed", "excluded"]);
+export const WithdrawalReasonName = z.enum(["sentInError", "wrongRecipient", "decisionChanged", "familyAsked", "other"], {
+  errorMap: () => ({ message: "A withdrawal's reason is one of sentInError, wrongRecipient, decisionChanged, familyAsked, other" }),
+});
+export const FormVocabularyName = z.enum(["mark_type", "body_region", "governorate"]);
+
+/** A report or other record by its id or its reference (R-000001, B-000004). */
+const RecordRef = z.string().min(1).max(80);
+const Sha256 = z.string().regex(/^[0-9a-f]{64}$/, "must be a SHA-256 in lowercase hex");
+const Text = (max = 300) => z.string().max(max).nullable().optional();
+const Reason = z.string().min(1).max(4000);
+
+/** The fields of a missing-person report a person enters (all optional; a name in Arabic or Latin letters is needed). */
+export const ReportFieldsInput = z
+  .object({
+    nameAr: Text(),
+    nameLat: Text(),
+    fatherName: Text(),
+    motherName: Text(),
+    aliases: z.array(z.string().max(300)).max(50).optional(),
+    sex: z.enum(["male", "female"]).nullable().optional(),
+    /** YYYY, YYYY-MM or YYYY-MM-DD; "~1985" or "c. 1985" for an approximate year. */
+    birthDate: Text(40),
+    birthPlace: Text(),
+    /** Partial dates allowed: 2012, 2012-05, 2012-05-14, a season. */
+    arrestDate: Text(40),
+    arrestPlace: Text(),
+    /** A governorate code, Arabic or English name. */
+    arrestGovernorate: Text(100),
+    branch: Text(40),
+    branchCertainty: BranchCertaintyName.nullable().optional(),
+    seenInDetention: z.array(z.object({ place: z.string().max(300), when: z.string().max(40).optional(), witness: z.string().max(300).optional() }).strict()).max(50).optional(),
+    marks: z.array(z.object({ type: z.string().max(100), region: z.string().max(100).nullable(), description: z.string().max(500) }).strict()).max(50).optional(),
+    numbers: z.array(z.object({ role: z.enum(["detainee", "branch", "examiner"]), value: z.string().max(40) }).strict()).max(20).optional(),
+    consent: z.record(ConsentTierName, z.boolean()).optional(),
+    reporterName: Text(),
+    reporterRelationship: Text(80),
+    reporterContact: Text(),
+  })
+  .strict();
+
+/** POST /api/families/reports — a new report; a caseworker may give its reference, a family member may not. */
+export const NewReportInput = ReportFieldsInput.extend({ ref: z.string().max(60).optional() }).strict();
+/** PUT /api/families/reports/:id — the fields given replace the stored ones; expectedVersion guards against a concurrent edit. */
+export const EditReportInput = ReportFieldsInput.extend({ id: RecordRef, expectedVersion: z.number().int().min(1).optional() }).strict();
+export const ImportReportsInput = z.object({ csv: z.string().min(1).max(20_000_000), dryRun: z.boolean().optional() }).strict();
+
+export const LinkMemberInput = z.object({ report: RecordRef, userId: z.string().min(1).max(320), relationship: z.string().max(80).optional() }).strict();
+export const EndMemberInput = z.object({ report: RecordRef, userId: z.string().min(1).max(80) }).strict();
+export const RecordConsentInput = z.object({ report: RecordRef, tier: ConsentTierName, given: z.boolean(), note: z.string().max(500).optional() }).strict();
+export const DecideInput = z.object({ report: RecordRef, bodyId: RecordRef, status: DecisionStatusName, reason: Reason }).strict();
+export const DiscloseInput = z
+  .object({
+    report: RecordRef,
+    bodyId: RecordRef,
+    stage: z.enum(["text", "blurred_face"], { errorMap: () => ({ message: "A caseworker discloses stage text or blurred_face; further photos follow a family's request (approve it)" }) }),
+    /** What the family is told, in words (stage 1), or with the image (stage 2). */
+    text: z.string().min(1).max(4000),
+    /** How the family agreed to this step (in person, by phone, in the portal …). */
+    consentNote: z.string().min(1).max(500),
+    reason: Reason,
+    recipientId: RecordRef.optional(),
+    /** Stage 2: the face preview this caseworker made and looked at (previewFace); its crop is what is sent. */
+    preview: RecordRef.optional(),
+  })
+  .strict();
+export const FacePhotosInput = z.object({ bodyId: RecordRef }).strict();
+export const PreviewFaceInput = z
+  .object({ report: RecordRef, bodyId: RecordRef, photo: Sha256, region: z.object(FaceRegion.shape, { required_error: "Draw the square around the face on the photo first" }).strict() })
+  .strict();
+export const WithdrawDisclosureInput = z.object({ id: RecordRef, reason: WithdrawalReasonName, note: z.string().max(2000).optional() }).strict();
+export const ApproveRequestInput = z.object({ id: RecordRef, reason: Reason, photos: z.array(Sha256).max(100).optional(), text: z.string().max(4000).optional() }).strict();
+export const DeclineRequestInput = z.object({ id: RecordRef, reason: Reason }).strict();
+export const ClearFlagInput = z.object({ id: RecordRef, note: z.string().min(1).max(2000) }).strict();
+/** A scan for duplicate reports (the route's and the CLI's); full: weigh every pair again, not only new or changed reports. */
+export const ScanDuplicatesInput = z.object({ full: z.boolean().optional() }).strict();
+export const AcceptDuplicateInput = z.object({ id: RecordRef, survivor: RecordRef.optional(), reason: z.string().max(2000).optional() }).strict();
+export const RejectDuplicateInput = z.object({ id: RecordRef, reason: z.string().max(2000).optional() }).strict();
+export const AcceptProposalInput = z.object({ id: RecordRef, reason: z.string().max(2000).optional() }).strict();
+export const RefuseProposalInput = z.object({ id: RecordRef, reason: z.string().min(1).max(2000) }).strict();
+
+// the family members' portal
+export const PortalConsentInput = z.object({ report: RecordRef, tier: ConsentTierName, given: z.boolean() }).strict();
+export const RequestMoreInput = z.object({ report: RecordRef, matchId: RecordRef, unblurred: z.boolean(), note: z.string().max(2000).optional() }).strict();
+/** What a family adds or corrects: the report's fields but its reference and consent (consent has its own route). */
+export const ProposeChangeInput = z.object({ report: RecordRef, fields: ReportFieldsInput.omit({ consent: true }) }).strict();
+export const PortalVocabularyInput = z.object({ vocabulary: FormVocabularyName }).strict();

@@ -3,16 +3,19 @@ import type { Ctx } from "../app/context.ts";
 import { systemActor, type Actor } from "../core/actor.ts";
 import { canonicalJson } from "../core/canonical-json.ts";
 import { Conflict, Invalid, NotFound } from "../core/errors.ts";
+import { say, type Said } from "../core/messages.ts";
 import { newId } from "../core/ids.ts";
 import type { Tx } from "../db/database.ts";
 import { custody, type EventObject } from "../ledger/index.ts";
 import { recordPersonalDataRead } from "../access/index.ts";
 import { getBody } from "../catalogue/index.ts";
-import { CONSENT_TIERS, toReportView, type Consent, type ConsentTier, type ReportView } from "./reports.ts";
+import { toReportView, type Consent, type ConsentTier, type ReportView } from "./reports.ts";
 import { cwdb, type CaseDisclosuresTable, type CaseReportsTable, type DecisionsTable, type FlagsTable, type ViewRequestsTable } from "./casework-tables.ts";
 import { homeReport, loadCaseReport, tiedUsers } from "./members.ts";
 import { familyImage, type FamilyImageKind } from "./images.ts";
-import type * as contracts from "./contracts.ts";
+import * as contracts from "./contracts.ts";
+import { parseInput } from "../core/input.ts";
+import type { z } from "zod";
 import { bodyIdOf, followDecision } from "./identification.ts";
 import { previewToSend } from "./face-preview.ts";
 
@@ -28,7 +31,7 @@ import { previewToSend } from "./face-preview.ts";
  * candidate scores above a disclosed one: the report's caseworker gets a flag to look at and clear.
  */
 
-export const DECISION_STATUSES = ["presumptive", "probable", "confirmed", "excluded"] as const;
+export const DECISION_STATUSES = contracts.DecisionStatusName.options;
 export type DecisionStatus = (typeof DECISION_STATUSES)[number];
 export const STAGES = ["text", "blurred_face", "more"] as const;
 export type Stage = (typeof STAGES)[number];
@@ -44,10 +47,10 @@ export type FlagView = contracts.FlagView;
 
 export type CaseView = contracts.CaseView;
 
-function words(v: string | undefined, field: string, opts: { required?: boolean; max?: number } = {}): string {
+/** Words as kept: NFC, trimmed; `needed`: what is said when there are none (the schema checked the length). */
+function words(v: string | undefined, field: string, needed?: Said): string {
   const t = (v ?? "").normalize("NFC").trim();
-  if (opts.required && !t) throw new Invalid(`Write the ${field}: it is kept with the decision for whoever looks at the case later.`, field);
-  if (t.length > (opts.max ?? 4000)) throw new Invalid(`Keep the ${field} under ${opts.max ?? 4000} characters.`, field);
+  if (needed && !t) throw new Invalid(needed, field);
   return t;
 }
 
@@ -116,17 +119,17 @@ export async function raiseFlag(ctx: Ctx, tx: Tx, actor: Actor, report: CaseRepo
  * A caseworker's decision on one candidate body of a report. Only a body ranked for the report, or one already
  * decided on, can be decided on. Changing a confirmed or excluded decision reopens the case (a flag).
  */
-export async function decide(ctx: Ctx, actor: Actor, input: { report: string; bodyId: string; status: DecisionStatus; reason: string }): Promise<DecisionView> {
+export async function decide(ctx: Ctx, actor: Actor, sent: z.input<typeof contracts.DecideInput>): Promise<DecisionView> {
   ctx.policy.require(actor, "disclosure.make");
-  if (!(DECISION_STATUSES as readonly string[]).includes(input.status)) throw new Invalid(`A decision is one of ${DECISION_STATUSES.join(", ")}.`, "status");
-  const reason = words(input.reason, "reason", { required: true });
+  const input = parseInput(contracts.DecideInput, sent);
+  const reason = words(input.reason, "reason", say("families.reasonNeeded"));
   return ctx.db.transaction(async (tx) => {
     const r = await loadCaseReport(tx, input.report);
-    if (r.merged_into) throw new Conflict(`Report ${r.ref} was merged into another report; decide on that one.`);
+    if (r.merged_into) throw new Conflict(say("families.mergedDecide", { report: r.ref }));
     const bodyId = await bodyIdOf(tx, input.bodyId);
     const cand = await cwdb(tx).selectFrom("family_candidates").select("score").where("report_id", "=", r.id).where("body_id", "=", bodyId).executeTakeFirst();
     const prev = await currentDecision(tx, r.id, bodyId);
-    if (!cand && !prev) throw new NotFound(`Body ${input.bodyId} is not a candidate of report ${r.ref}.`);
+    if (!cand && !prev) throw new NotFound(say("families.notCandidate", { body: input.bodyId, report: r.ref }));
     const row: DecisionsTable = {
       id: newId("dec"), report_id: r.id, body_id: bodyId, status: input.status, score: cand ? Number(cand.score) : (prev?.score ?? null),
       decided_by: actor.id, reason, created_at: ctx.clock.now().toISOString(),
@@ -158,7 +161,6 @@ export function consents(r: Pick<CaseReportsTable, "consent">, tier: ConsentTier
  * for any report; a family member for a report they are tied to (checked by the caller: the portal).
  */
 export async function recordConsentInTx(ctx: Ctx, tx: Tx, actor: Actor, r: CaseReportsTable, tier: ConsentTier, given: boolean, note: string): Promise<ReportView> {
-  if (!(CONSENT_TIERS as readonly string[]).includes(tier)) throw new Invalid(`Consent tiers are ${CONSENT_TIERS.join(", ")}.`, "tier");
   const now = ctx.clock.now().toISOString();
   const consent: Consent = { ...consentOf(r), [tier]: { given, at: now, by: actor.id, ...(note ? { note } : {}) } };
   const next = { ...r, consent: canonicalJson(consent), version: r.version + 1, updated_at: now };
@@ -167,20 +169,21 @@ export async function recordConsentInTx(ctx: Ctx, tx: Tx, actor: Actor, r: CaseR
   return toReportView(next);
 }
 
-export async function recordConsent(ctx: Ctx, actor: Actor, input: { report: string; tier: ConsentTier; given: boolean; note?: string }): Promise<ReportView> {
+export async function recordConsent(ctx: Ctx, actor: Actor, sent: z.input<typeof contracts.RecordConsentInput>): Promise<ReportView> {
   ctx.policy.require(actor, "disclosure.make");
-  const note = words(input.note, "note", { max: 500 });
+  const input = parseInput(contracts.RecordConsentInput, sent);
+  const note = words(input.note, "note");
   return ctx.db.transaction(async (tx) => recordConsentInTx(ctx, tx, actor, await loadCaseReport(tx, input.report), input.tier, input.given, note));
 }
 
 async function recipientOf(tx: Tx, r: CaseReportsTable, recipientId: string | undefined): Promise<string> {
   const tied = await tiedUsers(tx, r);
   if (recipientId) {
-    if (!tied.includes(recipientId)) throw new Invalid(`The recipient must be a family member tied to report ${r.ref} (${tied.length ? tied.join(", ") : "none yet: tie one first"}).`, "recipientId");
+    if (!tied.includes(recipientId)) throw new Invalid(tied.length ? say("families.recipientNotTied", { report: r.ref }) : say("families.noMemberTied", { report: r.ref }), "recipientId");
     return recipientId;
   }
   if (tied.length === 1) return tied[0]!;
-  throw new Invalid(tied.length ? `Report ${r.ref} has ${tied.length} family members tied to it; name the recipient.` : `No family member's account is tied to report ${r.ref}; tie one first.`, "recipientId");
+  throw new Invalid(tied.length ? say("families.nameRecipient", { count: tied.length, report: r.ref }) : say("families.noMemberTied", { report: r.ref }), "recipientId");
 }
 
 async function disclosuresTo(tx: Tx, reportId: string, bodyId: string, recipient: string): Promise<CaseDisclosuresTable[]> {
@@ -190,8 +193,9 @@ async function disclosuresTo(tx: Tx, reportId: string, bodyId: string, recipient
 /** Makes the image from the original and stores it as a blob; returns its hash. */
 async function makeImage(ctx: Ctx, sha256: string, kind: FamilyImageKind): Promise<string> {
   const bytes = await ctx.blobs.read(sha256);
-  const img = await familyImage(bytes, kind).catch((err: unknown) => {
-    throw new Invalid(`The photo ${sha256.slice(0, 12)}… could not be turned into an image for the family (${err instanceof Error ? err.message : String(err)}).`, "photo");
+  // the image library's own words are English and technical: the family's caseworker reads which photo failed
+  const img = await familyImage(bytes, kind).catch(() => {
+    throw new Invalid(say("families.photoUnusable", { sha256: sha256.slice(0, 12) }), "photo");
   });
   return (await ctx.blobs.putBuffer(img)).sha256;
 }
@@ -202,46 +206,34 @@ async function photosOf(ctx: Ctx, actor: Actor, bodyId: string): Promise<{ sha25
   return [...body.photos].sort((a, b) => (a.role === "face" ? 0 : 1) - (b.role === "face" ? 0 : 1) || a.position - b.position).map((p) => ({ sha256: p.sha256, role: p.role }));
 }
 
-export interface DiscloseInput {
-  report: string;
-  bodyId: string;
-  stage: "text" | "blurred_face";
-  recipientId?: string;
-  /** What the family is told, in words (stage 1), or with the image (stage 2). */
-  text: string;
-  /** How the family agreed to this step (in person, by phone, in the portal …). */
-  consentNote: string;
-  reason: string;
-  /** Stage 2: the face preview this caseworker made and looked at (previewFace); its crop is what is sent. */
-  preview?: string;
-}
+export type DiscloseInput = z.input<typeof contracts.DiscloseInput>;
 
 /**
  * Stage 1 (text) or stage 2 (a blurred face crop) of a disclosure to one family member. Stage 1 needs a
  * decision; stage 2 needs stage 1, a decision other than excluded, and the family's consent to view photos.
  */
-export async function disclose(ctx: Ctx, actor: Actor, input: DiscloseInput): Promise<DisclosureView> {
+export async function disclose(ctx: Ctx, actor: Actor, sent: DiscloseInput): Promise<DisclosureView> {
   ctx.policy.require(actor, "disclosure.make");
-  if (input.stage !== "text" && input.stage !== "blurred_face") throw new Invalid("A caseworker discloses stage text or blurred_face; further photos follow a family's request (approve it).", "stage");
-  const text = words(input.text, "text", { required: true });
-  const consentNote = words(input.consentNote, "consent note", { required: true, max: 500 });
-  const reason = words(input.reason, "reason", { required: true });
+  const input = parseInput(contracts.DiscloseInput, sent);
+  const text = words(input.text, "text", say("families.textNeeded"));
+  const consentNote = words(input.consentNote, "consentNote", say("families.consentNoteNeeded"));
+  const reason = words(input.reason, "reason", say("families.reasonNeeded"));
   const bodyId = await bodyIdOf(ctx.db.db, input.bodyId);
   let photo: string | null = null;
   let image: string | null = null;
   let previewId: string | null = null;
   return ctx.db.transaction(async (tx) => {
     const r = await loadCaseReport(tx, input.report);
-    if (r.merged_into) throw new Conflict(`Report ${r.ref} was merged into another report; disclose on that one.`);
+    if (r.merged_into) throw new Conflict(say("families.mergedDisclose", { report: r.ref }));
     const recipient = await recipientOf(tx, r, input.recipientId);
     const decision = await currentDecision(tx, r.id, bodyId);
-    if (!decision) throw new Conflict("Record a decision on this candidate before disclosing anything about it.");
+    if (!decision) throw new Conflict(say("families.decisionFirst"));
     const before = await disclosuresTo(tx, r.id, bodyId, recipient);
     if (input.stage === "blurred_face") {
-      if (decision.status === "excluded") throw new Conflict("This candidate is excluded: no image of it is shown to the family.");
-      if (!before.some((d) => d.stage === "text")) throw new Conflict("Tell the family in words first (stage text), then show the blurred face.");
+      if (decision.status === "excluded") throw new Conflict(say("families.excludedNoImage"));
+      if (!before.some((d) => d.stage === "text")) throw new Conflict(say("families.wordsFirst"));
       // the recipient's own family's consent: after a merge, another family's consent does not speak for them
-      if (!consents(await homeReport(tx, r, recipient), "viewingPhotos")) throw new Conflict("The family has not consented to viewing photos (or withdrew it); record their consent first.");
+      if (!consents(await homeReport(tx, r, recipient), "viewingPhotos")) throw new Conflict(say("families.noPhotoConsent"));
       // only the crop this caseworker made and looked at, byte for byte (issue 20)
       const seen = await previewToSend(tx, actor, r, bodyId, input.preview);
       [photo, image, previewId] = [seen.photo_sha256, seen.image_sha256, seen.id];
@@ -267,27 +259,28 @@ export async function disclose(ctx: Ctx, actor: Actor, input: DiscloseInput): Pr
  * caseworker picks (default: every photo of the body but the face already shown), blurred unless the family
  * asked for them unblurred. Needs the consent to view photos, now.
  */
-export async function approveRequest(ctx: Ctx, actor: Actor, input: { id: string; photos?: string[]; text?: string; reason: string }): Promise<DisclosureView[]> {
+export async function approveRequest(ctx: Ctx, actor: Actor, sent: z.input<typeof contracts.ApproveRequestInput>): Promise<DisclosureView[]> {
   ctx.policy.require(actor, "disclosure.make");
-  const reason = words(input.reason, "reason", { required: true });
+  const input = parseInput(contracts.ApproveRequestInput, sent);
+  const reason = words(input.reason, "reason", say("families.reasonNeeded"));
   const req = await cwdb(ctx.db.db).selectFrom("family_view_requests").selectAll().where("id", "=", input.id).executeTakeFirst();
-  if (!req) throw new NotFound(`No request ${input.id}.`);
+  if (!req) throw new NotFound(say("families.noRequest"));
   const photos = await photosOf(ctx, actor, req.body_id);
   const chosen = input.photos?.length ? input.photos : photos.map((p) => p.sha256);
-  for (const sha of chosen) if (!photos.some((p) => p.sha256 === sha)) throw new Invalid(`Photo ${sha.slice(0, 12)}… is not one of the body's photos.`, "photos");
-  if (chosen.length === 0) throw new Invalid("The body has no photos to show.", "photos");
+  for (const sha of chosen) if (!photos.some((p) => p.sha256 === sha)) throw new Invalid(say("families.photoNotOfBody", { sha256: sha.slice(0, 12) }), "photos");
+  if (chosen.length === 0) throw new Invalid(say("families.noPhotos"), "photos");
   const kind: FamilyImageKind = req.unblurred === 1 ? "plain" : "blurred";
   const images = new Map<string, string>();
   for (const sha of chosen) images.set(sha, await makeImage(ctx, sha, kind));
   return ctx.db.transaction(async (tx) => {
     const fresh = await cwdb(tx).selectFrom("family_view_requests").selectAll().where("id", "=", req.id).executeTakeFirstOrThrow();
-    if (fresh.status !== "requested") throw new Conflict(`Request ${req.id} was already ${fresh.status}.`);
+    if (fresh.status !== "requested") throw new Conflict(fresh.status === "approved" ? say("families.requestApproved") : say("families.requestDeclined"));
     const r = await loadCaseReport(tx, fresh.report_id);
-    if (!consents(await homeReport(tx, r, fresh.requested_by), "viewingPhotos")) throw new Conflict("The family has withdrawn (or never gave) consent to viewing photos: nothing more can be shown.");
+    if (!consents(await homeReport(tx, r, fresh.requested_by), "viewingPhotos")) throw new Conflict(say("families.consentGoneMore"));
     const decision = await currentDecision(tx, r.id, fresh.body_id);
-    if (!decision || decision.status === "excluded") throw new Conflict("This candidate is excluded or undecided: no photos of it are shown to the family.");
+    if (!decision || decision.status === "excluded") throw new Conflict(say("families.excludedOrUndecided"));
     const tied = await tiedUsers(tx, r);
-    if (!tied.includes(fresh.requested_by)) throw new Conflict("The family member who asked is no longer tied to this report.");
+    if (!tied.includes(fresh.requested_by)) throw new Conflict(say("families.askerUntied"));
     const now = ctx.clock.now().toISOString();
     const rows: CaseDisclosuresTable[] = chosen.map((sha) => ({
       id: newId("dis"), report_id: r.id, body_id: fresh.body_id, recipient_id: fresh.requested_by, stage: "more", status: decision.status, text: words(input.text, "text"),
@@ -307,13 +300,14 @@ export async function approveRequest(ctx: Ctx, actor: Actor, input: { id: string
   });
 }
 
-export async function declineRequest(ctx: Ctx, actor: Actor, input: { id: string; reason: string }): Promise<RequestView> {
+export async function declineRequest(ctx: Ctx, actor: Actor, sent: z.input<typeof contracts.DeclineRequestInput>): Promise<RequestView> {
   ctx.policy.require(actor, "disclosure.make");
-  const reason = words(input.reason, "reason", { required: true });
+  const input = parseInput(contracts.DeclineRequestInput, sent);
+  const reason = words(input.reason, "reason", say("families.reasonNeeded"));
   return ctx.db.transaction(async (tx) => {
     const req = await cwdb(tx).selectFrom("family_view_requests").selectAll().where("id", "=", input.id).executeTakeFirst();
-    if (!req) throw new NotFound(`No request ${input.id}.`);
-    if (req.status !== "requested") throw new Conflict(`Request ${req.id} was already ${req.status}.`);
+    if (!req) throw new NotFound(say("families.noRequest"));
+    if (req.status !== "requested") throw new Conflict(req.status === "approved" ? say("families.requestApproved") : say("families.requestDeclined"));
     const now = ctx.clock.now().toISOString();
     const next = { ...req, status: "declined", decided_by: actor.id, decided_at: now, reason };
     await cwdb(tx).updateTable("family_view_requests").set({ status: next.status, decided_by: actor.id, decided_at: now, reason }).where("id", "=", req.id).execute();
@@ -382,13 +376,14 @@ export async function listFlags(ctx: Ctx, actor: Actor, input: { all?: boolean }
   return rows.map((f) => flagView(f, f.ref));
 }
 
-export async function clearFlag(ctx: Ctx, actor: Actor, input: { id: string; note: string }): Promise<FlagView> {
+export async function clearFlag(ctx: Ctx, actor: Actor, sent: z.input<typeof contracts.ClearFlagInput>): Promise<FlagView> {
   ctx.policy.require(actor, "disclosure.make");
-  const note = words(input.note, "note", { required: true, max: 2000 });
+  const input = parseInput(contracts.ClearFlagInput, sent);
+  const note = words(input.note, "note", say("families.noteNeeded"));
   return ctx.db.transaction(async (tx) => {
     const f = await cwdb(tx).selectFrom("family_flags").selectAll().where("id", "=", input.id).executeTakeFirst();
-    if (!f) throw new NotFound(`No flag ${input.id}.`);
-    if (f.cleared_at) throw new Conflict(`Flag ${f.id} was already cleared.`);
+    if (!f) throw new NotFound(say("families.noFlag"));
+    if (f.cleared_at) throw new Conflict(say("families.flagCleared"));
     const now = ctx.clock.now().toISOString();
     await cwdb(tx).updateTable("family_flags").set({ cleared_by: actor.id, cleared_at: now, clear_note: note }).where("id", "=", f.id).execute();
     await ctx.log.append(tx, custody("metadata modification", actor, ctx.clock.now(), objects(f.report_id, f.body_id), { action: "case.flag-cleared", flag: f.id }));
@@ -426,7 +421,7 @@ export async function disclosureImage(ctx: Ctx, actor: Actor, id: string): Promi
   ctx.policy.require(actor, "disclosure.make");
   const d = await ctx.db.transaction(async (tx) => {
     const d = await cwdb(tx).selectFrom("family_disclosures").selectAll().where("id", "=", id).executeTakeFirst();
-    if (!d || !d.image_sha256) throw new NotFound(`No disclosed image ${id}.`);
+    if (!d || !d.image_sha256) throw new NotFound(say("families.noDisclosedImage"));
     await ctx.log.append(tx, custody("disclosure", actor, ctx.clock.now(), objects(d.report_id, d.body_id, [{ id: d.id, role: "disclosure" }]), { action: "disclosure.image-checked", blurred: d.blurred === 1 }));
     return d;
   });

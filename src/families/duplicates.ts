@@ -2,6 +2,7 @@ import type { Ctx } from "../app/context.ts";
 import type { Actor } from "../core/actor.ts";
 import { canonicalJson } from "../core/canonical-json.ts";
 import { Conflict, Invalid, NotFound } from "../core/errors.ts";
+import { say } from "../core/messages.ts";
 import { newId } from "../core/ids.ts";
 import type { Tx } from "../db/database.ts";
 import { getSetting, setSetting } from "../db/settings.ts";
@@ -15,7 +16,9 @@ import { enqueueRerank } from "./rerank-requests.ts";
 import { inputOf, reportColumns, toReportView, type ReportInput, type ReportView } from "./reports.ts";
 import { cwdb, type CaseReportsTable, type DuplicatesTable } from "./casework-tables.ts";
 import { carryIdentificationOnMerge } from "./identification.ts";
-import type * as contracts from "./contracts.ts";
+import * as contracts from "./contracts.ts";
+import { parseInput } from "../core/input.ts";
+import type { z } from "zod";
 
 /**
  * Duplicate reports: the same missing person reported by several relatives, spelled differently, in Arabic or
@@ -178,9 +181,10 @@ async function openReports(tx: Tx): Promise<CaseReportsTable[]> {
  * Finds new duplicate pairs among open reports and stores them as proposals. Pairs already proposed, accepted,
  * rejected or superseded are not proposed again. One custody event names the pairs (report ids only).
  */
-export async function proposeDuplicates(ctx: Ctx, actor: Actor, input: { full?: boolean } = {}): Promise<{ proposed: number; proposals: DuplicateView[] }> {
+export async function proposeDuplicates(ctx: Ctx, actor: Actor, sent: z.input<typeof contracts.ScanDuplicatesInput> = {}): Promise<{ proposed: number; proposals: DuplicateView[] }> {
   ctx.policy.require(actor, "family.match");
   ctx.policy.require(actor, "personal.read");
+  const input = parseInput(contracts.ScanDuplicatesInput, sent);
   const created = await ctx.db.transaction(async (tx) => {
     const seen = new Set(
       (await cwdb(tx).selectFrom("family_duplicates").select(["report_a", "report_b"]).execute()).map((d) => `${d.report_a}|${d.report_b}`),
@@ -256,15 +260,9 @@ function toView(r: DuplicatesTable, by: Map<string, DuplicateView["a"]>): Duplic
 
 async function loadProposal(tx: Tx, id: string): Promise<DuplicatesTable> {
   const row = await cwdb(tx).selectFrom("family_duplicates").selectAll().where("id", "=", id).executeTakeFirst();
-  if (!row) throw new NotFound(`No duplicate proposal ${id}.`);
-  if (row.status !== "proposed") throw new Conflict(`Duplicate proposal ${id} was already ${row.status}.`);
+  if (!row) throw new NotFound(say("families.noDuplicate"));
+  if (row.status !== "proposed") throw new Conflict(row.status === "accepted" ? say("families.duplicateAccepted") : row.status === "rejected" ? say("families.duplicateRejected") : say("families.duplicateSuperseded"));
   return row;
-}
-
-function reasonText(reason: string | undefined): string {
-  const t = (reason ?? "").trim();
-  if (t.length > 2000) throw new Invalid("Keep the reason under 2000 characters.", "reason");
-  return t;
 }
 
 function union<T>(a: T[], b: T[]): T[] {
@@ -303,20 +301,21 @@ function reporterOf(r: CaseReportsTable): Reporter {
  * takes the merged report's reporters, family members, empty fields and lists; the merged report keeps all it
  * had, with status "merged" and a pointer. One custody event names both reports and the fields changed.
  */
-export async function acceptDuplicate(ctx: Ctx, actor: Actor, input: { id: string; survivor?: string; reason?: string }): Promise<{ survivor: ReportView; merged: ReportView }> {
+export async function acceptDuplicate(ctx: Ctx, actor: Actor, sent: z.input<typeof contracts.AcceptDuplicateInput>): Promise<{ survivor: ReportView; merged: ReportView }> {
   ctx.policy.require(actor, "report.edit");
   ctx.policy.require(actor, "personal.read");
-  const reason = reasonText(input.reason);
+  const input = parseInput(contracts.AcceptDuplicateInput, sent);
+  const reason = (input.reason ?? "").trim();
   const out = await ctx.db.transaction(async (tx) => {
     const dup = await loadProposal(tx, input.id);
     const pair = await cwdb(tx).selectFrom("family_reports").selectAll().where("id", "in", [dup.report_a, dup.report_b]).execute();
     const [a, b] = [pair.find((r) => r.id === dup.report_a), pair.find((r) => r.id === dup.report_b)];
-    if (!a || !b) throw new NotFound(`A report of proposal ${dup.id} is missing.`);
-    for (const r of [a, b]) if (r.merged_into || r.status !== "open") throw new Conflict(`Report ${r.ref} is ${r.status}; it cannot be merged again.`);
+    if (!a || !b) throw new NotFound(say("families.duplicateReportMissing"));
+    for (const r of [a, b]) if (r.merged_into || r.status !== "open") throw new Conflict(say("families.notMergeable", { report: r.ref }));
     let keep = a.created_at <= b.created_at ? a : b;
     if (input.survivor) {
       const s = [a, b].find((r) => r.id === input.survivor || r.ref === input.survivor);
-      if (!s) throw new Invalid(`The survivor must be ${a.ref} or ${b.ref}.`, "survivor");
+      if (!s) throw new Invalid(say("families.survivorOneOf", { report: a.ref, report2: b.ref }), "survivor");
       keep = s;
     }
     const gone = keep === a ? b : a;
@@ -362,10 +361,11 @@ export async function acceptDuplicate(ctx: Ctx, actor: Actor, input: { id: strin
 }
 
 /** Rejects a proposal: the pair is remembered and never proposed again. */
-export async function rejectDuplicate(ctx: Ctx, actor: Actor, input: { id: string; reason?: string }): Promise<DuplicateView> {
+export async function rejectDuplicate(ctx: Ctx, actor: Actor, sent: z.input<typeof contracts.RejectDuplicateInput>): Promise<DuplicateView> {
   ctx.policy.require(actor, "report.edit");
   ctx.policy.require(actor, "personal.read");
-  const reason = reasonText(input.reason);
+  const input = parseInput(contracts.RejectDuplicateInput, sent);
+  const reason = (input.reason ?? "").trim();
   return ctx.db.transaction(async (tx) => {
     const dup = await loadProposal(tx, input.id);
     const now = ctx.clock.now().toISOString();

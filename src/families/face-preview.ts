@@ -2,6 +2,7 @@ import type { Ctx } from "../app/context.ts";
 import type { Actor } from "../core/actor.ts";
 import { canonicalJson } from "../core/canonical-json.ts";
 import { Conflict, Invalid, NotFound } from "../core/errors.ts";
+import { say } from "../core/messages.ts";
 import { newId } from "../core/ids.ts";
 import type { Tx } from "../db/database.ts";
 import { custody } from "../ledger/index.ts";
@@ -11,7 +12,9 @@ import { consents, currentDecision } from "./disclosure.ts";
 import { bodyIdOf } from "./identification.ts";
 import { familyImage, type FaceRegion } from "./images.ts";
 import { cwdb, type CaseReportsTable, type FacePreviewsTable } from "./casework-tables.ts";
-import type * as contracts from "./contracts.ts";
+import * as contracts from "./contracts.ts";
+import { parseInput } from "../core/input.ts";
+import type { z } from "zod";
 
 /**
  * A family is never sent an image a caseworker has not seen (issue 20). The caseworker chooses the photo — only
@@ -29,8 +32,9 @@ function previewView(p: FacePreviewsTable): FacePreviewView {
 }
 
 /** The body's photos marked as showing the face, in their order on the body (empty: no blurred face is offered). */
-export async function facePhotos(ctx: Ctx, actor: Actor, input: { bodyId: string }): Promise<FacePhoto[]> {
+export async function facePhotos(ctx: Ctx, actor: Actor, sent: z.input<typeof contracts.FacePhotosInput>): Promise<FacePhoto[]> {
   ctx.policy.require(actor, "disclosure.make");
+  const input = parseInput(contracts.FacePhotosInput, sent);
   const body = await getBody(ctx, actor, await bodyIdOf(ctx.db.db, input.bodyId));
   return body.photos
     .filter((p) => p.role === "face")
@@ -38,11 +42,8 @@ export async function facePhotos(ctx: Ctx, actor: Actor, input: { bodyId: string
     .map((p) => ({ sha256: p.sha256, position: p.position }));
 }
 
-function regionOf(r: FaceRegion | undefined): FaceRegion {
-  if (!r) throw new Invalid("Draw the square around the face on the photo first.", "region");
-  const ok = (v: number, lo: number, hi: number) => typeof v === "number" && Number.isFinite(v) && v >= lo && v <= hi;
-  if (!ok(r.cx, 0, 1) || !ok(r.cy, 0, 1)) throw new Invalid("The centre of the square is a fraction of the photo's width and height, from 0 to 1.", "region");
-  if (!ok(r.size, 0.05, 1)) throw new Invalid("The square's side is a fraction of the photo's shorter edge, from 0.05 to 1.", "region");
+/** The square as stored: its fractions rounded to a thousandth (the schema checked their ranges). */
+function regionOf(r: FaceRegion): FaceRegion {
   const round = (v: number) => Math.round(v * 1000) / 1000;
   return { cx: round(r.cx), cy: round(r.cy), size: round(r.size) };
 }
@@ -53,33 +54,33 @@ function regionOf(r: FaceRegion | undefined): FaceRegion {
  */
 async function stageTwoAllowed(tx: Tx, r: CaseReportsTable, bodyId: string): Promise<void> {
   const decision = await currentDecision(tx, r.id, bodyId);
-  if (!decision) throw new Conflict("Record a decision on this candidate before preparing anything for the family.");
-  if (decision.status === "excluded") throw new Conflict("This candidate is excluded: no image of it is shown to the family.");
+  if (!decision) throw new Conflict(say("families.decisionFirstPreview"));
+  if (decision.status === "excluded") throw new Conflict(say("families.excludedNoImage"));
   const merged = await cwdb(tx).selectFrom("family_reports").select("consent").where("merged_into", "=", r.id).execute();
-  if (![r, ...merged].some((x) => consents(x, "viewingPhotos"))) throw new Conflict("The family has not consented to viewing photos (or withdrew it); record their consent first.");
+  if (![r, ...merged].some((x) => consents(x, "viewingPhotos"))) throw new Conflict(say("families.noPhotoConsent"));
 }
 
 /** Makes the blurred crop of the chosen face photo and region, stores it and records who looked at it. */
-export async function previewFace(ctx: Ctx, actor: Actor, input: { report: string; bodyId: string; photo?: string; region?: FaceRegion }): Promise<FacePreviewView> {
+export async function previewFace(ctx: Ctx, actor: Actor, sent: z.input<typeof contracts.PreviewFaceInput>): Promise<FacePreviewView> {
   ctx.policy.require(actor, "disclosure.make");
+  const input = parseInput(contracts.PreviewFaceInput, sent);
   const bodyId = await bodyIdOf(ctx.db.db, input.bodyId);
   const body = await getBody(ctx, actor, bodyId);
   const faces = body.photos.filter((p) => p.role === "face");
   if (faces.length === 0) {
-    throw new Conflict(`No photo of body ${body.ref} is marked as showing the face, so no blurred face can be shown to the family; a reviewer marks such a photo on the body's page.`);
+    throw new Conflict(say("families.noFacePhoto", { body: body.ref }));
   }
-  if (!input.photo) throw new Invalid("Choose the photo that shows the face.", "photo");
   const chosen = faces.find((p) => p.sha256 === input.photo);
-  if (!chosen) throw new Invalid("That photo is not one of this body's photos marked as showing the face.", "photo");
+  if (!chosen) throw new Invalid(say("families.notFacePhoto"), "photo");
   const region = regionOf(input.region);
   const r = await ctx.db.transaction(async (tx) => {
     const r = await loadCaseReport(tx, input.report);
-    if (r.merged_into) throw new Conflict(`Report ${r.ref} was merged into another report; disclose on that one.`);
+    if (r.merged_into) throw new Conflict(say("families.mergedDisclose", { report: r.ref }));
     await stageTwoAllowed(tx, r, body.id);
     return r;
   });
-  const bytes = await familyImage(await ctx.blobs.read(chosen.sha256), "face", region).catch((err: unknown) => {
-    throw new Invalid(`The photo could not be turned into an image for the family (${err instanceof Error ? err.message : String(err)}).`, "photo");
+  const bytes = await familyImage(await ctx.blobs.read(chosen.sha256), "face", region).catch(() => {
+    throw new Invalid(say("families.faceUnusable"), "photo");
   });
   const { sha256 } = await ctx.blobs.putBuffer(bytes);
   const row: FacePreviewsTable = {
@@ -104,7 +105,7 @@ export async function previewFace(ctx: Ctx, actor: Actor, input: { report: strin
 export async function facePreviewImage(ctx: Ctx, actor: Actor, id: string): Promise<{ bytes: Buffer; mime: string; sha256: string }> {
   ctx.policy.require(actor, "disclosure.make");
   const p = await cwdb(ctx.db.db).selectFrom("family_face_previews").selectAll().where("id", "=", id).executeTakeFirst();
-  if (!p) throw new NotFound(`There is no face preview ${id}.`);
+  if (!p) throw new NotFound(say("families.noPreview"));
   return { bytes: await ctx.blobs.read(p.image_sha256), mime: "image/jpeg", sha256: p.image_sha256 };
 }
 
@@ -113,9 +114,9 @@ export async function facePreviewImage(ctx: Ctx, actor: Actor, id: string): Prom
  * sends it (another's look does not stand for theirs). Called inside the disclosure's transaction.
  */
 export async function previewToSend(tx: Tx, actor: Actor, r: CaseReportsTable, bodyId: string, previewId: string | undefined): Promise<FacePreviewsTable> {
-  if (!previewId) throw new Invalid("Make and look at the blurred face first: only a crop you have seen can be sent.", "preview");
+  if (!previewId) throw new Invalid(say("families.previewFirst"), "preview");
   const p = await cwdb(tx).selectFrom("family_face_previews").selectAll().where("id", "=", previewId).executeTakeFirst();
-  if (!p || p.report_id !== r.id || p.body_id !== bodyId) throw new Invalid("That preview was not made for this report and candidate; make a new one.", "preview");
-  if (p.previewed_by !== actor.id) throw new Conflict("Another caseworker made that preview; look at the crop yourself (make a preview) before sending it.");
+  if (!p || p.report_id !== r.id || p.body_id !== bodyId) throw new Invalid(say("families.previewNotThis"), "preview");
+  if (p.previewed_by !== actor.id) throw new Conflict(say("families.previewOthers"));
   return p;
 }

@@ -1,6 +1,7 @@
 import type { Ctx } from "../app/context.ts";
 import type { Actor } from "../core/actor.ts";
 import { Conflict, NotFound } from "../core/errors.ts";
+import { say } from "../core/messages.ts";
 import { newId } from "../core/ids.ts";
 import { custody } from "../ledger/index.ts";
 import type { Tx } from "../db/database.ts";
@@ -74,16 +75,12 @@ export async function carryIdentificationOnMerge(ctx: Ctx, tx: Tx, actor: Actor,
   const [k, g] = [confirmedOf(kept), confirmedOf(away)];
   if (!g) return null;
   if (k && k.body_id !== g.body_id) {
-    throw new Conflict(
-      `Report ${keep.ref} is confirmed as body ${await refOfBody(tx, k.body_id)} and report ${gone.ref} as body ${await refOfBody(tx, g.body_id)}; one person is one body: reverse one of the confirmed decisions before merging the reports.`,
-    );
+    throw new Conflict(say("families.mergeConfirmedTwo", { report: keep.ref, body: await refOfBody(tx, k.body_id), report2: gone.ref, body2: await refOfBody(tx, g.body_id) }));
   }
   if (k) return null; // both confirmed the same body: the kept report's decision stands
   const onKeep = kept.get(g.body_id);
   if (onKeep?.status === "excluded") {
-    throw new Conflict(
-      `Report ${gone.ref} is confirmed as body ${await refOfBody(tx, g.body_id)}, which report ${keep.ref} excluded; settle the two decisions before merging the reports.`,
-    );
+    throw new Conflict(say("families.mergeExcluded", { report: gone.ref, body: await refOfBody(tx, g.body_id), report2: keep.ref }));
   }
   const row: DecisionsTable = {
     id: newId("dec"), report_id: keep.id, body_id: g.body_id, status: "confirmed", score: g.score, decided_by: actor.id,

@@ -1,10 +1,14 @@
 import type { Ctx } from "../app/context.ts";
 import type { Actor } from "../core/actor.ts";
 import { Conflict, NotFound } from "../core/errors.ts";
+import { say } from "../core/messages.ts";
 import type { Tx } from "../db/database.ts";
 import { custody } from "../ledger/index.ts";
 import { findAccountOfRole } from "../access/index.ts";
 import { cwdb, type CaseReportsTable } from "./casework-tables.ts";
+import * as contracts from "./contracts.ts";
+import { parseInput } from "../core/input.ts";
+import type { z } from "zod";
 
 /**
  * Which family members' accounts are tied to which reports. The filer of a report is tied to it; a caseworker
@@ -18,7 +22,7 @@ export async function loadCaseReport(tx: Tx, idOrRef: string): Promise<CaseRepor
     .selectAll()
     .where((eb) => eb.or([eb("id", "=", idOrRef), eb("ref", "=", idOrRef)]))
     .executeTakeFirst();
-  if (!row) throw new NotFound(`No missing-person report ${idOrRef}.`).says("record.notFound", { kind: "report" });
+  if (!row) throw new NotFound(say("record.notFound", { kind: "report" }));
   return row;
 }
 
@@ -57,14 +61,15 @@ export async function reportsOfUser(tx: Tx, userId: string): Promise<string[]> {
 }
 
 /** Ties a family member's account to a report (a caseworker's act, a custody event). */
-export async function linkMember(ctx: Ctx, actor: Actor, input: { report: string; userId: string; relationship?: string }): Promise<{ reportId: string; userId: string; members: string[] }> {
+export async function linkMember(ctx: Ctx, actor: Actor, sent: z.input<typeof contracts.LinkMemberInput>): Promise<{ reportId: string; userId: string; members: string[] }> {
   ctx.policy.require(actor, "disclosure.make");
+  const input = parseInput(contracts.LinkMemberInput, sent);
   return ctx.db.transaction(async (tx) => {
     const r = await loadCaseReport(tx, input.report);
     const user = await findAccountOfRole(tx, input.userId, "family_member", "userId");
     const now = ctx.clock.now().toISOString();
     const existing = await cwdb(tx).selectFrom("family_report_members").selectAll().where("report_id", "=", r.id).where("user_id", "=", user.id).executeTakeFirst();
-    if (existing && !existing.ended_at) throw new Conflict(`That account is already tied to report ${r.ref}.`);
+    if (existing && !existing.ended_at) throw new Conflict(say("families.alreadyTied", { report: r.ref }));
     const rel = input.relationship?.trim().slice(0, 80) || null;
     if (existing) {
       await cwdb(tx).updateTable("family_report_members").set({ relationship: rel, linked_by: actor.id, linked_at: now, ended_by: null, ended_at: null }).where("report_id", "=", r.id).where("user_id", "=", user.id).execute();
@@ -77,8 +82,9 @@ export async function linkMember(ctx: Ctx, actor: Actor, input: { report: string
 }
 
 /** Ends a tie: the account no longer sees the report or anything disclosed about it. */
-export async function endMember(ctx: Ctx, actor: Actor, input: { report: string; userId: string }): Promise<{ reportId: string; userId: string; members: string[] }> {
+export async function endMember(ctx: Ctx, actor: Actor, sent: z.input<typeof contracts.EndMemberInput>): Promise<{ reportId: string; userId: string; members: string[] }> {
   ctx.policy.require(actor, "disclosure.make");
+  const input = parseInput(contracts.EndMemberInput, sent);
   return ctx.db.transaction(async (tx) => {
     const r = await loadCaseReport(tx, input.report);
     const now = ctx.clock.now().toISOString();
@@ -89,7 +95,7 @@ export async function endMember(ctx: Ctx, actor: Actor, input: { report: string;
       .where("user_id", "=", input.userId)
       .where("ended_at", "is", null)
       .executeTakeFirst();
-    if (Number(res.numUpdatedRows) !== 1) throw new NotFound(`That account is not tied to report ${r.ref}${r.filed_by === input.userId ? " by a link (it filed the report)" : ""}.`);
+    if (Number(res.numUpdatedRows) !== 1) throw new NotFound(r.filed_by === input.userId ? say("families.notTiedFiler", { report: r.ref }) : say("families.notTied", { report: r.ref }));
     await ctx.log.append(tx, custody("metadata modification", actor, ctx.clock.now(), [{ id: r.id, role: "report" }], { action: "report.member-ended", user: input.userId }));
     return { reportId: r.id, userId: input.userId, members: await tiedUsers(tx, r) };
   });

@@ -1,18 +1,21 @@
 import type { Readable } from "node:stream";
 import type { Ctx } from "../app/context.ts";
 import type { Actor } from "../core/actor.ts";
-import { Conflict, Forbidden, Invalid, NotFound } from "../core/errors.ts";
+import { Conflict, Forbidden, NotFound } from "../core/errors.ts";
+import { say } from "../core/messages.ts";
 import { newId } from "../core/ids.ts";
 import type { Tx } from "../db/database.ts";
 import { custody } from "../ledger/index.ts";
 import { recordPersonalDataRead } from "../access/index.ts";
-import { CONSENT_TIERS, toReportView, type Consent, type ConsentTier } from "./reports.ts";
+import { toReportView, type Consent } from "./reports.ts";
 import { cwdb, type CaseDisclosuresTable, type CaseReportsTable } from "./casework-tables.ts";
 import { homeReport, loadCaseReport, reportsOfUser, tiedUsers } from "./members.ts";
 import { consents, raiseFlag, recordConsentInTx, requestView, type DecisionStatus, type Stage } from "./disclosure.ts";
 import { checkedChange, recordProposalInTx } from "./proposals.ts";
 import { Vocabularies, type Term } from "../catalogue/index.ts";
-import type * as contracts from "./contracts.ts";
+import * as contracts from "./contracts.ts";
+import { parseInput } from "../core/input.ts";
+import type { z } from "zod";
 
 /**
  * The family member's portal. A family member sees the reports they are tied to (filed, or tied by a
@@ -30,7 +33,7 @@ export type PortalReport = contracts.PortalReport;
 export type PortalWithdrawal = contracts.PortalWithdrawal;
 
 function familyOnly(ctx: Ctx, actor: Actor): void {
-  if (!ctx.policy.stands(actor, "family.portal")) throw new Forbidden("This is the family members' portal; caseworkers use /api/families.");
+  if (!ctx.policy.stands(actor, "family.portal")) throw new Forbidden(say("families.portalOnly"));
 }
 
 const STAGE_ORDER: Record<string, number> = { text: 1, blurred_face: 2, more: 3 };
@@ -41,7 +44,7 @@ const STAGE_ORDER: Record<string, number> = { text: 1, blurred_face: 2, more: 3 
  */
 async function ownReport(tx: Tx, actor: Actor, idOrRef: string): Promise<{ r: CaseReportsTable; home: CaseReportsTable }> {
   const r = await loadCaseReport(tx, idOrRef).catch(() => null);
-  if (!r || !(await tiedUsers(tx, r)).includes(actor.id)) throw new NotFound(`No missing-person report ${idOrRef}.`).says("record.notFound", { kind: "report" });
+  if (!r || !(await tiedUsers(tx, r)).includes(actor.id)) throw new NotFound(say("record.notFound", { kind: "report" }));
   return { r, home: await homeReport(tx, r, actor.id) };
 }
 
@@ -146,11 +149,12 @@ async function proposalsFor(tx: Tx, actor: Actor, reportIds: string[]): Promise<
  * The family adds or corrects something (a mark remembered, a document found, a date): it waits for a caseworker,
  * who accepts it (the report changes then) or refuses it with a reason the family reads.
  */
-export async function proposeChange(ctx: Ctx, actor: Actor, input: { report: string; fields: Record<string, unknown> }): Promise<contracts.PortalProposal> {
+export async function proposeChange(ctx: Ctx, actor: Actor, sent: z.input<typeof contracts.ProposeChangeInput>): Promise<contracts.PortalProposal> {
   familyOnly(ctx, actor);
+  const input = parseInput(contracts.ProposeChangeInput, sent);
   return ctx.db.transaction(async (tx) => {
     const { r } = await ownReport(tx, actor, input.report);
-    if (r.status === "closed") throw new Conflict(`Report ${r.ref} is closed; speak with your caseworker.`);
+    if (r.status === "closed") throw new Conflict(say("families.reportClosed", { report: r.ref }));
     const fields = await checkedChange(tx, r, input.fields);
     const p = await recordProposalInTx(ctx, tx, actor, r, "change", fields);
     return { id: p.id, kind: "change", fields: Object.keys(fields).sort(), status: "proposed", createdAt: p.created_at, decidedAt: null, reason: null };
@@ -158,9 +162,9 @@ export async function proposeChange(ctx: Ctx, actor: Actor, input: { report: str
 }
 
 /** The family gives or withdraws one tier of consent: on their own report, whichever merged case they look at. */
-export async function portalConsent(ctx: Ctx, actor: Actor, input: { report: string; tier: ConsentTier; given: boolean }): Promise<PortalReport["report"]> {
+export async function portalConsent(ctx: Ctx, actor: Actor, sent: z.input<typeof contracts.PortalConsentInput>): Promise<PortalReport["report"]> {
   familyOnly(ctx, actor);
-  if (!(CONSENT_TIERS as readonly string[]).includes(input.tier)) throw new Invalid(`Consent tiers are ${CONSENT_TIERS.join(", ")}.`, "tier");
+  const input = parseInput(contracts.PortalConsentInput, sent);
   return ctx.db.transaction(async (tx) => {
     const { r, home } = await ownReport(tx, actor, input.report);
     await recordConsentInTx(ctx, tx, actor, home, input.tier, input.given, "in the portal");
@@ -172,17 +176,17 @@ export async function portalConsent(ctx: Ctx, actor: Actor, input: { report: str
  * The family asks to see more of one match (stage 3): more photos, blurred, or unblurred if they say so. The
  * request waits for a caseworker (a flag on their list); nothing is shown until they approve it.
  */
-export async function requestMore(ctx: Ctx, actor: Actor, input: { report: string; matchId: string; unblurred: boolean; note?: string }): Promise<PortalMatch["requests"][number]> {
+export async function requestMore(ctx: Ctx, actor: Actor, sent: z.input<typeof contracts.RequestMoreInput>): Promise<PortalMatch["requests"][number]> {
   familyOnly(ctx, actor);
+  const input = parseInput(contracts.RequestMoreInput, sent);
   const note = (input.note ?? "").trim();
-  if (note.length > 2000) throw new Invalid("Keep the note under 2000 characters.", "note");
   return ctx.db.transaction(async (tx) => {
     const { r, home } = await ownReport(tx, actor, input.report);
     const first = await cwdb(tx).selectFrom("family_disclosures").selectAll().where("id", "=", input.matchId).where("report_id", "=", r.id).where("recipient_id", "=", actor.id).where("withdrawn_at", "is", null).executeTakeFirst();
-    if (!first) throw new NotFound(`No match ${input.matchId} on this report.`);
+    if (!first) throw new NotFound(say("families.noMatch"));
     const match = (await matchesFor(tx, actor, r, home)).find((m) => m.matchId === first.id)!;
-    if (!consents(home, "viewingPhotos")) throw new Conflict("Viewing photos needs your consent; give it first (you can withdraw it at any time).");
-    if (!match.mayRequestMore) throw new Conflict(match.requests.some((q) => q.status === "requested") ? "You already asked; your caseworker will answer." : "Your caseworker has not shown you a first image of this match yet.");
+    if (!consents(home, "viewingPhotos")) throw new Conflict(say("families.viewingConsentNeeded"));
+    if (!match.mayRequestMore) throw new Conflict(match.requests.some((q) => q.status === "requested") ? say("families.alreadyAsked") : say("families.noFirstImage"));
     const now = ctx.clock.now().toISOString();
     const row = { id: newId("vrq"), report_id: r.id, body_id: first.body_id, requested_by: actor.id, unblurred: input.unblurred ? 1 : 0, note, status: "requested", decided_by: null, decided_at: null, reason: null, created_at: now };
     await cwdb(tx).insertInto("family_view_requests").values(row).execute();
@@ -204,9 +208,9 @@ export async function portalImage(ctx: Ctx, actor: Actor, id: string): Promise<{
   familyOnly(ctx, actor);
   const d = await ctx.db.transaction(async (tx) => {
     const d = await cwdb(tx).selectFrom("family_disclosures").selectAll().where("id", "=", id).where("recipient_id", "=", actor.id).where("withdrawn_at", "is", null).executeTakeFirst();
-    if (!d || !d.image_sha256) throw new NotFound(`No image ${id}.`);
+    if (!d || !d.image_sha256) throw new NotFound(say("families.noImage"));
     const { r, home } = await ownReport(tx, actor, d.report_id);
-    if (!consents(home, "viewingPhotos")) throw new Forbidden("You withdrew your consent to viewing photos; give it again to see this image.");
+    if (!consents(home, "viewingPhotos")) throw new Forbidden(say("families.consentGoneImage"));
     await ctx.log.append(tx, custody("disclosure", actor, ctx.clock.now(), [{ id: r.id, role: "report" }, { id: d.body_id, role: "body" }, { id: d.id, role: "disclosure" }], { action: "disclosure.image-viewed", blurred: d.blurred === 1 }));
     return d;
   });
@@ -215,10 +219,10 @@ export async function portalImage(ctx: Ctx, actor: Actor, id: string): Promise<{
 }
 
 /** The vocabularies a family's form needs (kinds of mark, places on the body, governorates), in both languages. */
-export const FORM_VOCABULARIES = ["mark_type", "body_region", "governorate"] as const;
+export const FORM_VOCABULARIES = contracts.FormVocabularyName.options;
 
-export async function portalVocabulary(ctx: Ctx, actor: Actor, input: { vocabulary: (typeof FORM_VOCABULARIES)[number] }): Promise<Term[]> {
+export async function portalVocabulary(ctx: Ctx, actor: Actor, sent: z.input<typeof contracts.PortalVocabularyInput>): Promise<Term[]> {
   familyOnly(ctx, actor);
-  if (!(FORM_VOCABULARIES as readonly string[]).includes(input.vocabulary)) throw new Invalid(`The portal's forms use ${FORM_VOCABULARIES.join(", ")}.`, "vocabulary");
+  const input = parseInput(contracts.PortalVocabularyInput, sent);
   return (await Vocabularies.cached(ctx.db.db)).terms(input.vocabulary);
 }

@@ -2,6 +2,7 @@ import type { Ctx } from "../app/context.ts";
 import type { Actor } from "../core/actor.ts";
 import { canonicalJson } from "../core/canonical-json.ts";
 import { Conflict, Invalid, NotFound } from "../core/errors.ts";
+import { say } from "../core/messages.ts";
 import { newId } from "../core/ids.ts";
 import type { Tx } from "../db/database.ts";
 import { custody } from "../ledger/index.ts";
@@ -10,7 +11,9 @@ import { Vocabularies } from "../catalogue/index.ts";
 import { enqueueRerank } from "./rerank-requests.ts";
 import { applyReportPatchInTx, inputOf, reportColumns, toReportView, type ReportInput } from "./reports.ts";
 import { cwdb, type CaseReportsTable as FamilyReportsTable, type ReportProposalsTable } from "./casework-tables.ts";
-import type * as contracts from "./contracts.ts";
+import * as contracts from "./contracts.ts";
+import { parseInput } from "../core/input.ts";
+import type { z } from "zod";
 
 /**
  * What families propose (issue 19, item 3). A report a family member files waits, with status `submitted`, for a
@@ -54,10 +57,10 @@ export async function checkedChange(tx: Tx, report: FamilyReportsTable, fields: 
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(fields)) {
     if (v === undefined) continue;
-    if (!(PROPOSABLE as readonly string[]).includes(k)) throw new Invalid(`"${k}" is not something a family changes here.`, k);
+    if (!(PROPOSABLE as readonly string[]).includes(k)) throw new Invalid(say("families.notProposable", { field: k }), k);
     out[k] = v;
   }
-  if (Object.keys(out).length === 0) throw new Invalid("Write what you would like to add or correct.", "fields");
+  if (Object.keys(out).length === 0) throw new Invalid(say("families.writeWhat"), "fields");
   reportColumns({ ...inputOf(toReportView(report)), ...(out as ReportInput) }, await Vocabularies.load(tx)); // throws Invalid with the field
   return out as ReportInput;
 }
@@ -76,7 +79,7 @@ export async function listReportProposals(ctx: Ctx, actor: Actor, input: { statu
     let q = cwdb(tx).selectFrom("family_report_proposals").selectAll().orderBy("created_at").orderBy("id").limit(500);
     if (input.report) {
       const r = await cwdb(tx).selectFrom("family_reports").select("id").where((eb) => eb.or([eb("id", "=", input.report!), eb("ref", "=", input.report!)])).executeTakeFirst();
-      if (!r) throw new NotFound(`No missing-person report ${input.report}.`).says("record.notFound", { kind: "report" });
+      if (!r) throw new NotFound(say("record.notFound", { kind: "report" }));
       q = q.where("report_id", "=", r.id);
       if (input.status) q = q.where("status", "=", input.status);
     } else q = q.where("status", "=", input.status ?? "proposed");
@@ -89,16 +92,15 @@ export async function listReportProposals(ctx: Ctx, actor: Actor, input: { statu
 
 async function loadOpen(tx: Tx, id: string): Promise<{ p: ReportProposalsTable; r: FamilyReportsTable }> {
   const p = await cwdb(tx).selectFrom("family_report_proposals").selectAll().where("id", "=", id).executeTakeFirst();
-  if (!p) throw new NotFound(`There is no proposal ${id}.`);
+  if (!p) throw new NotFound(say("families.noProposal"));
   const r = await cwdb(tx).selectFrom("family_reports").selectAll().where("id", "=", p.report_id).executeTakeFirstOrThrow();
-  if (p.status !== "proposed") throw new Conflict(`This proposal on report ${r.ref} was already ${p.status}.`);
+  if (p.status !== "proposed") throw new Conflict(p.status === "accepted" ? say("families.proposalAccepted", { report: r.ref }) : say("families.proposalRefused", { report: r.ref }));
   return { p, r };
 }
 
 function reasonText(v: string | undefined, required: boolean): string | null {
   const t = (v ?? "").normalize("NFC").trim();
-  if (required && !t) throw new Invalid("Write the reason: the family reads it, in the words you write.", "reason");
-  if (t.length > 2000) throw new Invalid("Keep the reason under 2000 characters.", "reason");
+  if (required && !t) throw new Invalid(say("families.reasonForFamily"), "reason");
   return t || null;
 }
 
@@ -106,13 +108,14 @@ function reasonText(v: string | undefined, required: boolean): string | null {
  * A caseworker accepts a proposal: a new report opens (and is ranked); a change is applied to the report as it
  * is now (validated again). One custody event for the decision, one for the change.
  */
-export async function acceptReportProposal(ctx: Ctx, actor: Actor, input: { id: string; reason?: string }): Promise<ReportProposalView> {
+export async function acceptReportProposal(ctx: Ctx, actor: Actor, sent: z.input<typeof contracts.AcceptProposalInput>): Promise<ReportProposalView> {
   ctx.policy.require(actor, "report.edit");
   ctx.policy.require(actor, "personal.read");
+  const input = parseInput(contracts.AcceptProposalInput, sent);
   const reason = reasonText(input.reason, false);
   const out = await ctx.db.transaction(async (tx) => {
     const { p, r } = await loadOpen(tx, input.id);
-    if (r.merged_into || (p.kind === "change" && r.status !== "open" && r.status !== "submitted")) throw new Conflict(`Report ${r.ref} is ${r.status}; its proposals cannot be applied.`);
+    if (r.merged_into || (p.kind === "change" && r.status !== "open" && r.status !== "submitted")) throw new Conflict(say("families.proposalsNotApplicable", { report: r.ref }));
     const now = ctx.clock.now().toISOString();
     if (p.kind === "new") {
       await cwdb(tx).updateTable("family_reports").set({ status: "open", caseworker_id: r.caseworker_id ?? actor.id, version: r.version + 1, updated_at: now }).where("id", "=", r.id).execute();
@@ -129,9 +132,10 @@ export async function acceptReportProposal(ctx: Ctx, actor: Actor, input: { id: 
 }
 
 /** A caseworker refuses a proposal with a reason the family reads; a refused new report is closed, not matched. */
-export async function refuseReportProposal(ctx: Ctx, actor: Actor, input: { id: string; reason: string }): Promise<ReportProposalView> {
+export async function refuseReportProposal(ctx: Ctx, actor: Actor, sent: z.input<typeof contracts.RefuseProposalInput>): Promise<ReportProposalView> {
   ctx.policy.require(actor, "report.edit");
   ctx.policy.require(actor, "personal.read");
+  const input = parseInput(contracts.RefuseProposalInput, sent);
   const reason = reasonText(input.reason, true);
   return ctx.db.transaction(async (tx) => {
     const { p, r } = await loadOpen(tx, input.id);

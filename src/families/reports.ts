@@ -3,7 +3,8 @@ import type { Ctx } from "../app/context.ts";
 import type { Actor } from "../core/actor.ts";
 import { canonicalJson } from "../core/canonical-json.ts";
 import { toLatinDigits } from "../core/arabic.ts";
-import { Conflict, Invalid, NotFound } from "../core/errors.ts";
+import { Conflict, DalilError, Invalid, NotFound } from "../core/errors.ts";
+import { say } from "../core/messages.ts";
 import { newId } from "../core/ids.ts";
 import type { Tx } from "../db/database.ts";
 import { custody } from "../ledger/index.ts";
@@ -16,7 +17,9 @@ import { parseNameChain, type NameSlots } from "../names/index.ts";
 import { enqueueRerank } from "./rerank-requests.ts";
 import { recordProposalInTx } from "./proposals.ts";
 import { fdb, type FamilyReportsTable } from "./tables.ts";
-import type * as contracts from "./contracts.ts";
+import * as contracts from "./contracts.ts";
+import { parseInput } from "../core/input.ts";
+import type { z } from "zod";
 
 /**
  * Missing-person reports (ante-mortem). A report is a family's personal data: reading one is recorded, every
@@ -25,41 +28,17 @@ import type * as contracts from "./contracts.ts";
  */
 
 /** publicDisplay: an image of the identified person may be shown in a public exhibition (src/exhibitions). */
-export const CONSENT_TIERS = ["dataSharing", "recontact", "viewingPhotos", "dnaReferral", "publicDisplay"] as const;
+export const CONSENT_TIERS = contracts.ConsentTierName.options;
 export type ConsentTier = (typeof CONSENT_TIERS)[number];
 export type Consent = Partial<Record<ConsentTier, { given: boolean; at: string; by: string }>>;
 
-export const BRANCH_CERTAINTIES = ["certain", "probable", "rumoured"] as const;
+export const BRANCH_CERTAINTIES = contracts.BranchCertaintyName.options;
 export type BranchCertainty = (typeof BRANCH_CERTAINTIES)[number];
 
 export type Sighting = contracts.Sighting;
 
-export interface ReportInput {
-  ref?: string;
-  nameAr?: string | null;
-  nameLat?: string | null;
-  fatherName?: string | null;
-  motherName?: string | null;
-  aliases?: string[];
-  sex?: "male" | "female" | null;
-  /** YYYY, YYYY-MM or YYYY-MM-DD; "~1985" or "c. 1985" for an approximate year. */
-  birthDate?: string | null;
-  birthPlace?: string | null;
-  /** Partial dates allowed: 2012, 2012-05, 2012-05-14, a season. */
-  arrestDate?: string | null;
-  arrestPlace?: string | null;
-  /** A governorate code, Arabic or English name. */
-  arrestGovernorate?: string | null;
-  branch?: string | null;
-  branchCertainty?: BranchCertainty | null;
-  seenInDetention?: Sighting[];
-  marks?: Mark[];
-  numbers?: { role: "detainee" | "branch" | "examiner"; value: string }[];
-  consent?: Partial<Record<ConsentTier, boolean>>;
-  reporterName?: string | null;
-  reporterRelationship?: string | null;
-  reporterContact?: string | null;
-}
+/** A report's fields as a person enters them (the input of createReport; the CSV import and patches build the same). */
+export type ReportInput = z.input<typeof contracts.NewReportInput>;
 
 export type ReportView = contracts.ReportView;
 
@@ -116,7 +95,7 @@ function text(v: string | null | undefined, field: string, max = 300): string | 
   if (v === null || v === undefined) return null;
   const t = v.normalize("NFC").trim();
   if (t === "") return null;
-  if (t.length > max) throw new Invalid(`Keep ${field} under ${max} characters.`, field);
+  if (t.length > max) throw new Invalid(say("field.tooLong", { field, max }), field);
   return t;
 }
 
@@ -130,7 +109,7 @@ export function parseBirthDate(raw: string | null | undefined): { date: string; 
   const m = /^(\d{4})(?:-(\d{2})(?:-(\d{2}))?)?$/.exec(s);
   const year = m ? Number(m[1]) : NaN;
   if (!m || year < 1900 || year > 2030 || (m[2] && (Number(m[2]) < 1 || Number(m[2]) > 12)) || (m[3] && (Number(m[3]) < 1 || Number(m[3]) > 31))) {
-    throw new Invalid(`"${t}" is not a birth date this archive reads: write YYYY, YYYY-MM, YYYY-MM-DD, or "~YYYY" for an approximate year.`, "birthDate");
+    throw new Invalid(say("families.birthDate", { text: t }), "birthDate");
   }
   return { date: s, precision: m[3] ? "day" : m[2] ? "month" : "year" };
 }
@@ -141,27 +120,29 @@ type Row = Omit<FamilyReportsTable, "id" | "ref" | "filed_by" | "caseworker_id" 
 export function reportColumns(input: ReportInput, vocab: Vocabularies): Row {
   const nameAr = text(input.nameAr, "nameAr");
   const nameLat = text(input.nameLat, "nameLat");
-  if (!nameAr && !nameLat) throw new Invalid("Give the missing person's name, in Arabic or Latin letters (or both).", "nameAr");
+  if (!nameAr && !nameLat) throw new Invalid(say("families.nameNeeded"), "nameAr");
   const father = text(input.fatherName, "fatherName") ?? undefined;
   const mother = text(input.motherName, "motherName") ?? undefined;
   const aliases = (input.aliases ?? []).map((a) => text(a, "aliases")).filter((a): a is string => !!a);
   const slots = parseNameChain((nameAr ?? nameLat)!, { ...(father ? { father } : {}), ...(mother ? { mother } : {}), aliases });
   if (input.sex !== undefined && input.sex !== null && input.sex !== "male" && input.sex !== "female") {
-    throw new Invalid(`Sex is "male", "female" or left empty when unknown, not "${String(input.sex)}".`, "sex");
+    throw new Invalid(say("families.sex", { value: String(input.sex) }), "sex");
   }
   const birth = parseBirthDate(input.birthDate);
   let arrest: ReturnType<typeof parseFuzzyDate> = null;
   try {
     arrest = parseFuzzyDate(input.arrestDate);
   } catch (err) {
-    throw new Invalid(err instanceof Error ? err.message.replace(/^/, "Arrest date: ") : "Arrest date not understood.", "arrestDate");
+    // the date's own words (catalogue/dates.ts), said for the arrest date field
+    if (err instanceof DalilError && err.key) throw new Invalid({ key: err.key, params: err.params ?? {} }, "arrestDate");
+    throw err;
   }
   const gov = text(input.arrestGovernorate, "arrestGovernorate");
   const govCode = gov ? vocab.require("governorate", gov, "arrestGovernorate").code : null;
   const branchText = text(input.branch, "branch", 40);
   const branch = branchText ? toLatinDigits(branchText).replace(/^(branch|فرع)\s*/i, "").trim() : null;
   if (input.branchCertainty && !(BRANCH_CERTAINTIES as readonly string[]).includes(input.branchCertainty)) {
-    throw new Invalid(`How sure the family is of the branch is one of ${BRANCH_CERTAINTIES.join(", ")}.`, "branchCertainty");
+    throw new Invalid(say("families.branchCertainty"), "branchCertainty");
   }
   const marks = (input.marks ?? []).map((m) => ({
     type: vocab.require("mark_type", m.type, "marks").code,
@@ -169,14 +150,14 @@ export function reportColumns(input: ReportInput, vocab: Vocabularies): Row {
     description: text(m.description, "marks", 500) ?? "",
   }));
   const numbers = (input.numbers ?? []).map((n) => {
-    if (!["detainee", "branch", "examiner"].includes(n.role)) throw new Invalid(`A number's role is detainee, branch or examiner, not "${n.role}".`, "numbers");
+    if (!["detainee", "branch", "examiner"].includes(n.role)) throw new Invalid(say("families.numberRole", { value: String(n.role) }), "numbers");
     const v = text(n.value, "numbers", 40);
-    if (!v) throw new Invalid("A number needs its value.", "numbers");
+    if (!v) throw new Invalid(say("families.numberValue"), "numbers");
     return { role: n.role, value: toLatinDigits(v).replace(/\s+/g, "") };
   });
   const seen = (input.seenInDetention ?? []).map((s) => {
     const place = text(s.place, "seenInDetention");
-    if (!place) throw new Invalid("A sighting in detention needs the place.", "seenInDetention");
+    if (!place) throw new Invalid(say("families.sightingPlace"), "seenInDetention");
     return { place, ...(s.when ? { when: s.when } : {}), ...(s.witness ? { witness: s.witness } : {}) };
   });
   return {
@@ -208,8 +189,8 @@ export function reportColumns(input: ReportInput, vocab: Vocabularies): Row {
 function consentOf(input: ReportInput["consent"], actor: Actor, at: string, prev: Consent = {}): Consent {
   const out: Consent = { ...prev };
   for (const [k, v] of Object.entries(input ?? {})) {
-    if (!(CONSENT_TIERS as readonly string[]).includes(k)) throw new Invalid(`Consent tiers are ${CONSENT_TIERS.join(", ")}, not "${k}".`, "consent");
-    if (typeof v !== "boolean") throw new Invalid(`Consent to ${k} is true or false.`, "consent");
+    if (!(CONSENT_TIERS as readonly string[]).includes(k)) throw new Invalid(say("families.consentTier", { tier: k }), "consent");
+    if (typeof v !== "boolean") throw new Invalid(say("families.consentYesNo", { tier: k }), "consent");
     out[k as ConsentTier] = { given: v, at, by: actor.id };
   }
   return out;
@@ -230,10 +211,10 @@ export async function insertReport(ctx: Ctx, tx: Tx, actor: Actor, input: Report
   const now = ctx.clock.now().toISOString();
   // a family member's ref is the archive's to give: a chosen one could take a partner's reference, or probe
   // whether a reference exists by the refusal
-  if (ctx.policy.stands(actor, "family.filer") && text(input.ref, "ref", 60)) throw new Invalid("The archive gives each report its reference; leave ref out.", "ref");
+  if (ctx.policy.stands(actor, "family.filer") && text(input.ref, "ref", 60)) throw new Invalid(say("families.refGiven"), "ref");
   const ref = text(input.ref, "ref", 60) ?? (await nextRef(tx));
   const exists = await fdb(tx).selectFrom("family_reports").select("id").where("ref", "=", ref).executeTakeFirst();
-  if (exists) throw new Conflict(`A report with ref ${ref} already exists; give another ref or edit that report.`);
+  if (exists) throw new Conflict(say("families.refTaken", { ref }));
   const row: FamilyReportsTable = {
     ...cols,
     id: newId("rep"),
@@ -255,8 +236,9 @@ export async function insertReport(ctx: Ctx, tx: Tx, actor: Actor, input: Report
 }
 
 /** A caseworker enters a report, or a family member files one (they become its filer; it waits for a caseworker). */
-export async function createReport(ctx: Ctx, actor: Actor, input: ReportInput): Promise<ReportView> {
+export async function createReport(ctx: Ctx, actor: Actor, sent: z.input<typeof contracts.NewReportInput>): Promise<ReportView> {
   ctx.policy.require(actor, "report.file");
+  const input = parseInput(contracts.NewReportInput, sent);
   const view = await ctx.db.transaction(async (tx) => insertReport(ctx, tx, actor, input, await Vocabularies.load(tx)));
   if (view.status === "open") await enqueueRerank(ctx, { reportId: view.id });
   return view;
@@ -264,7 +246,7 @@ export async function createReport(ctx: Ctx, actor: Actor, input: ReportInput): 
 
 async function loadReport(tx: Tx, idOrRef: string): Promise<FamilyReportsTable> {
   const row = await fdb(tx).selectFrom("family_reports").selectAll().where((eb) => eb.or([eb("id", "=", idOrRef), eb("ref", "=", idOrRef)])).executeTakeFirst();
-  if (!row) throw new NotFound(`No missing-person report ${idOrRef}.`).says("record.notFound", { kind: "report" });
+  if (!row) throw new NotFound(say("record.notFound", { kind: "report" }));
   return row;
 }
 
@@ -274,7 +256,7 @@ export async function readReportInTx(ctx: Ctx, tx: Tx, actor: Actor, idOrRef: st
   const row = await loadReport(tx, idOrRef);
   // a report the actor may not see is "not found" for a family member: they learn nothing about others' reports
   if (!ctx.policy.allows(actor, "report.read", reportResource(row))) {
-    if (ctx.policy.stands(actor, "family.not-found")) throw new NotFound(`No missing-person report ${idOrRef}.`).says("record.notFound", { kind: "report" });
+    if (ctx.policy.stands(actor, "family.not-found")) throw new NotFound(say("record.notFound", { kind: "report" }));
     ctx.policy.require(actor, "report.read", reportResource(row));
   }
   await recordPersonalDataRead(ctx, tx, actor, [{ id: row.id, role: "report" }], { read: what });
@@ -304,19 +286,20 @@ export async function listReports(ctx: Ctx, actor: Actor, input: { limit?: numbe
  * first (`proposeChange` in the portal); they may change only their consent here, which takes effect at once.
  * One custody event naming the fields.
  */
-export async function updateReport(ctx: Ctx, actor: Actor, idOrRef: string, patch: ReportInput & { expectedVersion?: number }): Promise<ReportView> {
+export async function updateReport(ctx: Ctx, actor: Actor, sent: z.input<typeof contracts.EditReportInput>): Promise<ReportView> {
   gate(ctx, actor, "report.edit");
+  const { id: idOrRef, ...patch } = parseInput(contracts.EditReportInput, sent);
   const view = await ctx.db.transaction(async (tx) => {
     const row = await loadReport(tx, idOrRef);
     if (!ctx.policy.allows(actor, "report.edit", reportResource(row))) {
-      if (ctx.policy.stands(actor, "family.not-found")) throw new NotFound(`No missing-person report ${idOrRef}.`).says("record.notFound", { kind: "report" });
+      if (ctx.policy.stands(actor, "family.not-found")) throw new NotFound(say("record.notFound", { kind: "report" }));
       ctx.policy.require(actor, "report.edit", reportResource(row));
     }
     if (ctx.policy.stands(actor, "family.filer") && Object.entries(patch).some(([k, v]) => v !== undefined && k !== "consent" && k !== "expectedVersion")) {
-      throw new Conflict("A caseworker reads what a family adds or corrects before it is used: send it from your report's page in the portal (Add or correct information).");
+      throw new Conflict(say("families.familyEdits"));
     }
     if (patch.expectedVersion !== undefined && patch.expectedVersion !== row.version) {
-      throw new Conflict(`Report ${row.ref} was changed by someone else (version ${row.version}); reload it and apply your change again.`);
+      throw new Conflict(say("families.reportChanged", { report: row.ref, version: row.version }));
     }
     return applyReportPatchInTx(ctx, tx, actor, row, patch);
   });
@@ -359,7 +342,7 @@ export async function applyReportPatchInTx(ctx: Ctx, tx: Tx, actor: Actor, row: 
 
 /** Withdraws (or gives again) one tier of consent. Withdrawing is always allowed to the filer and caseworkers. */
 export async function setConsent(ctx: Ctx, actor: Actor, idOrRef: string, tier: ConsentTier, given: boolean): Promise<ReportView> {
-  return updateReport(ctx, actor, idOrRef, { consent: { [tier]: given } });
+  return updateReport(ctx, actor, { id: idOrRef, consent: { [tier]: given } });
 }
 
 /** The route-level check: may this actor attempt the action on some report (a relationship is decided on the record). */
@@ -382,13 +365,14 @@ const NO = new Set(["no", "n", "false", "0", "لا", ""]);
  * `dalil families import FILE.csv`: all or nothing. Every row is checked; if any is rejected nothing is stored
  * and the report lists each rejected row with its column and the reason. One custody event for the import.
  */
-export async function importReportsCsv(ctx: Ctx, actor: Actor, input: { csv: string; dryRun?: boolean }): Promise<ReportImportReport> {
+export async function importReportsCsv(ctx: Ctx, actor: Actor, sent: z.input<typeof contracts.ImportReportsInput>): Promise<ReportImportReport> {
   ctx.policy.require(actor, "report.import");
+  const input = parseInput(contracts.ImportReportsInput, sent);
   const sha256 = createHash("sha256").update(input.csv).digest("hex");
   const table = parseCsv(input.csv);
   const header = table.header.map((h) => h.trim().toLowerCase());
   const missing = REPORT_CSV_COLUMNS.filter((c) => !header.includes(c));
-  if (missing.length) throw new Invalid(`The file lacks the column${missing.length > 1 ? "s" : ""} ${missing.join(", ")}; the header must name ${REPORT_CSV_COLUMNS.join(",")}.`, "header");
+  if (missing.length) throw new Invalid(say("families.csvColumns", { count: missing.length, columns: missing.join(", "), header: REPORT_CSV_COLUMNS.join(",") }), "header");
   const known = new Set<string>([...REPORT_CSV_COLUMNS, ...OPTIONAL_COLUMNS]);
   const importId = newId("imp");
   const report: ReportImportReport = { importId, ok: true, dryRun: !!input.dryRun, rows: table.records.length, created: 0, rejected: [], ignoredColumns: header.filter((h) => !known.has(h)), sha256 };
@@ -402,25 +386,25 @@ export async function importReportsCsv(ctx: Ctx, actor: Actor, input: { csv: str
           return i < 0 ? "" : (rec.fields[i] ?? "").trim();
         };
         // Every problem of the row is named, not only the first: each check runs on its own.
-        const problems: { row: number; column: string | null; message: string }[] = [];
+        const problems: contracts.ReportImportReport["rejected"] = [];
         const check = (column: string, fn: () => void): void => {
           try {
             fn();
           } catch (err) {
             if (!(err instanceof Invalid)) throw err;
-            problems.push({ row: rec.row, column: err.field ? csvColumnOf(err.field) : column, message: err.message });
+            problems.push({ row: rec.row, column: err.field ? csvColumnOf(err.field) : column, ...wordsOf(err) });
           }
         };
         const ref = get("ref");
         check("ref", () => {
-          if (!ref) throw new Invalid("Each row needs a ref (the family's or partner's reference).", "ref");
-          if (seen.has(ref)) throw new Invalid(`The ref ${ref} appears twice in the file.`, "ref");
+          if (!ref) throw new Invalid(say("families.csvRef"), "ref");
+          if (seen.has(ref)) throw new Invalid(say("families.csvRefTwice", { ref }), "ref");
         });
         if (ref) seen.add(ref);
         const sexRaw = get("sex").toLowerCase();
         const sex = sexRaw === "" ? null : SEX_WORDS[sexRaw];
         check("sex", () => {
-          if (sex === undefined) throw new Invalid(`Sex is M, F, male, female, ذكر or أنثى (or empty), not "${get("sex")}".`, "sex");
+          if (sex === undefined) throw new Invalid(say("families.csvSex", { value: get("sex") }), "sex");
         });
         let marks: Mark[] = [];
         check("marks", () => {
@@ -433,7 +417,7 @@ export async function importReportsCsv(ctx: Ctx, actor: Actor, input: { csv: str
           check(col, () => {
             if (YES.has(v)) consent[tier] = true;
             else if (NO.has(v)) consent[tier] = false;
-            else throw new Invalid(`${col} is yes or no, not "${get(col)}".`, col);
+            else throw new Invalid(say("families.csvYesNo", { column: col, value: get(col) }), col);
           });
         }
         const detainee = get("detainee_no");
@@ -476,7 +460,7 @@ export async function importReportsCsv(ctx: Ctx, actor: Actor, input: { csv: str
           report.created++;
         } catch (err) {
           if (err instanceof Invalid || err instanceof Conflict) {
-            report.rejected.push({ row: rec.row, column: err instanceof Invalid && err.field ? csvColumnOf(err.field) : null, message: err.message });
+            report.rejected.push({ row: rec.row, column: err instanceof Invalid && err.field ? csvColumnOf(err.field) : null, ...wordsOf(err) });
           } else throw err;
         }
       }
@@ -493,6 +477,11 @@ export async function importReportsCsv(ctx: Ctx, actor: Actor, input: { csv: str
 }
 
 class RollBack extends Error {}
+
+/** A refusal as an import problem: its English sentence, and its key with parameters when it was said as one. */
+function wordsOf(err: DalilError): { message: string; key: string | null; params: Record<string, string | number> | null } {
+  return { message: err.message, key: err.key ?? null, params: err.key ? { ...(err.params ?? {}) } : null };
+}
 
 const FIELD_TO_COLUMN: Record<string, string> = {
   nameAr: "name_ar", nameLat: "name_lat", fatherName: "father_name", motherName: "mother_name", birthDate: "birth_year", arrestDate: "arrest_date",

@@ -1,28 +1,29 @@
 import type { Readable } from "node:stream";
 import type { FastifyReply } from "fastify";
 import { z } from "zod";
-import { bytes, optionalBody, route, type RouteSpec } from "../http/route-spec.ts";
-import { CONSENT_TIERS, createReport, getReport, importReportsCsv, listReports, updateReport, BRANCH_CERTAINTIES } from "./reports.ts";
+import { bytes, route, usecase, withPath, type RouteSpec } from "../http/route-spec.ts";
+import { createReport, getReport, importReportsCsv, listReports, updateReport } from "./reports.ts";
 import { listCandidates } from "./matching.ts";
 import { acceptDuplicate, listDuplicates, proposeDuplicates, rejectDuplicate } from "./duplicates.ts";
-import { approveRequest, caseOf, clearFlag, declineRequest, decide, disclose, disclosureImage, listFlags, recordConsent, DECISION_STATUSES } from "./disclosure.ts";
+import { approveRequest, caseOf, clearFlag, declineRequest, decide, disclose, disclosureImage, listFlags, recordConsent } from "./disclosure.ts";
 import { endMember, linkMember } from "./members.ts";
-import { withdrawDisclosure, WITHDRAWAL_REASONS } from "./withdrawal.ts";
+import { withdrawDisclosure } from "./withdrawal.ts";
 import { facePhotos, facePreviewImage, previewFace } from "./face-preview.ts";
-import { FORM_VOCABULARIES, portalConsent, portalImage, portalReport, portalReports, portalVocabulary, proposeChange, requestMore } from "./portal.ts";
+import { portalConsent, portalImage, portalReport, portalReports, portalVocabulary, proposeChange, requestMore } from "./portal.ts";
 import { acceptReportProposal, listReportProposals, refuseReportProposal } from "./proposals.ts";
 import * as contracts from "./contracts.ts";
 import { Term } from "../catalogue/contracts.ts";
 
 /**
- * Families over HTTP: thin shells over the use cases, which ask the policy themselves. Types named here are
- * exported by the modules in brackets. Errors: { error, message, field? } with 400/401/403/404/409/422.
+ * Families over HTTP: thin shells over the use cases, which ask the policy themselves and parse their own input
+ * (the `usecase(...)` bodies: schemas in contracts.ts, decision 0021). Types named here are exported by the
+ * modules in brackets. Errors: { error, message, field? } with 400/401/403/404/409/422.
  *
  * Caseworkers (roles admin, family_caseworker; a family member may use the report routes on their own report):
  *   GET  /api/families/reports?after=REF&limit=N         → ReportView[]                              [reports.ts]
- *   POST /api/families/reports            ReportInput    → ReportView (a family member files their own)
+ *   POST /api/families/reports            NewReportInput → ReportView (a family member files their own)
  *   GET  /api/families/reports/:id        (id or ref)    → ReportView
- *   PUT  /api/families/reports/:id        ReportInput & { expectedVersion? } → ReportView
+ *   PUT  /api/families/reports/:id        EditReportInput (the fields and expectedVersion?) → ReportView
  *   POST /api/families/reports/import     { csv, dryRun? } → ReportImportReport
  *   GET  /api/families/reports/:id/candidates?top=K      → { report: ref, candidates: CandidateView[] } [matching.ts]
  *   GET  /api/families/reports/:id/case                  → CaseView { report, members, decisions (current per body,
@@ -60,67 +61,12 @@ import { Term } from "../catalogue/contracts.ts";
  *                                                           withdrawn: PortalWithdrawal[] } [portal.ts]
  *   POST /api/portal/reports/:id/consent { tier, given } → PortalReport["report"]
  *   POST /api/portal/reports/:id/requests { matchId, unblurred, note? } → { id, unblurred, note, status, createdAt }
- *   POST /api/portal/reports/:id/proposals { fields: Partial<ReportInput> } → PortalProposal (something to add or correct,
+ *   POST /api/portal/reports/:id/proposals { fields } (ProposeChangeInput) → PortalProposal (something to add or correct,
  *                                                for a caseworker to accept or refuse)
  *   GET  /api/portal/images/:id                          → image/jpeg (an image disclosed to this member)
  *   GET  /api/portal/vocabularies/:vocabulary            → Term[] (mark_type, body_region, governorate: what the forms offer)
  */
 const Id = z.object({ id: z.string().min(1).max(80) });
-const Sha = z.string().regex(/^[0-9a-f]{64}$/, "must be a SHA-256 in lowercase hex");
-const Text = (max = 300) => z.string().max(max).nullable().optional();
-const Reason = z.string().min(1).max(4000);
-
-const ReportBody = z
-  .object({
-    ref: z.string().max(60).optional(),
-    nameAr: Text(),
-    nameLat: Text(),
-    fatherName: Text(),
-    motherName: Text(),
-    aliases: z.array(z.string().max(300)).max(50).optional(),
-    sex: z.enum(["male", "female"]).nullable().optional(),
-    birthDate: Text(40),
-    birthPlace: Text(),
-    arrestDate: Text(40),
-    arrestPlace: Text(),
-    arrestGovernorate: Text(100),
-    branch: Text(40),
-    branchCertainty: z.enum(BRANCH_CERTAINTIES).nullable().optional(),
-    seenInDetention: z.array(z.object({ place: z.string().max(300), when: z.string().max(40).optional(), witness: z.string().max(300).optional() }).strict()).max(50).optional(),
-    marks: z.array(z.object({ type: z.string().max(100), region: z.string().max(100).nullable(), description: z.string().max(500) }).strict()).max(50).optional(),
-    numbers: z.array(z.object({ role: z.enum(["detainee", "branch", "examiner"]), value: z.string().max(40) }).strict()).max(20).optional(),
-    consent: z.record(z.enum(CONSENT_TIERS), z.boolean()).optional(),
-    reporterName: Text(),
-    reporterRelationship: Text(80),
-    reporterContact: Text(),
-  })
-  .strict();
-const ProposalBody = z.object({ fields: ReportBody.omit({ ref: true, consent: true }) }).strict();
-const EditBody = ReportBody.omit({ ref: true }).extend({ expectedVersion: z.number().int().min(1).optional() }).strict();
-const ImportBody = z.object({ csv: z.string().min(1).max(20_000_000), dryRun: z.boolean().optional() }).strict();
-const ConsentBody = z.object({ tier: z.enum(CONSENT_TIERS), given: z.boolean(), note: z.string().max(500).optional() }).strict();
-const MemberBody = z.object({ userId: z.string().min(1).max(320), relationship: z.string().max(80).optional() }).strict();
-const DecisionBody = z.object({ bodyId: z.string().min(1).max(80), status: z.enum(DECISION_STATUSES), reason: Reason }).strict();
-const DiscloseBody = z
-  .object({
-    bodyId: z.string().min(1).max(80),
-    stage: z.enum(["text", "blurred_face"]),
-    text: z.string().min(1).max(4000),
-    consentNote: z.string().min(1).max(500),
-    reason: Reason,
-    recipientId: z.string().min(1).max(80).optional(),
-    preview: z.string().min(1).max(80).optional(),
-  })
-  .strict();
-const ApproveBody = z.object({ reason: Reason, photos: z.array(Sha).max(100).optional(), text: z.string().max(4000).optional() }).strict();
-const ReasonBody = z.object({ reason: Reason }).strict();
-const OptionalReason = z.object({ reason: z.string().max(2000).optional() }).strict();
-const AcceptBody = OptionalReason.extend({ survivor: z.string().min(1).max(80).optional() }).strict();
-const NoteBody = z.object({ note: z.string().min(1).max(2000) }).strict();
-const RequestBody = z.object({ matchId: z.string().min(1).max(80), unblurred: z.boolean(), note: z.string().max(2000).optional() }).strict();
-const WithdrawBody = z.object({ reason: z.enum(WITHDRAWAL_REASONS), note: z.string().max(2000).optional() }).strict();
-const PortalConsentBody = z.object({ tier: z.enum(CONSENT_TIERS), given: z.boolean() }).strict();
-
 /** A family image: never cached by a browser or proxy (consent can be withdrawn, a tie ended). */
 function sendImage(reply: FastifyReply, r: { stream: Readable; size: number; mime: string }): FastifyReply {
   reply.header("content-type", r.mime).header("content-length", String(r.size)).header("cache-control", "private, no-store");
@@ -142,7 +88,7 @@ export const FAMILIES_ROUTES: readonly RouteSpec[] = [
     url: "/api/families/reports",
     action: "report.file",
     summary: "enter a missing-person report (a family member files their own and becomes its filer)",
-    body: ReportBody,
+    body: usecase(contracts.NewReportInput),
     response: contracts.ReportView,
     handler: (req, ctx, actor, { body }) => createReport(ctx, actor, body),
   }),
@@ -152,7 +98,7 @@ export const FAMILIES_ROUTES: readonly RouteSpec[] = [
     action: "report.import",
     summary: "import reports from CSV text (all or nothing; every rejected row reported)",
     bodyLimit: 21 * 1024 * 1024,
-    body: ImportBody,
+    body: usecase(contracts.ImportReportsInput),
     response: contracts.ReportImportReport,
     handler: (req, ctx, actor, { body }) => importReportsCsv(ctx, actor, body),
   }),
@@ -171,9 +117,9 @@ export const FAMILIES_ROUTES: readonly RouteSpec[] = [
     action: "report.edit",
     summary: "change a report (fields given replace the stored ones; expectedVersion guards against a concurrent edit)",
     params: Id,
-    body: EditBody,
+    body: usecase(contracts.EditReportInput, "id"),
     response: contracts.ReportView,
-    handler: (req, ctx, actor, { params, body }) => updateReport(ctx, actor, params.id, body),
+    handler: (req, ctx, actor, { params, body }) => updateReport(ctx, actor, withPath(body, { id: params.id })),
   }),
   route({
     method: "GET",
@@ -200,9 +146,9 @@ export const FAMILIES_ROUTES: readonly RouteSpec[] = [
     action: "disclosure.make",
     summary: "tie a family member's account to a report",
     params: Id,
-    body: MemberBody,
+    body: usecase(contracts.LinkMemberInput, "report"),
     response: contracts.PostFamiliesReportsByIdMembersAnswer,
-    handler: (req, ctx, actor, { params, body }) => linkMember(ctx, actor, { report: params.id, ...body }),
+    handler: (req, ctx, actor, { params, body }) => linkMember(ctx, actor, withPath(body, { report: params.id })),
   }),
   route({
     method: "POST",
@@ -211,10 +157,7 @@ export const FAMILIES_ROUTES: readonly RouteSpec[] = [
     summary: "end a family member's tie to a report",
     params: z.object({ id: z.string().min(1).max(80), userId: z.string().min(1).max(80) }),
     response: contracts.PostFamiliesReportsByIdMembersByUserIdEndAnswer,
-    handler: (req, ctx, actor, { params }) => {
-      const p = params;
-      return endMember(ctx, actor, { report: p.id, userId: p.userId });
-    },
+    handler: (req, ctx, actor, { params }) => endMember(ctx, actor, { report: params.id, userId: params.userId }),
   }),
   route({
     method: "POST",
@@ -222,9 +165,9 @@ export const FAMILIES_ROUTES: readonly RouteSpec[] = [
     action: "disclosure.make",
     summary: "record the family's consent to one tier, given or withdrawn, with how it was given",
     params: Id,
-    body: ConsentBody,
+    body: usecase(contracts.RecordConsentInput, "report"),
     response: contracts.ReportView,
-    handler: (req, ctx, actor, { params, body }) => recordConsent(ctx, actor, { report: params.id, ...body }),
+    handler: (req, ctx, actor, { params, body }) => recordConsent(ctx, actor, withPath(body, { report: params.id })),
   }),
   route({
     method: "POST",
@@ -232,9 +175,9 @@ export const FAMILIES_ROUTES: readonly RouteSpec[] = [
     action: "disclosure.make",
     summary: "decide what a candidate body is to the report: presumptive, probable, confirmed or excluded, and why",
     params: Id,
-    body: DecisionBody,
+    body: usecase(contracts.DecideInput, "report"),
     response: contracts.DecisionView,
-    handler: (req, ctx, actor, { params, body }) => decide(ctx, actor, { report: params.id, ...body }),
+    handler: (req, ctx, actor, { params, body }) => decide(ctx, actor, withPath(body, { report: params.id })),
   }),
   route({
     method: "POST",
@@ -242,9 +185,9 @@ export const FAMILIES_ROUTES: readonly RouteSpec[] = [
     action: "disclosure.make",
     summary: "disclose stage 1 (text) or stage 2 (a blurred face crop) of a decided candidate to a family member",
     params: Id,
-    body: DiscloseBody,
+    body: usecase(contracts.DiscloseInput, "report"),
     response: contracts.DisclosureView,
-    handler: (req, ctx, actor, { params, body }) => disclose(ctx, actor, { report: params.id, ...body }),
+    handler: (req, ctx, actor, { params, body }) => disclose(ctx, actor, withPath(body, { report: params.id })),
   }),
   route({
     method: "GET",
@@ -270,9 +213,9 @@ export const FAMILIES_ROUTES: readonly RouteSpec[] = [
     action: "disclosure.make",
     summary: "make the blurred face crop of a chosen photo and square for the caseworker to look at; stage 2 sends only such a crop",
     params: Id,
-    body: z.object({ bodyId: z.string().min(1).max(80), photo: Sha, region: contracts.FaceRegion }).strict(),
+    body: usecase(contracts.PreviewFaceInput, "report"),
     response: contracts.FacePreviewView,
-    handler: (req, ctx, actor, { params, body }) => previewFace(ctx, actor, { report: params.id, ...body }),
+    handler: (req, ctx, actor, { params, body }) => previewFace(ctx, actor, withPath(body, { report: params.id })),
   }),
   route({
     method: "GET",
@@ -292,9 +235,9 @@ export const FAMILIES_ROUTES: readonly RouteSpec[] = [
     action: "disclosure.make",
     summary: "withdraw a disclosure (and the later ones of the same match to that family member), with the reason the family will read",
     params: Id,
-    body: WithdrawBody,
+    body: usecase(contracts.WithdrawDisclosureInput, "id"),
     response: z.array(contracts.DisclosureView),
-    handler: (req, ctx, actor, { params, body }) => withdrawDisclosure(ctx, actor, { id: params.id, ...body }),
+    handler: (req, ctx, actor, { params, body }) => withdrawDisclosure(ctx, actor, withPath(body, { id: params.id })),
   }),
   route({
     method: "POST",
@@ -302,9 +245,9 @@ export const FAMILIES_ROUTES: readonly RouteSpec[] = [
     action: "disclosure.make",
     summary: "approve a family's request to see more (stage 3): the photos chosen, blurred unless they asked otherwise",
     params: Id,
-    body: ApproveBody,
+    body: usecase(contracts.ApproveRequestInput, "id"),
     response: contracts.PostFamiliesRequestsByIdApproveAnswer,
-    handler: (req, ctx, actor, { params, body }) => approveRequest(ctx, actor, { id: params.id, ...body }),
+    handler: (req, ctx, actor, { params, body }) => approveRequest(ctx, actor, withPath(body, { id: params.id })),
   }),
   route({
     method: "POST",
@@ -312,9 +255,9 @@ export const FAMILIES_ROUTES: readonly RouteSpec[] = [
     action: "disclosure.make",
     summary: "decline a family's request to see more, with the reason",
     params: Id,
-    body: ReasonBody,
+    body: usecase(contracts.DeclineRequestInput, "id"),
     response: contracts.RequestView,
-    handler: (req, ctx, actor, { params, body }) => declineRequest(ctx, actor, { id: params.id, ...body }),
+    handler: (req, ctx, actor, { params, body }) => declineRequest(ctx, actor, withPath(body, { id: params.id })),
   }),
   route({
     method: "GET",
@@ -331,9 +274,9 @@ export const FAMILIES_ROUTES: readonly RouteSpec[] = [
     action: "disclosure.make",
     summary: "clear a flag with a note of what was done",
     params: Id,
-    body: NoteBody,
+    body: usecase(contracts.ClearFlagInput, "id"),
     response: contracts.FlagView,
-    handler: (req, ctx, actor, { params, body }) => clearFlag(ctx, actor, { id: params.id, ...body }),
+    handler: (req, ctx, actor, { params, body }) => clearFlag(ctx, actor, withPath(body, { id: params.id })),
   }),
   route({
     method: "GET",
@@ -358,9 +301,9 @@ export const FAMILIES_ROUTES: readonly RouteSpec[] = [
     action: "report.edit",
     summary: "merge a proposed pair: the survivor keeps both reporters and all data; the other points to it",
     params: Id,
-    body: optionalBody(AcceptBody),
+    body: usecase(contracts.AcceptDuplicateInput, "id"),
     response: contracts.PostFamiliesDuplicatesByIdAcceptAnswer,
-    handler: (req, ctx, actor, { params, body }) => acceptDuplicate(ctx, actor, { id: params.id, ...body }),
+    handler: (req, ctx, actor, { params, body }) => acceptDuplicate(ctx, actor, withPath(body, { id: params.id })),
   }),
   route({
     method: "POST",
@@ -368,9 +311,9 @@ export const FAMILIES_ROUTES: readonly RouteSpec[] = [
     action: "report.edit",
     summary: "reject a proposed pair: it is never proposed again",
     params: Id,
-    body: optionalBody(OptionalReason),
+    body: usecase(contracts.RejectDuplicateInput, "id"),
     response: contracts.DuplicateView,
-    handler: (req, ctx, actor, { params, body }) => rejectDuplicate(ctx, actor, { id: params.id, ...body }),
+    handler: (req, ctx, actor, { params, body }) => rejectDuplicate(ctx, actor, withPath(body, { id: params.id })),
   }),
 
   // --- the family members' portal ---------------------------------------------------------------------------
@@ -397,9 +340,9 @@ export const FAMILIES_ROUTES: readonly RouteSpec[] = [
     action: "disclosure.read",
     summary: "give or withdraw one tier of consent on one's own report",
     params: Id,
-    body: PortalConsentBody,
+    body: usecase(contracts.PortalConsentInput, "report"),
     response: contracts.PostPortalReportsByIdConsentAnswer,
-    handler: (req, ctx, actor, { params, body }) => portalConsent(ctx, actor, { report: params.id, ...body }),
+    handler: (req, ctx, actor, { params, body }) => portalConsent(ctx, actor, withPath(body, { report: params.id })),
   }),
   route({
     method: "GET",
@@ -416,9 +359,9 @@ export const FAMILIES_ROUTES: readonly RouteSpec[] = [
     action: "family.match",
     summary: "accept a family's proposal: a new report opens and is ranked; a change is applied to the report",
     params: Id,
-    body: optionalBody(z.object({ reason: z.string().max(2000).optional() }).strict()),
+    body: usecase(contracts.AcceptProposalInput, "id"),
     response: contracts.ReportProposalView,
-    handler: (req, ctx, actor, { params, body }) => acceptReportProposal(ctx, actor, { id: params.id, ...body }),
+    handler: (req, ctx, actor, { params, body }) => acceptReportProposal(ctx, actor, withPath(body, { id: params.id })),
   }),
   route({
     method: "POST",
@@ -426,16 +369,16 @@ export const FAMILIES_ROUTES: readonly RouteSpec[] = [
     action: "family.match",
     summary: "refuse a family's proposal with a reason they read (a new report is closed, never matched)",
     params: Id,
-    body: z.object({ reason: z.string().min(1).max(2000) }).strict(),
+    body: usecase(contracts.RefuseProposalInput, "id"),
     response: contracts.ReportProposalView,
-    handler: (req, ctx, actor, { params, body }) => refuseReportProposal(ctx, actor, { id: params.id, ...body }),
+    handler: (req, ctx, actor, { params, body }) => refuseReportProposal(ctx, actor, withPath(body, { id: params.id })),
   }),
   route({
     method: "GET",
     url: "/api/portal/vocabularies/:vocabulary",
     action: "disclosure.read",
     summary: "the terms a family's forms offer (kinds of mark, places on the body, governorates), in both languages",
-    params: z.object({ vocabulary: z.enum(FORM_VOCABULARIES) }).strict(),
+    params: contracts.PortalVocabularyInput,
     response: z.array(Term),
     handler: (req, ctx, actor, { params }) => portalVocabulary(ctx, actor, params),
   }),
@@ -445,9 +388,9 @@ export const FAMILIES_ROUTES: readonly RouteSpec[] = [
     action: "disclosure.read",
     summary: "the family adds or corrects something about the missing person; a caseworker accepts or refuses it",
     params: Id,
-    body: ProposalBody,
+    body: usecase(contracts.ProposeChangeInput, "report"),
     response: contracts.PortalProposal,
-    handler: (req, ctx, actor, { params, body }) => proposeChange(ctx, actor, { report: params.id, fields: body.fields }),
+    handler: (req, ctx, actor, { params, body }) => proposeChange(ctx, actor, withPath(body, { report: params.id })),
   }),
   route({
     method: "POST",
@@ -455,9 +398,9 @@ export const FAMILIES_ROUTES: readonly RouteSpec[] = [
     action: "disclosure.read",
     summary: "ask the caseworker to see more of a match (blurred, or unblurred if asked)",
     params: Id,
-    body: RequestBody,
+    body: usecase(contracts.RequestMoreInput, "report"),
     response: contracts.PostPortalReportsByIdRequestsAnswer,
-    handler: (req, ctx, actor, { params, body }) => requestMore(ctx, actor, { report: params.id, ...body }),
+    handler: (req, ctx, actor, { params, body }) => requestMore(ctx, actor, withPath(body, { report: params.id })),
   }),
   route({
     method: "GET",

@@ -1,9 +1,13 @@
 import type { Ctx } from "../app/context.ts";
 import type { Actor } from "../core/actor.ts";
 import { Conflict, Invalid, NotFound } from "../core/errors.ts";
+import { say } from "../core/messages.ts";
 import { custody } from "../ledger/index.ts";
 import { cwdb, type CaseDisclosuresTable } from "./casework-tables.ts";
 import { disclosureView, type DisclosureView } from "./disclosure.ts";
+import * as contracts from "./contracts.ts";
+import { parseInput } from "../core/input.ts";
+import type { z } from "zod";
 
 /**
  * A caseworker takes back what was disclosed to a family member (decision 0020): sent in error, to the wrong
@@ -14,26 +18,21 @@ import { disclosureView, type DisclosureView } from "./disclosure.ts";
  * the caseworker's case view keeps every disclosure with its withdrawal. One `disclosure` custody event (ids and
  * the reason key; never the note).
  */
-export const WITHDRAWAL_REASONS = ["sentInError", "wrongRecipient", "decisionChanged", "familyAsked", "other"] as const;
+export const WITHDRAWAL_REASONS = contracts.WithdrawalReasonName.options;
 export type WithdrawalReason = (typeof WITHDRAWAL_REASONS)[number];
 
-export interface WithdrawDisclosure {
-  id: string;
-  reason: WithdrawalReason;
-  /** Words to the family, shown as written beside the reason (required with "other"). */
-  note?: string;
-}
+/** note: words to the family, shown as written beside the reason (required with "other"). */
+export type WithdrawDisclosure = z.input<typeof contracts.WithdrawDisclosureInput>;
 
-export async function withdrawDisclosure(ctx: Ctx, actor: Actor, input: WithdrawDisclosure): Promise<DisclosureView[]> {
+export async function withdrawDisclosure(ctx: Ctx, actor: Actor, sent: WithdrawDisclosure): Promise<DisclosureView[]> {
   ctx.policy.require(actor, "disclosure.make");
-  if (!(WITHDRAWAL_REASONS as readonly string[]).includes(input.reason)) throw new Invalid(`A withdrawal's reason is one of ${WITHDRAWAL_REASONS.join(", ")}.`, "reason");
+  const input = parseInput(contracts.WithdrawDisclosureInput, sent);
   const note = (input.note ?? "").normalize("NFC").trim();
-  if (note.length > 2000) throw new Invalid("Keep the note to the family under 2000 characters.", "note");
-  if (input.reason === "other" && !note) throw new Invalid("With the reason \"other\", write the family a note saying why: it is what they will read.", "note");
+  if (input.reason === "other" && !note) throw new Invalid(say("families.otherNeedsNote"), "note");
   return ctx.db.transaction(async (tx) => {
     const d = await cwdb(tx).selectFrom("family_disclosures").selectAll().where("id", "=", input.id).executeTakeFirst();
-    if (!d) throw new NotFound(`No disclosure ${input.id}.`);
-    if (d.withdrawn_at) throw new Conflict(`Disclosure ${d.id} was already withdrawn on ${d.withdrawn_at.slice(0, 10)}.`);
+    if (!d) throw new NotFound(say("families.noDisclosure"));
+    if (d.withdrawn_at) throw new Conflict(say("families.alreadyWithdrawn", { date: d.withdrawn_at.slice(0, 10) }));
     // this one and the later ones of the same match to the same family member, still shown
     const shown = await cwdb(tx)
       .selectFrom("family_disclosures")

@@ -116,7 +116,7 @@ for (const { backend, skip } of await backends()) {
 
       // Families: a report with names, edited, consent given.
       const r = await createReport(a, caseworker, { ...REPORT, nameLat: `${MARK} Khatib` });
-      await updateReport(a, caseworker, r.id, { fatherName: `${MARK} father` });
+      await updateReport(a, caseworker, { id: r.id, fatherName: `${MARK} father` });
       await setConsent(a, caseworker, r.id, "viewingPhotos", true);
       // A confirmed decision identifies a body in the catalogue; changing it reverses that.
       await setConsent(a, caseworker, r.id, "dataSharing", true);

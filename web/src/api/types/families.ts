@@ -1,12 +1,14 @@
+import type { z } from "zod";
 import type * as server from "../../../../src/families/contracts.ts";
 /** The families area's views, as the server sends them (src/families/{reports,matching,disclosure,duplicates,portal}.ts). */
-export const CONSENT_TIERS = ["dataSharing", "recontact", "viewingPhotos", "dnaReferral", "publicDisplay"] as const;
-export type ConsentTier = (typeof CONSENT_TIERS)[number];
+/** The server's lists (src/families/contracts.ts), as values the screens loop over; the types are the server's. */
+export type ConsentTier = z.infer<typeof server.ConsentTierName>;
+export const CONSENT_TIERS = ["dataSharing", "recontact", "viewingPhotos", "dnaReferral", "publicDisplay"] as const satisfies readonly ConsentTier[];
 export type Consent = Partial<Record<ConsentTier, { given: boolean; at: string; by: string }>>;
-export const BRANCH_CERTAINTIES = ["certain", "probable", "rumoured"] as const;
-export type BranchCertainty = (typeof BRANCH_CERTAINTIES)[number];
-export const DECISION_STATUSES = ["presumptive", "probable", "confirmed", "excluded"] as const;
-export type DecisionStatus = (typeof DECISION_STATUSES)[number];
+export type BranchCertainty = z.infer<typeof server.BranchCertaintyName>;
+export const BRANCH_CERTAINTIES = ["certain", "probable", "rumoured"] as const satisfies readonly BranchCertainty[];
+export type DecisionStatus = z.infer<typeof server.DecisionStatusName>;
+export const DECISION_STATUSES = ["presumptive", "probable", "confirmed", "excluded"] as const satisfies readonly DecisionStatus[];
 export type Stage = "text" | "blurred_face" | "more";
 export type Band = server.Band;
 
@@ -24,28 +26,12 @@ export interface Sighting {
   witness?: string;
 }
 
-export interface ReportInput {
-  nameAr?: string | null;
-  nameLat?: string | null;
-  fatherName?: string | null;
-  motherName?: string | null;
-  aliases?: string[];
-  sex?: "male" | "female" | null;
-  birthDate?: string | null;
-  birthPlace?: string | null;
-  arrestDate?: string | null;
-  arrestPlace?: string | null;
-  arrestGovernorate?: string | null;
-  branch?: string | null;
-  branchCertainty?: BranchCertainty | null;
-  marks?: Mark[];
-  numbers?: { role: "detainee" | "branch" | "examiner"; value: string }[];
-  seenInDetention?: Sighting[];
-  consent?: Partial<Record<ConsentTier, boolean>>;
-  reporterName?: string | null;
-  reporterRelationship?: string | null;
-  reporterContact?: string | null;
-}
+/** A new report's fields as the web app sends them (the archive gives the reference). */
+export type ReportInput = Omit<z.input<typeof server.NewReportInput>, "ref">;
+/** What a family adds or corrects from the portal: the report's fields but its consent. */
+export type ProposalFields = z.input<typeof server.ProposeChangeInput>["fields"];
+export type DiscloseInput = Omit<z.input<typeof server.DiscloseInput>, "report">;
+export type FacePreviewInput = Omit<z.input<typeof server.PreviewFaceInput>, "report">;
 
 export type ReportView = server.ReportView;
 
@@ -73,8 +59,8 @@ export type FaceRegion = FacePreviewView["region"];
 
 export type RequestView = server.RequestView;
 
-export const WITHDRAWAL_REASONS = ["sentInError", "wrongRecipient", "decisionChanged", "familyAsked", "other"] as const;
-export type WithdrawalReason = (typeof WITHDRAWAL_REASONS)[number];
+export type WithdrawalReason = z.infer<typeof server.WithdrawalReasonName>;
+export const WITHDRAWAL_REASONS = ["sentInError", "wrongRecipient", "decisionChanged", "familyAsked", "other"] as const satisfies readonly WithdrawalReason[];
 
 export type FlagView = server.FlagView;
 

@@ -4,7 +4,7 @@ import type { ReportImportReport } from "../../api/types/families.ts";
 import { Link } from "../../app/router.tsx";
 import { useFormat } from "../../app/prefs.tsx";
 import type { ScreenProps } from "../../app/screens.ts";
-import { ErrorNote } from "../../components/ErrorNote.tsx";
+import { ErrorNote, ServerText } from "../../components/ErrorNote.tsx";
 import { families } from "./api.ts";
 import { useAct } from "./shared.tsx";
 import "./families.css";
@@ -73,8 +73,8 @@ export function ImportReports(_props: ScreenProps) {
                     <tr key={i}>
                       <td>{fmt.num(r.row)}</td>
                       <td dir="ltr">{r.column ?? "—"}</td>
-                      <td lang="en" dir="ltr">
-                        {r.message}
+                      <td>
+                        <ServerText text={r.message} messageKey={r.key} params={r.params} />
                       </td>
                     </tr>
                   ))}

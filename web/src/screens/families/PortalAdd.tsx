@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
-import type { PortalReport, ReportInput } from "../../api/types/families.ts";
+import type { PortalReport, ProposalFields } from "../../api/types/families.ts";
 import { useFormat } from "../../app/prefs.tsx";
 import { ErrorNote } from "../../components/ErrorNote.tsx";
 import { portal } from "./api.ts";
@@ -31,15 +31,15 @@ export function PortalAdd({ report, onChange }: { report: PortalReport["report"]
   const { busy, error, run } = useAct(onChange);
   const id = "portal-add";
 
-  const fields = (): ReportInput | null => {
+  const fields = (): ProposalFields | null => {
     if (kind === "mark") return mark.type && mark.description.trim() ? { marks: [...report.marks, { type: mark.type, region: mark.region || null, description: mark.description.trim() }] } : null;
-    if (kind === "number") return number.value.trim() ? { numbers: [...report.numbers, { role: number.role, value: number.value.trim() }] } as ReportInput : null;
+    if (kind === "number") return number.value.trim() ? { numbers: [...report.numbers, { role: number.role, value: number.value.trim() }] } as ProposalFields : null;
     if (kind === "seen") {
       if (!seen.place.trim()) return null;
       const s = { place: seen.place.trim(), ...(seen.when.trim() ? { when: seen.when.trim() } : {}), ...(seen.witness.trim() ? { witness: seen.witness.trim() } : {}) };
-      return { seenInDetention: [...report.seenInDetention, s] } as ReportInput;
+      return { seenInDetention: [...report.seenInDetention, s] } as ProposalFields;
     }
-    return value.trim() ? ({ [field]: value.trim() } as ReportInput) : null;
+    return value.trim() ? ({ [field]: value.trim() } as ProposalFields) : null;
   };
   const submit = (e: FormEvent) => {
     e.preventDefault();

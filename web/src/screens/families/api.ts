@@ -1,5 +1,5 @@
 import { typedCall, urlOf } from "../../api/client.ts";
-import type { ConsentTier, DecisionStatus, DuplicateStatus, FaceRegion, ReportProposalView, ReportInput, WithdrawalReason } from "../../api/types/families.ts";
+import type { ConsentTier, DecisionStatus, DiscloseInput, DuplicateStatus, FacePreviewInput, ProposalFields, ReportProposalView, ReportInput, WithdrawalReason } from "../../api/types/families.ts";
 
 /** The families area's calls, typed with the server's views (web/src/api/types/families.ts). */
 const none = {} as never;
@@ -16,10 +16,10 @@ export const families = {
     await typedCall("familyConsent", { id }, { body: note ? { tier, given, note } : { tier, given } }),
   decide: async (id: string, bodyId: string, status: DecisionStatus, reason: string) =>
     await typedCall("familyDecide", { id }, { body: { bodyId, status, reason } }),
-  disclose: async (id: string, input: { bodyId: string; stage: "text" | "blurred_face"; text: string; consentNote: string; reason: string; recipientId?: string; preview?: string }) =>
+  disclose: async (id: string, input: DiscloseInput) =>
     await typedCall("familyDisclose", { id }, { body: input }),
   facePhotos: async (bodyId: string) => await typedCall("familyFacePhotos", { id: bodyId }),
-  previewFace: async (id: string, input: { bodyId: string; photo: string; region: FaceRegion }) => await typedCall("familyFacePreview", { id }, { body: input }),
+  previewFace: async (id: string, input: FacePreviewInput) => await typedCall("familyFacePreview", { id }, { body: input }),
   facePreviewImageUrl: (id: string) => urlOf("familyFacePreviewImage", { id }),
   photoBlurredUrl: (sha256: string) => urlOf("rendition", { sha256, kind: "blurred" }),
   disclosureImageUrl: (id: string) => urlOf("familyDisclosureImage", { id }),
@@ -47,5 +47,5 @@ export const portal = {
     await typedCall("portalRequest", { id }, { body: note ? { matchId, unblurred, note } : { matchId, unblurred } }),
   imageUrl: (id: string) => urlOf("portalImage", { id }),
   vocabulary: async (vocabulary: string) => await typedCall("portalVocabulary", { vocabulary }),
-  propose: async (id: string, fields: ReportInput) => await typedCall("portalPropose", { id }, { body: { fields } }),
+  propose: async (id: string, fields: ProposalFields) => await typedCall("portalPropose", { id }, { body: { fields } }),
 };
