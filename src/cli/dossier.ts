@@ -18,6 +18,8 @@ import {
   type Clearance,
   type DossierVersionView,
   type EvidenceRef,
+  type ExhibitKind,
+  type MarkRegion,
 } from "../dossiers/index.ts";
 import { globalOptions, positiveIntOption, print, progressBar, withArchive } from "./shell.ts";
 
@@ -80,7 +82,7 @@ export function registerDossierCommands(program: Command): void {
     .requiredOption("--ref <ref>", "body id or reference (B-000123), photo SHA-256, review id, entity id")
     .requiredOption("--reasoning <text>", "which evidence ties this record to the case")
     .option("--evidence <kind:ref>", `evidence the reasoning rests on (repeatable; kind: ${EVIDENCE_KINDS.join(", ")})`, evidence)
-    .action(async (id: string, o: { kind: string; ref: string; reasoning: string; evidence?: EvidenceRef[] }, cmd: Command) => {
+    .action(async (id: string, o: { kind: ExhibitKind; ref: string; reasoning: string; evidence?: EvidenceRef[] }, cmd: Command) => {
       const opts = globalOptions(cmd);
       await withArchive(opts, async (a) => {
         const e = await addExhibit(a, operatorActor(), { dossierId: id, kind: o.kind, ref: o.ref, reasoning: o.reasoning, ...(o.evidence ? { evidence: o.evidence } : {}) });
@@ -193,7 +195,7 @@ export function registerDossierCommands(program: Command): void {
     .requiredOption("--w <px>", "width", Number)
     .requiredOption("--h <px>", "height", Number)
     .option("--label <label>", "face, tattoo, document, text, other", "face")
-    .action(async (sha256: string, o: { x: number; y: number; w: number; h: number; label: string }, cmd: Command) => {
+    .action(async (sha256: string, o: { x: number; y: number; w: number; h: number; label: MarkRegion["label"] }, cmd: Command) => {
       const opts = globalOptions(cmd);
       await withArchive(opts, async (a) => {
         const r = await markRegion(a, operatorActor(), { sha256, x: o.x, y: o.y, w: o.w, h: o.h, label: o.label });

@@ -8,6 +8,7 @@ import { createReadStream, lstatSync, readdirSync } from "node:fs";
 import { basename, join } from "node:path";
 import { crc32 } from "node:zlib";
 import { Invalid } from "../core/errors.ts";
+import { say } from "../core/messages.ts";
 
 interface Entry {
   name: string;
@@ -22,7 +23,7 @@ export function listTree(root: string): Entry[] {
   const out: Entry[] = [];
   const walk = (path: string, name: string): void => {
     const st = lstatSync(path);
-    if (st.isSymbolicLink() || !(st.isFile() || st.isDirectory())) throw new Invalid(`The package holds ${name}, which is not a plain file: it is not sent.`);
+    if (st.isSymbolicLink() || !(st.isFile() || st.isDirectory())) throw new Invalid(say("package.notPlainFile", { name }));
     out.push({ name, path, size: st.isFile() ? st.size : 0, mtime: st.mtime, dir: st.isDirectory() });
     if (st.isDirectory()) for (const child of readdirSync(path).sort()) walk(join(path, child), `${name}/${child}`);
   };
@@ -43,7 +44,7 @@ function tarHeader(e: Entry): Buffer {
     const cut = full.lastIndexOf("/", full.length - 2);
     prefix = full.slice(0, cut);
     name = full.slice(cut + 1);
-    if (cut < 0 || Buffer.byteLength(name) > 100 || Buffer.byteLength(prefix) > 155) throw new Invalid(`${e.name}: the path is too long for a tar archive.`);
+    if (cut < 0 || Buffer.byteLength(name) > 100 || Buffer.byteLength(prefix) > 155) throw new Invalid(say("package.tarPathTooLong", { name: e.name }));
   }
   const h = Buffer.alloc(512);
   h.write(name, 0, 100, "utf8");
@@ -66,7 +67,7 @@ function tarHeader(e: Entry): Buffer {
 export async function* tarStream(entries: Entry[]): AsyncGenerator<Buffer> {
   for (const e of entries) {
     // 8 GiB is the limit of ustar's 11 octal digits; a package file that size is not a photo.
-    if (e.size >= 8 * 1024 ** 3) throw new Invalid(`${e.name} is too large for a tar archive.`);
+    if (e.size >= 8 * 1024 ** 3) throw new Invalid(say("package.tarFileTooLarge", { name: e.name }));
     yield tarHeader(e);
     if (e.dir) continue;
     let sent = 0;
@@ -94,7 +95,7 @@ function dosTime(d: Date): { time: number; date: number } {
 
 /** The tree as a stored (uncompressed) ZIP; CRCs are computed while streaming and sent in data descriptors. */
 export async function* zipStream(entries: Entry[]): AsyncGenerator<Buffer> {
-  if (!zipFits(entries)) throw new Invalid("The package is too large for a ZIP archive (4 GiB); download it as tar.", "format");
+  if (!zipFits(entries)) throw new Invalid(say("package.zipTooLarge"), "format");
   const central: Buffer[] = [];
   let offset = 0;
   for (const e of entries) {

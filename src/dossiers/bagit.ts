@@ -16,6 +16,7 @@ import { chmod, copyFile, mkdir, open, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import type { Readable } from "node:stream";
 import { Conflict, IntegrityError, Invalid } from "../core/errors.ts";
+import { say } from "../core/messages.ts";
 import { digestFile, hashConcurrency } from "./hash-pool.ts";
 import { writevAll } from "../core/writev-all.ts";
 
@@ -133,7 +134,7 @@ export class BagWriter {
 
   constructor(readonly dir: string) {
     if (existsSync(dir) && readdirSync(dir).length > 0) {
-      throw new Conflict(`${dir} is not empty; a bag is written into a new or empty directory.`);
+      throw new Conflict(say("package.dirNotEmpty", { dir }));
     }
     // Private: a bag holds originals in the clear, so only the archive's own account may enter it.
     mkdirSync(join(dir, "data"), { recursive: true, mode: DIR_MODE });

@@ -61,3 +61,45 @@ export const PackageList = z.object({
   ),
 });
 export type PackageList = z.infer<typeof PackageList>;
+
+// Inputs of the write use cases (decision 0021): the whole input, including the record the path names.
+export const EXHIBIT_KINDS = ["body", "photo", "review", "facility", "unit", "person"] as const;
+export const EVIDENCE_KINDS = ["photo", "number", "link", "review", "document", "testimony", "other"] as const;
+export const CLEARANCES = ["original", "redacted", "blurred"] as const;
+export const REGION_LABELS = ["face", "tattoo", "document", "text", "other"] as const;
+
+const RecordId = z.string().min(1).max(64);
+const ExhibitNumber = z.string().regex(/^E-\d{4,}$/i, "an exhibit number such as E-0001");
+const EvidenceInput = z.array(z.object({ kind: z.enum(EVIDENCE_KINDS), ref: z.string().min(1).max(500), note: z.string().max(2000).optional() }).strict()).max(100);
+const Pixels = z.number().int().min(0).max(100_000);
+
+/** POST /api/dossiers, `dalil dossier create`. */
+export const CreateDossierInput = z.object({ name: z.string().min(1).max(300), description: z.string().max(8000).nullable().optional() }).strict();
+
+/** POST /api/dossiers/:id/exhibits, `dalil dossier add`. */
+export const AddExhibitInput = z.object({ dossierId: RecordId, kind: z.enum(EXHIBIT_KINDS), ref: z.string().min(1).max(200), reasoning: z.string().max(8000), evidence: EvidenceInput.optional() }).strict();
+
+/** PUT /api/dossiers/:id/exhibits/:number, `dalil dossier reasoning`. */
+export const ReviseReasoningInput = z.object({ dossierId: RecordId, number: ExhibitNumber, reasoning: z.string().max(8000), evidence: EvidenceInput.optional() }).strict();
+
+/** POST /api/dossiers/:id/exhibits/:number/withdraw, `dalil dossier withdraw`. */
+export const WithdrawExhibitInput = z.object({ dossierId: RecordId, number: ExhibitNumber, reason: z.string().max(2000) }).strict();
+
+/** POST /api/dossiers/:id/freeze, `dalil dossier freeze`. */
+export const FreezeDossierInput = z.object({ id: RecordId, note: z.string().max(2000).nullable().optional() }).strict();
+
+/** POST /api/dossiers/:id/packages: a package job of a frozen version for one recipient. */
+export const EnqueuePackageInput = z
+  .object({
+    dossierId: RecordId,
+    version: z.number().int().min(1),
+    recipient: z.string().min(1).max(300),
+    clearance: z.enum(CLEARANCES),
+    purpose: z.string().min(1).max(2000),
+    lang: z.enum(["ar", "en"]).optional(),
+    report: z.boolean().optional(),
+  })
+  .strict();
+
+/** POST /api/photos/:sha256/regions, `dalil dossier redact`. */
+export const MarkRegionInput = z.object({ sha256: z.string().regex(/^[0-9a-f]{64}$/, "must be a SHA-256 in lowercase hex"), x: Pixels, y: Pixels, w: Pixels, h: Pixels, label: z.enum(REGION_LABELS).optional() }).strict();

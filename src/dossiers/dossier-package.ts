@@ -15,6 +15,10 @@ import { actorNow } from "../access/index.ts";
 import { frozenVersion, type ExhibitView } from "./dossiers.ts";
 import { checkRecipient, writePackage, type BuildPackageResult, type Clearance, type PackageExtras, type PackageItem } from "./package.ts";
 import { ddb } from "./tables.ts";
+import { parseInput } from "../core/input.ts";
+import { say } from "../core/messages.ts";
+import type { z } from "zod";
+import * as contracts from "./contracts.ts";
 
 export const JOB_DOSSIER_PACKAGE = "dossiers.package";
 
@@ -114,10 +118,10 @@ export async function buildDossierPackage(ctx: Ctx, actor: Actor, input: Dossier
   requirePackager(ctx, actor);
   checkRecipient(input);
   const row = await ddb(ctx.db.db).selectFrom("dossier_versions").selectAll().where("dossier_id", "=", input.dossierId).where("version", "=", input.version).executeTakeFirst();
-  if (!row) throw new NotFound(`Dossier ${input.dossierId} has no frozen version ${input.version}; freeze the dossier first (only frozen versions are packaged).`);
+  if (!row) throw new NotFound(say("dossier.noVersionToPackage", { version: input.version }));
   const version = await frozenVersion(ctx, input.dossierId, input.version);
   const items = packageItems(version.exhibits);
-  if (items.length === 0) throw new Invalid(`Version ${input.version} of the dossier selects no photo (no photo exhibit, no body exhibit with photos).`, "version");
+  if (items.length === 0) throw new Invalid(say("dossier.versionNoPhoto", { version: input.version }), "version");
 
   const extras: PackageExtras = {
     dossier: { id: input.dossierId, version: input.version, snapshot: row.snapshot, sha256: row.sha256, freezeEvent: Number(row.event_seq), csv: dossierCsv(version.exhibits) },
@@ -126,7 +130,7 @@ export async function buildDossierPackage(ctx: Ctx, actor: Actor, input: Dossier
   const active = version.exhibits.filter((e) => e.status === "active");
   const withdrawn = version.exhibits.filter((e) => e.status === "withdrawn");
   const build = input.report === false || active.length === 0 ? null : await reportBuilder();
-  if (input.report === true && !build) throw new Invalid("The report module is not installed in this build; build the package without the report.", "report");
+  if (input.report === true && !build) throw new Invalid(say("dossier.noReportModule"), "report");
   if (build) {
     // One unit per section (a body's photos cost more than an entity's text, but sections are what the bar counts).
     extras.reportUnits = active.length;
@@ -160,11 +164,12 @@ export function packagesRoot(ctx: Pick<Ctx, "config">): string {
 }
 
 /** Queues a package build; the bag is written under the archive's data directory (packages/<id>). */
-export async function enqueueDossierPackage(ctx: Ctx, actor: Actor, input: Omit<DossierPackageInput, "out" | "onProgress">): Promise<{ job: string; out: string }> {
+export async function enqueueDossierPackage(ctx: Ctx, actor: Actor, sent: z.input<typeof contracts.EnqueuePackageInput>): Promise<{ job: string; out: string }> {
   requirePackager(ctx, actor);
+  const input = parseInput(contracts.EnqueuePackageInput, sent);
   checkRecipient(input);
   const v = await ddb(ctx.db.db).selectFrom("dossier_versions").select("version").where("dossier_id", "=", input.dossierId).where("version", "=", input.version).executeTakeFirst();
-  if (!v) throw new NotFound(`Dossier ${input.dossierId} has no frozen version ${input.version}.`);
+  if (!v) throw new NotFound(say("dossier.noVersion", { version: input.version }));
   const out = join(packagesRoot(ctx), newId("out"));
   const job = await ctx.jobs.enqueue(null, JOB_DOSSIER_PACKAGE, { ...input, out, actor }, { maxAttempts: 1 });
   return { job, out };

@@ -18,12 +18,15 @@ import type { Tx } from "../db/database.ts";
 import { custody, type EventObject } from "../ledger/index.ts";
 import { getBody } from "../catalogue/index.ts";
 import { ddb, type DossierExhibitsTable, type DossiersTable } from "./tables.ts";
-import type * as contracts from "./contracts.ts";
+import * as contracts from "./contracts.ts";
+import { parseInput } from "../core/input.ts";
+import { say } from "../core/messages.ts";
+import type { z } from "zod";
 
 export const SNAPSHOT_FORMAT = "dalil.dossier-version/1";
-export const EXHIBIT_KINDS = ["body", "photo", "review", "facility", "unit", "person"] as const;
+export const EXHIBIT_KINDS = contracts.EXHIBIT_KINDS;
 export type ExhibitKind = (typeof EXHIBIT_KINDS)[number];
-export const EVIDENCE_KINDS = ["photo", "number", "link", "review", "document", "testimony", "other"] as const;
+export const EVIDENCE_KINDS = contracts.EVIDENCE_KINDS;
 
 export type EvidenceRef = contracts.EvidenceRef;
 
@@ -73,7 +76,7 @@ function toSummary(r: DossiersTable): DossierSummary {
 
 export async function loadDossier(tx: Tx, id: string): Promise<DossiersTable> {
   const row = await ddb(tx).selectFrom("dossiers").selectAll().where("id", "=", id).executeTakeFirst();
-  if (!row) throw new NotFound(`No dossier ${id}.`).says("record.notFound", { kind: "dossier" });
+  if (!row) throw new NotFound(say("record.notFound", { kind: "dossier" }));
   return row;
 }
 
@@ -85,17 +88,17 @@ export async function logDossierChange(ctx: Ctx, tx: Tx, actor: Actor, dossierId
   return ev.seq;
 }
 
-function text(v: string | undefined | null, field: string, max: number, required: boolean): string | null {
-  const t = (v ?? "").trim();
-  if (required && !t) throw new Invalid(`Give the dossier a ${field}.`, field);
-  if (t.length > max) throw new Invalid(`The ${field} is at most ${max} characters.`, field);
-  return t || null;
+/** Words a person typed, trimmed (the schema bounds their length); blank is none. */
+function text(v: string | undefined | null): string | null {
+  return (v ?? "").trim() || null;
 }
 
-export async function createDossier(ctx: Ctx, actor: Actor, input: { name: string; description?: string | null }): Promise<DossierSummary> {
+export async function createDossier(ctx: Ctx, actor: Actor, sent: z.input<typeof contracts.CreateDossierInput>): Promise<DossierSummary> {
   ctx.policy.require(actor, "dossier.edit");
-  const name = text(input.name, "name", 300, true)!;
-  const description = text(input.description, "description", 8000, false);
+  const input = parseInput(contracts.CreateDossierInput, sent);
+  const name = text(input.name);
+  if (!name) throw new Invalid(say("dossier.nameNeeded"), "name");
+  const description = text(input.description);
   return ctx.db.transaction(async (tx) => {
     const now = ctx.clock.now().toISOString();
     const row: DossiersTable = { id: newId("dos"), name, description, next_exhibit: 1, frozen_versions: 0, changed_since_freeze: 0, created_by: actor.id, created_at: now, updated_at: now };
@@ -132,7 +135,7 @@ export async function showDossier(ctx: Ctx, actor: Actor, id: string, version?: 
 /** A frozen version (no policy check: callers ask first). */
 export async function frozenVersion(ctx: Ctx, id: string, version: number): Promise<DossierVersionView> {
   const v = await ddb(ctx.db.db).selectFrom("dossier_versions").selectAll().where("dossier_id", "=", id).where("version", "=", version).executeTakeFirst();
-  if (!v) throw new NotFound(`Dossier ${id} has no frozen version ${version}.`);
+  if (!v) throw new NotFound(say("dossier.noVersion", { version }));
   const snap = JSON.parse(v.snapshot) as Omit<DossierVersionView, "frozen">;
   return { ...snap, frozen: { at: v.frozen_at, by: v.frozen_by, note: v.note, sha256: v.sha256, eventSeq: Number(v.event_seq) } };
 }
@@ -162,24 +165,25 @@ export async function listVersions(ctx: Ctx, actor: Actor, id: string): Promise<
 }
 
 /** Freezes the draft as the next version: an immutable snapshot whose SHA-256 goes into the custody log. */
-export async function freezeDossier(ctx: Ctx, actor: Actor, input: { id: string; note?: string | null }): Promise<VersionSummary> {
+export async function freezeDossier(ctx: Ctx, actor: Actor, sent: z.input<typeof contracts.FreezeDossierInput>): Promise<VersionSummary> {
   ctx.policy.require(actor, "dossier.edit");
-  const note = text(input.note, "note", 2000, false);
+  const input = parseInput(contracts.FreezeDossierInput, sent);
+  const note = text(input.note);
   // A version fixes which photos a body exhibit shows: read before the transaction (the catalogue reads on its own).
   const bodies = await ddb(ctx.db.db).selectFrom("dossier_exhibits").select("ref").where("dossier_id", "=", input.id).where("kind", "=", "body").where("status", "=", "active").execute();
   const photos = new Map<string, string[]>();
   for (const b of bodies) photos.set(b.ref, (await getBody(ctx, actor, b.ref)).photos.map((p) => p.sha256));
   return ctx.db.transaction(async (tx) => {
     const d = await loadDossier(tx, input.id);
-    if (d.frozen_versions > 0 && !d.changed_since_freeze) throw new Conflict(`Nothing changed since version ${d.frozen_versions} of dossier ${d.id}; there is nothing new to freeze.`);
+    if (d.frozen_versions > 0 && !d.changed_since_freeze) throw new Conflict(say("dossier.nothingToFreeze", { version: d.frozen_versions }));
     const draft = await draftOf(tx, d);
     for (const e of draft.exhibits) {
       if (e.kind !== "body" || e.status !== "active") continue;
       const ps = photos.get(e.ref);
-      if (!ps) throw new Conflict("The dossier changed while it was being frozen; freeze it again.");
+      if (!ps) throw new Conflict(say("dossier.changedWhileFreezing"));
       e.photos = ps;
     }
-    if (!draft.exhibits.some((e) => e.status === "active")) throw new Invalid("A dossier needs at least one exhibit before a version can be frozen.", "exhibits");
+    if (!draft.exhibits.some((e) => e.status === "active")) throw new Invalid(say("dossier.noExhibits"), "exhibits");
     const { frozen: _omit, ...snapshot } = draft;
     void _omit;
     const body = canonicalJson(snapshot);

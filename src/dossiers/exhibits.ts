@@ -11,20 +11,18 @@ import type { EventObject } from "../ledger/index.ts";
 import { findBodyRow, getEntity } from "../catalogue/index.ts";
 import { resourceOf } from "../catalogue/index.ts";
 import { getReview } from "../review/index.ts";
-import { EVIDENCE_KINDS, EXHIBIT_KINDS, exhibitNumber, loadDossier, logDossierChange, toExhibitView, type EvidenceRef, type ExhibitKind, type ExhibitView } from "./dossiers.ts";
+import { exhibitNumber, loadDossier, logDossierChange, toExhibitView, type EvidenceRef, type ExhibitKind, type ExhibitView } from "./dossiers.ts";
 import { ddb } from "./tables.ts";
 import { originalFact } from "../archive/index.ts";
+import { parseInput } from "../core/input.ts";
+import { say } from "../core/messages.ts";
+import type { z } from "zod";
+import * as contracts from "./contracts.ts";
 
 const SHA = /^[0-9a-f]{64}$/;
 
-export interface AddExhibit {
-  dossierId: string;
-  kind: string;
-  /** A body id or reference (B-000123), a photo's SHA-256, a review id, an entity id. */
-  ref: string;
-  reasoning: string;
-  evidence?: EvidenceRef[];
-}
+/** `ref`: a body id or reference (B-000123), a photo's SHA-256, a review id, an entity id. */
+export type AddExhibit = z.input<typeof contracts.AddExhibitInput>;
 
 /** Checks the selected record exists (and the actor may read it); returns the id the exhibit stores. */
 async function resolveTarget(ctx: Ctx, actor: Actor, kind: ExhibitKind, ref: string): Promise<string> {
@@ -32,22 +30,25 @@ async function resolveTarget(ctx: Ctx, actor: Actor, kind: ExhibitKind, ref: str
     case "body": {
       const row = await findBodyRow(ctx.db.db, ref);
       ctx.policy.require(actor, "catalogue.read", resourceOf(row));
-      if (row.merged_into) throw new Invalid(`Body ${row.ref} was merged into another record; select that one.`, "ref");
+      if (row.merged_into) throw new Invalid(say("exhibit.bodyMerged", { ref: row.ref }), "ref");
       return row.id;
     }
     case "photo": {
       const sha = ref.toLowerCase();
-      if (!SHA.test(sha)) throw new Invalid("A photo is selected by its original's SHA-256 (64 hex digits).", "ref");
+      if (!SHA.test(sha)) throw new Invalid(say("exhibit.photoBySha"), "ref");
       const o = await originalFact(ctx.db.db, sha);
-      if (!o) throw new NotFound(`No original with SHA-256 ${sha}.`).says("record.notFound", { kind: "original" });
-      if (o.status !== "preserved") throw new Invalid(`The original ${sha.slice(0, 12)}… is ${o.status}, not preserved; it cannot be an exhibit.`, "ref");
+      if (!o) throw new NotFound(say("record.notFound", { kind: "original" }));
+      if (o.status !== "preserved") throw new Invalid(say("exhibit.notPreserved", { sha256: sha.slice(0, 12), status: o.status }), "ref");
       return sha;
     }
     case "review":
       return (await getReview(ctx, actor, ref)).id;
     default: {
       const e = await getEntity(ctx, actor, ref);
-      if (e.kind !== kind) throw new Invalid(`Entity ${ref} is a ${e.kind}, not a ${kind}.`, "kind");
+      if (e.kind !== kind) {
+        const name = e.nameEn ?? e.nameAr ?? e.number ?? ref;
+        throw new Invalid(kind === "unit" ? say("exhibit.notAUnit", { name, kind: e.kind }) : kind === "person" ? say("exhibit.notAPerson", { name, kind: e.kind }) : say("exhibit.notAFacility", { name, kind: e.kind }), "kind");
+      };
       return e.id;
     }
   }
@@ -55,24 +56,20 @@ async function resolveTarget(ctx: Ctx, actor: Actor, kind: ExhibitKind, ref: str
 
 function checkReasoning(reasoning: string): string {
   const r = (reasoning ?? "").trim();
-  if (r.length < 3) throw new Invalid("Say which evidence ties this record to the case (reasoning).", "reasoning");
-  if (r.length > 8000) throw new Invalid("The reasoning is at most 8000 characters.", "reasoning");
+  if (r.length < 3) throw new Invalid(say("exhibit.reasoningNeeded"), "reasoning");
   return r;
 }
 
 async function checkEvidence(ctx: Ctx, list: EvidenceRef[] | undefined): Promise<EvidenceRef[]> {
   const out: EvidenceRef[] = [];
-  if ((list ?? []).length > 100) throw new Invalid("At most 100 pieces of evidence per exhibit.", "evidence");
   for (const e of list ?? []) {
-    if (!(EVIDENCE_KINDS as readonly string[]).includes(e.kind)) throw new Invalid(`Evidence is one of ${EVIDENCE_KINDS.join(", ")}, not ${JSON.stringify(e.kind)}.`, "evidence");
-    const ref = (e.ref ?? "").trim();
-    if (!ref || ref.length > 500) throw new Invalid("Each piece of evidence names what it is (ref, at most 500 characters).", "evidence");
+    const ref = e.ref.trim();
+    if (!ref) throw new Invalid(say("exhibit.evidenceRef"), "evidence");
     if (e.kind === "photo") {
-      if (!SHA.test(ref)) throw new Invalid("Photo evidence is named by the original's SHA-256.", "evidence");
-      if (!(await originalFact(ctx.db.db, ref))) throw new Invalid(`No original with SHA-256 ${ref.slice(0, 12)}… in this archive.`, "evidence");
+      if (!SHA.test(ref)) throw new Invalid(say("link.photoEvidence"), "evidence");
+      if (!(await originalFact(ctx.db.db, ref))) throw new Invalid(say("original.notInArchivePrefix", { sha256: ref.slice(0, 12) }), "evidence");
     }
     const note = e.note?.trim();
-    if (note && note.length > 2000) throw new Invalid("An evidence note is at most 2000 characters.", "evidence");
     out.push({ kind: e.kind, ref, ...(note ? { note } : {}) });
   }
   return out;
@@ -86,20 +83,20 @@ function targetObject(kind: string, ref: string): EventObject {
  * Selects a record as an exhibit with the reasoning for it. A record withdrawn earlier comes back under its old
  * number with the new reasoning; a record already selected is refused (change its reasoning instead).
  */
-export async function addExhibit(ctx: Ctx, actor: Actor, input: AddExhibit): Promise<ExhibitView> {
+export async function addExhibit(ctx: Ctx, actor: Actor, sent: AddExhibit): Promise<ExhibitView> {
   ctx.policy.require(actor, "dossier.edit");
-  if (!(EXHIBIT_KINDS as readonly string[]).includes(input.kind)) throw new Invalid(`An exhibit is one of ${EXHIBIT_KINDS.join(", ")}, not ${JSON.stringify(input.kind)}.`, "kind");
-  const kind = input.kind as ExhibitKind;
+  const input = parseInput(contracts.AddExhibitInput, sent);
+  const kind: ExhibitKind = input.kind;
   const reasoning = checkReasoning(input.reasoning);
   await loadDossier(ctx.db.db, input.dossierId);
-  const ref = await resolveTarget(ctx, actor, kind, (input.ref ?? "").trim());
+  const ref = await resolveTarget(ctx, actor, kind, input.ref.trim());
   const evidence = JSON.stringify(await checkEvidence(ctx, input.evidence));
   return ctx.db.transaction(async (tx) => {
     await loadDossier(tx, input.dossierId);
     const db = ddb(tx);
     const now = ctx.clock.now().toISOString();
     const old = await db.selectFrom("dossier_exhibits").selectAll().where("dossier_id", "=", input.dossierId).where("kind", "=", kind).where("ref", "=", ref).executeTakeFirst();
-    if (old?.status === "active") throw new Conflict(`This ${kind} is already exhibit ${old.number} of the dossier; change its reasoning instead.`);
+    if (old?.status === "active") throw new Conflict(say("exhibit.already", { kind, number: old.number }));
     if (old) {
       await db.updateTable("dossier_exhibits").set({ status: "active", reasoning, evidence, withdrawn_at: null, withdrawn_by: null, withdraw_reason: null, updated_at: now }).where("id", "=", old.id).execute();
       await logDossierChange(ctx, tx, actor, input.dossierId, [{ id: old.id, role: "dossier exhibit" }, targetObject(kind, ref)], { action: "exhibit.restore", exhibit: old.number, kind });
@@ -117,16 +114,17 @@ export async function addExhibit(ctx: Ctx, actor: Actor, input: AddExhibit): Pro
 
 async function activeExhibit(ctx: Ctx, tx: Parameters<typeof ddb>[0], dossierId: string, number: string) {
   const row = await ddb(tx).selectFrom("dossier_exhibits").selectAll().where("dossier_id", "=", dossierId).where("number", "=", number.toUpperCase()).executeTakeFirst();
-  if (!row) throw new NotFound(`Dossier ${dossierId} has no exhibit ${number}.`);
-  if (row.status !== "active") throw new Conflict(`Exhibit ${row.number} is withdrawn; add its record again to bring it back.`);
+  if (!row) throw new NotFound(say("exhibit.notFound", { number: number.toUpperCase() }));
+  if (row.status !== "active") throw new Conflict(say("exhibit.withdrawn", { number: row.number }));
   return row;
 }
 
 /** Withdraws an exhibit with a reason: it keeps its number, stays in later versions as withdrawn. */
-export async function withdrawExhibit(ctx: Ctx, actor: Actor, input: { dossierId: string; number: string; reason: string }): Promise<ExhibitView> {
+export async function withdrawExhibit(ctx: Ctx, actor: Actor, sent: z.input<typeof contracts.WithdrawExhibitInput>): Promise<ExhibitView> {
   ctx.policy.require(actor, "dossier.edit");
-  const reason = (input.reason ?? "").trim();
-  if (reason.length < 3 || reason.length > 2000) throw new Invalid("Say why the exhibit is withdrawn (reason, 3 to 2000 characters).", "reason");
+  const input = parseInput(contracts.WithdrawExhibitInput, sent);
+  const reason = input.reason.trim();
+  if (reason.length < 3) throw new Invalid(say("exhibit.withdrawReason"), "reason");
   return ctx.db.transaction(async (tx) => {
     const row = await activeExhibit(ctx, tx, input.dossierId, input.number);
     const now = ctx.clock.now().toISOString();
@@ -138,8 +136,9 @@ export async function withdrawExhibit(ctx: Ctx, actor: Actor, input: { dossierId
 }
 
 /** Replaces an exhibit's reasoning (and evidence, when given); earlier versions keep the reasoning they froze. */
-export async function reviseReasoning(ctx: Ctx, actor: Actor, input: { dossierId: string; number: string; reasoning: string; evidence?: EvidenceRef[] }): Promise<ExhibitView> {
+export async function reviseReasoning(ctx: Ctx, actor: Actor, sent: z.input<typeof contracts.ReviseReasoningInput>): Promise<ExhibitView> {
   ctx.policy.require(actor, "dossier.edit");
+  const input = parseInput(contracts.ReviseReasoningInput, sent);
   const reasoning = checkReasoning(input.reasoning);
   const evidence = input.evidence ? JSON.stringify(await checkEvidence(ctx, input.evidence)) : undefined;
   return ctx.db.transaction(async (tx) => {

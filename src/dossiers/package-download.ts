@@ -10,6 +10,7 @@ import { Readable } from "node:stream";
 import type { Ctx } from "../app/context.ts";
 import { systemActor, type Actor } from "../core/actor.ts";
 import { Invalid, NotFound } from "../core/errors.ts";
+import { say } from "../core/messages.ts";
 import { containedPath } from "../core/contained.ts";
 import { listTree, tarStream, zipStream } from "./archive-stream.ts";
 import { JOB_DOSSIER_PACKAGE, JOB_PACKAGE_EXPIRY, requirePackager } from "./dossier-package.ts";
@@ -29,17 +30,17 @@ export interface PackageDownload {
 /** The package directory of a finished job, or why there is none; never a path outside <data>/packages/. */
 export async function finishedPackageDir(ctx: Ctx, jobId: string): Promise<string> {
   const job = await ctx.jobs.get(jobId).catch(() => null);
-  if (!job || job.kind !== JOB_DOSSIER_PACKAGE) throw new NotFound(`No package job ${jobId}.`);
-  if (job.status !== "done") throw new Invalid(`The package of job ${jobId} is not finished (${job.status}); download it when the job is done.`, "job");
+  if (!job || job.kind !== JOB_DOSSIER_PACKAGE) throw new NotFound(say("record.notFound", { kind: "package" }));
+  if (job.status !== "done") throw new Invalid(say("package.notFinished", { status: job.status }), "job");
   const dir = (job.result as { dir?: unknown } | null)?.dir;
   const root = resolve(ctx.config.dataDir, "packages");
-  if (typeof dir !== "string" || !existsSync(root)) throw new NotFound(`The package of job ${jobId} is no longer on the server.`);
+  if (typeof dir !== "string" || !existsSync(root)) throw new NotFound(say("package.gone"));
   const at = resolve(dir);
   // One segment under packages/, checked on the real paths too, so neither ".." nor a symlink leads out.
-  if (dirname(at) !== root || !/^out_[A-Za-z0-9_-]+$/.test(basename(at)) || !existsSync(at)) throw new NotFound(`The package of job ${jobId} is no longer on the server.`);
-  if (dirname(realpathSync(at)) !== realpathSync(root)) throw new NotFound(`The package of job ${jobId} is not in the packages directory.`);
+  if (dirname(at) !== root || !/^out_[A-Za-z0-9_-]+$/.test(basename(at)) || !existsSync(at)) throw new NotFound(say("package.gone"));
+  if (dirname(realpathSync(at)) !== realpathSync(root)) throw new NotFound(say("package.outsideDir"));
   // The tag manifest is written last: without it the bag was cut short.
-  if (!existsSync(join(at, "tagmanifest-sha256.txt"))) throw new Invalid(`The package of job ${jobId} is incomplete (no tag manifest); build it again.`, "job");
+  if (!existsSync(join(at, "tagmanifest-sha256.txt"))) throw new Invalid(say("package.incomplete"), "job");
   return at;
 }
 
@@ -50,7 +51,7 @@ export async function finishedPackageDir(ctx: Ctx, jobId: string): Promise<strin
  */
 export async function downloadPackage(ctx: Ctx, actor: Actor, jobId: string, format: PackageFormat): Promise<PackageDownload> {
   requirePackager(ctx, actor);
-  if (!(PACKAGE_FORMATS as readonly string[]).includes(format)) throw new Invalid(`A package downloads as ${PACKAGE_FORMATS.join(" or ")}.`, "format");
+  if (!(PACKAGE_FORMATS as readonly string[]).includes(format)) throw new Invalid(say("package.format", { formats: PACKAGE_FORMATS.join(", ") }), "format");
   const dir = await finishedPackageDir(ctx, jobId);
   // the dossier the transfer event names comes from the payload: only the archive's own
   const job = await ctx.jobs.authentic(jobId);

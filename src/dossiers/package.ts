@@ -13,6 +13,7 @@ import type { Ctx } from "../app/context.ts";
 import type { Actor } from "../core/actor.ts";
 import { canonicalJson } from "../core/canonical-json.ts";
 import { Conflict, Invalid, IntegrityError, NotFound } from "../core/errors.ts";
+import { say } from "../core/messages.ts";
 import { newId } from "../core/ids.ts";
 import { SOFTWARE } from "../core/version.ts";
 import { getOriginals, type OriginalView } from "../archive/index.ts";
@@ -138,10 +139,10 @@ function exhibitNumber(i: number): string {
 export function checkRecipient(input: { recipient: string; purpose: string; clearance?: string }): { recipient: string; purpose: string; clearance: Clearance } {
   const recipient = (input.recipient ?? "").trim();
   const purpose = (input.purpose ?? "").trim();
-  if (!recipient) throw new Invalid("Name the recipient of the package (--recipient): the handover is logged with it.", "recipient");
-  if (!purpose) throw new Invalid("Say why the package is handed over (--purpose): the handover is logged with it.", "purpose");
+  if (!recipient) throw new Invalid(say("package.recipientNeeded"), "recipient");
+  if (!purpose) throw new Invalid(say("package.purposeNeeded"), "purpose");
   const clearance = input.clearance ?? "original";
-  if (!(CLEARANCES as readonly string[]).includes(clearance)) throw new Invalid(`The clearance is one of ${CLEARANCES.join(", ")}, not ${JSON.stringify(clearance)}.`, "clearance");
+  if (!(CLEARANCES as readonly string[]).includes(clearance)) throw new Invalid(say("package.clearance", { clearances: CLEARANCES.join(", "), clearance }), "clearance");
   return { recipient, purpose, clearance: clearance as Clearance };
 }
 
@@ -163,13 +164,13 @@ export interface WriteInput extends Omit<BuildPackageInput, "originals"> {
 export async function writePackage(ctx: Ctx, actor: Actor, input: WriteInput, extras: PackageExtras = {}): Promise<BuildPackageResult> {
   ctx.policy.require(actor, "package.export");
   const { recipient, purpose, clearance } = checkRecipient(input);
-  if (input.packageId !== undefined && !PACKAGE_ID.test(input.packageId)) throw new Invalid(`${input.packageId} is not a package id (pkg_ and letters, digits, "_" or "-").`, "packageId");
+  if (input.packageId !== undefined && !PACKAGE_ID.test(input.packageId)) throw new Invalid(say("package.badId", { id: input.packageId }), "packageId");
   const shas = input.items.map((i) => i.sha256);
-  if (new Set(shas).size !== shas.length) throw new Invalid("A photo is in the package once.", "originals");
+  if (new Set(shas).size !== shas.length) throw new Invalid(say("package.photoTwice"), "originals");
   // Read once: to refuse an unknown original here, before anything is written or logged, and for the metadata.
   const metas = await getOriginals(ctx, actor, shas);
   const missing = shas.filter((s) => !metas.has(s));
-  if (missing.length) throw new NotFound(`No original with SHA-256 ${missing.slice(0, 3).join(", ")}${missing.length > 3 ? ` (and ${missing.length - 3} more)` : ""} is in this archive.`);
+  if (missing.length) throw new NotFound(say("package.noOriginal", { count: missing.length, sha256: missing[0]! }));
   if (clearance !== "original") ctx.policy.require(actor, "original.view");
 
   // A directory an earlier build of ours left when its process died: that handover is marked interrupted and the
@@ -365,7 +366,7 @@ async function clearInterrupted(ctx: Ctx, actor: Actor, out: string): Promise<st
     id = null;
   }
   if (typeof id !== "string" || !PACKAGE_ID.test(id)) {
-    throw new Conflict(`${out} holds an unfinished package whose marker (${BUILDING_MARKER}) cannot be read; look at it, then empty the directory or choose another.`);
+    throw new Conflict(say("package.markerUnreadable", { dir: out, marker: BUILDING_MARKER }));
   }
   await markInterrupted(ctx, actor, [id]);
   for (const name of readdirSync(out)) rmSync(join(out, name), { recursive: true, force: true });
@@ -430,7 +431,7 @@ async function addContent(ctx: Ctx, bag: BagWriter, item: PackageItem, meta: Ori
     h512.update(b);
     size += b.length;
   }
-  if (h256.digest("hex") !== sha) throw new IntegrityError(`The stored original ${sha} does not hash to its SHA-256; run \`dalil verify\` before building a package.`);
+  if (h256.digest("hex") !== sha) throw new IntegrityError(say("package.originalAltered", { sha256: sha }));
   const red = clearance === "redacted" ? await redactedImage(ctx, sha) : await blurredImage(ctx, sha);
   const regions = red.regions;
   const bytes = red.bytes;

@@ -3,6 +3,7 @@ import type { Actor } from "../core/actor.ts";
 import { JOB_DOSSIER_PACKAGE, requirePackager } from "./dossier-package.ts";
 import { ddb } from "./tables.ts";
 import { NotFound } from "../core/errors.ts";
+import { say } from "../core/messages.ts";
 import type * as contracts from "./contracts.ts";
 
 /**
@@ -13,7 +14,7 @@ import type * as contracts from "./contracts.ts";
 export async function listPackages(ctx: Ctx, actor: Actor, dossierId: string): Promise<contracts.PackageList> {
   requirePackager(ctx, actor);
   const dossier = await ddb(ctx.db.db).selectFrom("dossiers").select(["id"]).where("id", "=", dossierId).executeTakeFirst();
-  if (!dossier) throw new NotFound(`No dossier ${dossierId}.`);
+  if (!dossier) throw new NotFound(say("record.notFound", { kind: "dossier" }));
   const rows = await ctx.db.db
     .selectFrom("jobs")
     .select(["id", "payload", "status", "result", "created_at", "updated_at"])

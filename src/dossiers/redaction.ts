@@ -15,7 +15,10 @@ import { newId } from "../core/ids.ts";
 import { custody } from "../ledger/index.ts";
 import { ddb, type RedactionRegionsTable } from "./tables.ts";
 import { originalFact } from "../archive/index.ts";
-import type * as contracts from "./contracts.ts";
+import * as contracts from "./contracts.ts";
+import { parseInput } from "../core/input.ts";
+import { say } from "../core/messages.ts";
+import type { z } from "zod";
 
 export interface Region {
   x: number;
@@ -33,7 +36,7 @@ export interface RedactedImage {
   derivedFrom: string;
 }
 
-export const REGION_LABELS = ["face", "tattoo", "document", "text", "other"] as const;
+export const REGION_LABELS = contracts.REGION_LABELS;
 export type RegionLabel = (typeof REGION_LABELS)[number];
 
 export type RegionView = contracts.RegionView;
@@ -62,25 +65,19 @@ export async function regionsOf(ctx: Ctx, actor: Actor, sha256: string): Promise
   return (await activeRegions(ctx, sha256)).map(toView);
 }
 
-export interface MarkRegion extends Region {
-  sha256: string;
-  label?: string;
-}
+export type MarkRegion = z.input<typeof contracts.MarkRegionInput>;
 
 /** Records a region to hide on a photo; a custody event names the photo, the region and who marked it. */
-export async function markRegion(ctx: Ctx, actor: Actor, input: MarkRegion): Promise<RegionView> {
+export async function markRegion(ctx: Ctx, actor: Actor, sent: MarkRegion): Promise<RegionView> {
   ctx.policy.require(actor, "redaction.mark");
+  const input = parseInput(contracts.MarkRegionInput, sent);
   const label = input.label ?? "face";
-  if (!(REGION_LABELS as readonly string[]).includes(label)) throw new Invalid(`A region is one of ${REGION_LABELS.join(", ")}, not ${JSON.stringify(label)}.`, "label");
-  for (const k of ["x", "y", "w", "h"] as const) {
-    if (!Number.isInteger(input[k]) || input[k] < 0) throw new Invalid(`The region's ${k} must be a whole number of pixels, 0 or more.`, k);
-  }
-  if (input.w < 1 || input.h < 1) throw new Invalid("A region is at least one pixel wide and high.", "w");
+  if (input.w < 1 || input.h < 1) throw new Invalid(say("region.tooSmall"), "w");
   const orig = await originalFact(ctx.db.db, input.sha256);
-  if (!orig) throw new NotFound(`No original with SHA-256 ${input.sha256}.`).says("record.notFound", { kind: "original" });
+  if (!orig) throw new NotFound(say("record.notFound", { kind: "original" }));
   const size = await uprightSize(ctx, input.sha256);
   if (input.x >= size.width || input.y >= size.height) {
-    throw new Invalid(`The region starts outside the photo (${size.width}×${size.height} upright).`, "x");
+    throw new Invalid(say("region.outside", { width: size.width, height: size.height }), "x");
   }
   const region = { x: input.x, y: input.y, w: Math.min(input.w, size.width - input.x), h: Math.min(input.h, size.height - input.y) };
   return ctx.db.transaction(async (tx) => {
@@ -111,8 +108,8 @@ export async function withdrawRegion(ctx: Ctx, actor: Actor, id: string): Promis
   ctx.policy.require(actor, "redaction.mark");
   return ctx.db.transaction(async (tx) => {
     const r = await ddb(tx).selectFrom("redaction_regions").selectAll().where("id", "=", id).executeTakeFirst();
-    if (!r) throw new NotFound(`No redaction region ${id}.`);
-    if (r.withdrawn_at) throw new Invalid(`Region ${id} was already withdrawn.`, "id");
+    if (!r) throw new NotFound(say("record.notFound", { kind: "redactionRegion" }));
+    if (r.withdrawn_at) throw new Invalid(say("region.alreadyWithdrawn"), "id");
     const now = ctx.clock.now();
     await ctx.log.append(tx, custody("metadata modification", actor, now, [{ sha256: r.original_sha256, role: "original" }, { id, role: "redaction region" }], { action: "redaction.withdraw", region: id }));
     await ddb(tx).updateTable("redaction_regions").set({ withdrawn_at: now.toISOString(), withdrawn_by: actor.id }).where("id", "=", id).execute();
@@ -122,7 +119,7 @@ export async function withdrawRegion(ctx: Ctx, actor: Actor, id: string): Promis
 
 async function originalBytes(ctx: Ctx, sha256: string): Promise<Buffer> {
   const row = await originalFact(ctx.db.db, sha256);
-  if (!row) throw new NotFound(`No original with SHA-256 ${sha256}.`).says("record.notFound", { kind: "original" });
+  if (!row) throw new NotFound(say("record.notFound", { kind: "original" }));
   const stream: Readable = await ctx.blobs.get(sha256);
   const chunks: Buffer[] = [];
   for await (const c of stream) chunks.push(c as Buffer);

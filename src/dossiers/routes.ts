@@ -1,12 +1,11 @@
 import { listPackages } from "./packages-list.ts";
 import { contentDisposition } from "./file-names.ts";
 import { z } from "zod";
-import { bytes, optionalBody, route, type RouteSpec } from "../http/route-spec.ts";
-import { createDossier, EVIDENCE_KINDS, EXHIBIT_KINDS, freezeDossier, listDossiers, listVersions, showDossier } from "./dossiers.ts";
+import { bytes, route, usecase, withPath, type RouteSpec } from "../http/route-spec.ts";
+import { createDossier, freezeDossier, listDossiers, listVersions, showDossier } from "./dossiers.ts";
 import { addExhibit, reviseReasoning, withdrawExhibit } from "./exhibits.ts";
-import { markRegion, regionsOf, withdrawRegion, REGION_LABELS } from "./redaction.ts";
+import { markRegion, regionsOf, withdrawRegion } from "./redaction.ts";
 import { enqueueDossierPackage } from "./dossier-package.ts";
-import { CLEARANCES } from "./package.ts";
 import { downloadPackage, PACKAGE_FORMATS } from "./package-download.ts";
 import { exhibitLabels } from "./labels.ts";
 import * as contracts from "./contracts.ts";
@@ -15,8 +14,6 @@ import * as contracts from "./contracts.ts";
 const Id = z.object({ id: z.string().min(1).max(64) });
 const IdNumber = z.object({ id: z.string().min(1).max(64), number: z.string().regex(/^E-\d{4,}$/i, "an exhibit number such as E-0001") });
 const Sha = z.object({ sha256: z.string().regex(/^[0-9a-f]{64}$/, "must be a SHA-256 in lowercase hex") });
-const Evidence = z.array(z.object({ kind: z.enum(EVIDENCE_KINDS), ref: z.string().min(1).max(500), note: z.string().max(2000).optional() }).strict()).max(100);
-const Pixels = z.number().int().min(0).max(100_000);
 
 export const DOSSIER_ROUTES: readonly RouteSpec[] = [
   route({ method: "GET", url: "/api/dossiers", action: "dossier.read", summary: "dossiers, newest first", response: contracts.GetDossiersAnswer, handler: (_req, ctx, actor) => listDossiers(ctx, actor) }),
@@ -25,7 +22,7 @@ export const DOSSIER_ROUTES: readonly RouteSpec[] = [
     url: "/api/dossiers",
     action: "dossier.edit",
     summary: "create a dossier (a named case)",
-    body: z.object({ name: z.string().min(1).max(300), description: z.string().max(8000).nullable().optional() }).strict(),
+    body: usecase(contracts.CreateDossierInput),
     response: contracts.DossierSummary,
     handler: (req, ctx, actor, { body }) => createDossier(ctx, actor, body),
   }),
@@ -57,12 +54,9 @@ export const DOSSIER_ROUTES: readonly RouteSpec[] = [
     action: "dossier.edit",
     summary: "select a body, photo, review, facility, unit or person as an exhibit, with the reasoning for it",
     params: Id,
-    body: z.object({ kind: z.enum(EXHIBIT_KINDS), ref: z.string().min(1).max(200), reasoning: z.string().max(8000), evidence: Evidence.optional() }).strict(),
+    body: usecase(contracts.AddExhibitInput, "dossierId"),
     response: contracts.ExhibitView,
-    handler: (req, ctx, actor, { params, body }) => {
-      const b = body;
-      return addExhibit(ctx, actor, { dossierId: params.id, ...b });
-    },
+    handler: (req, ctx, actor, { params, body }) => addExhibit(ctx, actor, withPath(body, { dossierId: params.id })),
   }),
   route({
     method: "PUT",
@@ -70,13 +64,9 @@ export const DOSSIER_ROUTES: readonly RouteSpec[] = [
     action: "dossier.edit",
     summary: "replace an exhibit's reasoning (and evidence); frozen versions keep theirs",
     params: IdNumber,
-    body: z.object({ reasoning: z.string().max(8000), evidence: Evidence.optional() }).strict(),
+    body: usecase(contracts.ReviseReasoningInput, "dossierId", "number"),
     response: contracts.ExhibitView,
-    handler: (req, ctx, actor, { params, body }) => {
-      const p = params;
-      const b = body;
-      return reviseReasoning(ctx, actor, { dossierId: p.id, number: p.number, ...b });
-    },
+    handler: (req, ctx, actor, { params, body }) => reviseReasoning(ctx, actor, withPath(body, { dossierId: params.id, number: params.number })),
   }),
   route({
     method: "POST",
@@ -84,13 +74,9 @@ export const DOSSIER_ROUTES: readonly RouteSpec[] = [
     action: "dossier.edit",
     summary: "withdraw an exhibit with a reason (its number is kept and never reused)",
     params: IdNumber,
-    body: z.object({ reason: z.string().max(2000) }).strict(),
+    body: usecase(contracts.WithdrawExhibitInput, "dossierId", "number"),
     response: contracts.ExhibitView,
-    handler: (req, ctx, actor, { params, body }) => {
-      const p = params;
-      const b = body;
-      return withdrawExhibit(ctx, actor, { dossierId: p.id, number: p.number, reason: b.reason });
-    },
+    handler: (req, ctx, actor, { params, body }) => withdrawExhibit(ctx, actor, withPath(body, { dossierId: params.id, number: params.number })),
   }),
   route({
     method: "POST",
@@ -98,9 +84,9 @@ export const DOSSIER_ROUTES: readonly RouteSpec[] = [
     action: "dossier.edit",
     summary: "freeze the draft as the next immutable version (its SHA-256 goes into the custody log)",
     params: Id,
-    body: optionalBody(z.object({ note: z.string().max(2000).nullable().optional() }).strict()),
+    body: usecase(contracts.FreezeDossierInput, "id"),
     response: contracts.VersionSummary,
-    handler: (req, ctx, actor, { params, body }) => freezeDossier(ctx, actor, { id: params.id, ...body }),
+    handler: (req, ctx, actor, { params, body }) => freezeDossier(ctx, actor, withPath(body, { id: params.id })),
   }),
   route({
     method: "POST",
@@ -108,21 +94,9 @@ export const DOSSIER_ROUTES: readonly RouteSpec[] = [
     action: "package.export",
     summary: "queue an evidence package of a frozen version for a recipient (a job; the handover is logged)",
     params: Id,
-    body: z
-        .object({
-          version: z.number().int().min(1),
-          recipient: z.string().min(1).max(300),
-          clearance: z.enum(CLEARANCES as [string, ...string[]]).transform((c) => c as (typeof CLEARANCES)[number]),
-          purpose: z.string().min(1).max(2000),
-          lang: z.enum(["ar", "en"]).optional(),
-          report: z.boolean().optional(),
-        })
-        .strict(),
+    body: usecase(contracts.EnqueuePackageInput, "dossierId"),
     response: contracts.PostDossiersByIdPackagesAnswer,
-    handler: (req, ctx, actor, { params, body }) => {
-      const b = body;
-      return enqueueDossierPackage(ctx, actor, { dossierId: params.id, ...b });
-    },
+    handler: (req, ctx, actor, { params, body }) => enqueueDossierPackage(ctx, actor, withPath(body, { dossierId: params.id })),
   }),
   route({
     method: "GET",
@@ -161,12 +135,9 @@ export const DOSSIER_ROUTES: readonly RouteSpec[] = [
     action: "redaction.mark",
     summary: "mark a region (face, tattoo, document …) to hide in redacted copies; a custody event",
     params: Sha,
-    body: z.object({ x: Pixels, y: Pixels, w: Pixels, h: Pixels, label: z.enum(REGION_LABELS).optional() }).strict(),
+    body: usecase(contracts.MarkRegionInput, "sha256"),
     response: contracts.RegionView,
-    handler: (req, ctx, actor, { params, body }) => {
-      const b = body;
-      return markRegion(ctx, actor, { sha256: params.sha256, ...b });
-    },
+    handler: (req, ctx, actor, { params, body }) => markRegion(ctx, actor, withPath(body, { sha256: params.sha256 })),
   }),
   route({
     method: "POST",

@@ -94,3 +94,41 @@ export const Manifest = z.object({
   images: z.array(ManifestImage),
 });
 export type Manifest = z.infer<typeof Manifest>;
+
+/** POST /api/exhibitions/:id/order: the draft's items in their new order. */
+export const OrderedItems = z.array(ExhibitionItem);
+export type OrderedItems = z.infer<typeof OrderedItems>;
+
+/** POST /api/exhibition-items/:item/remove, /api/exhibition-regions/:id/remove: done (the record stays, marked removed). */
+export const Removed = z.object({ ok: z.literal(true) });
+export type Removed = z.infer<typeof Removed>;
+
+// Inputs of the write use cases (decision 0021): the whole input, including the record the path names.
+const RecordId = z.string().min(1).max(64);
+const Bilingual = (max: number) => z.object({ ar: z.string().max(max).nullable().optional(), en: z.string().max(max).nullable().optional() }).strict();
+const LayersPatch = z.object({ faces: z.boolean().optional(), numbers: z.boolean().optional(), marks: z.boolean().optional(), background: z.boolean().optional(), everything: z.enum(["off", ...EVERYTHING_MODES]).optional() }).strict();
+const Pixels = z.number().int().min(0).max(100_000);
+const Languages = z.array(z.enum(LANGUAGES)).min(1).max(2);
+
+/** POST /api/exhibitions, `dalil exhibition create`. */
+export const CreateExhibitionInput = z.object({ title: Bilingual(300), statement: Bilingual(8000).optional(), languages: Languages }).strict();
+
+/** PUT /api/exhibitions/:id: a draft's titles, statements or languages (`id`: its id or reference). */
+export const UpdateExhibitionInput = z.object({ id: RecordId, title: Bilingual(300).optional(), statement: Bilingual(8000).optional(), languages: Languages.optional() }).strict();
+
+/** POST /api/exhibitions/:id/items: a photo (sha256), a body's photo (body, and which photo) or a text panel. */
+export const AddItemInput = z
+  .object({ exhibition: RecordId, kind: z.enum(ITEM_KINDS), sha256: z.string().regex(/^[0-9a-f]{64}$/).optional(), body: z.string().max(64).optional(), caption: Bilingual(4000).optional(), graphic: z.boolean().optional(), layers: LayersPatch.optional() })
+  .strict();
+
+/** PUT /api/exhibition-items/:item: captions, the content warning and the layers of an item. */
+export const UpdateItemInput = z.object({ item: RecordId, caption: Bilingual(4000).optional(), graphic: z.boolean().optional(), layers: LayersPatch.optional() }).strict();
+
+/** POST /api/exhibitions/:id/order: every active item named once. */
+export const OrderItemsInput = z.object({ exhibition: RecordId, order: z.array(z.string().max(64)).max(1000) }).strict();
+
+/** POST /api/exhibition-items/:item/regions: a region of one layer, in pixels of the upright image. */
+export const AddRegionInput = z.object({ item: RecordId, layer: z.enum(LAYERS), x: Pixels, y: Pixels, w: Pixels, h: Pixels, origin: z.enum(["drawn", "suggested"]).optional() }).strict();
+
+/** POST /api/exhibition-items/:item/review: the second person confirms the item as it stands. */
+export const ReviewItemInput = z.object({ item: RecordId }).strict();

@@ -14,33 +14,32 @@ import { logExhibition } from "./log.ts";
 import { activeItems, activeRegions, consentStates, exhibitionView, loadExhibition, redactionRecord, recordSha256, reviewSha256, toSummary } from "./records.ts";
 import { xdb, type ExhibitionsTable } from "./tables.ts";
 import { startConsentWatch } from "./consent-sweep.ts";
+import * as contracts from "./contracts.ts";
 import { LANGUAGES, type ExhibitionSummary, type ExhibitionView } from "./contracts.ts";
+import { parseInput } from "../core/input.ts";
+import { say } from "../core/messages.ts";
+import type { z } from "zod";
 
 export type Language = (typeof LANGUAGES)[number];
 
-export interface CreateExhibition {
-  title: { ar?: string | null; en?: string | null };
-  statement?: { ar?: string | null; en?: string | null };
-  languages: Language[];
+export type CreateExhibition = z.input<typeof contracts.CreateExhibitionInput>;
+
+/** Words a person typed, trimmed (the schema bounds their length); blank is none. */
+export function words(v: string | null | undefined): string | null {
+  return (v ?? "").trim() || null;
 }
 
-export function words(v: string | null | undefined, field: string, max: number): string | null {
-  const t = (v ?? "").trim();
-  if (t.length > max) throw new Invalid(`The ${field} is at most ${max} characters.`, field);
-  return t || null;
-}
-
-function checkLanguages(langs: readonly string[], title: { ar: string | null; en: string | null }): Language[] {
+function checkLanguages(langs: readonly Language[], title: { ar: string | null; en: string | null }): Language[] {
   const set = [...new Set(langs)];
-  if (set.length === 0 || set.some((l) => !(LANGUAGES as readonly string[]).includes(l))) throw new Invalid(`An exhibition is shown in Arabic, English or both (ar, en).`, "languages");
-  for (const l of set as Language[]) if (!title[l]) throw new Invalid(`Give the exhibition a title in each of its languages (${l} is missing).`, `title.${l}`);
+  for (const l of set) if (!title[l]) throw new Invalid(l === "ar" ? say("exhibition.titleMissingAr") : say("exhibition.titleMissingEn"), `title.${l}`);
   return (LANGUAGES as readonly Language[]).filter((l) => set.includes(l));
 }
 
-export async function createExhibition(ctx: Ctx, actor: Actor, input: CreateExhibition): Promise<ExhibitionSummary> {
+export async function createExhibition(ctx: Ctx, actor: Actor, sent: CreateExhibition): Promise<ExhibitionSummary> {
   ctx.policy.require(actor, "exhibition.edit");
-  const title = { ar: words(input.title.ar, "title", 300), en: words(input.title.en, "title", 300) };
-  const statement = { ar: words(input.statement?.ar, "statement", 8000), en: words(input.statement?.en, "statement", 8000) };
+  const input = parseInput(contracts.CreateExhibitionInput, sent);
+  const title = { ar: words(input.title.ar), en: words(input.title.en) };
+  const statement = { ar: words(input.statement?.ar), en: words(input.statement?.en) };
   const languages = checkLanguages(input.languages, title);
   return ctx.db.transaction(async (tx) => {
     const n = await xdb(tx).selectFrom("exhibitions").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
@@ -73,16 +72,17 @@ export async function createExhibition(ctx: Ctx, actor: Actor, input: CreateExhi
 }
 
 /** Changes the titles, statements or languages of a draft. */
-export async function updateExhibition(ctx: Ctx, actor: Actor, input: { id: string } & Partial<CreateExhibition>): Promise<ExhibitionSummary> {
+export async function updateExhibition(ctx: Ctx, actor: Actor, sent: z.input<typeof contracts.UpdateExhibitionInput>): Promise<ExhibitionSummary> {
   ctx.policy.require(actor, "exhibition.edit");
+  const input = parseInput(contracts.UpdateExhibitionInput, sent);
   return ctx.db.transaction(async (tx) => {
     const ex = await loadDraft(tx, input.id);
-    const title = { ar: input.title?.ar !== undefined ? words(input.title.ar, "title", 300) : ex.title_ar, en: input.title?.en !== undefined ? words(input.title.en, "title", 300) : ex.title_en };
+    const title = { ar: input.title?.ar !== undefined ? words(input.title.ar) : ex.title_ar, en: input.title?.en !== undefined ? words(input.title.en) : ex.title_en };
     const statement = {
-      ar: input.statement?.ar !== undefined ? words(input.statement.ar, "statement", 8000) : ex.statement_ar,
-      en: input.statement?.en !== undefined ? words(input.statement.en, "statement", 8000) : ex.statement_en,
+      ar: input.statement?.ar !== undefined ? words(input.statement.ar) : ex.statement_ar,
+      en: input.statement?.en !== undefined ? words(input.statement.en) : ex.statement_en,
     };
-    const languages = checkLanguages(input.languages ?? (JSON.parse(ex.languages) as string[]), title);
+    const languages = checkLanguages(input.languages ?? (JSON.parse(ex.languages) as Language[]), title);
     const next = { ...ex, title_ar: title.ar, title_en: title.en, statement_ar: statement.ar, statement_en: statement.en, languages: JSON.stringify(languages), updated_at: ctx.clock.now().toISOString() };
     const fields = (["title_ar", "title_en", "statement_ar", "statement_en", "languages"] as const).filter((k) => next[k] !== ex[k]).map((k) => k.replace(/_([a-z])/g, (_m, c: string) => c.toUpperCase()));
     if (fields.length === 0) return toSummary(ex, (await activeItems(tx, ex.id)).length);
@@ -94,7 +94,7 @@ export async function updateExhibition(ctx: Ctx, actor: Actor, input: { id: stri
 
 export async function loadDraft(tx: Tx, idOrRef: string): Promise<ExhibitionsTable> {
   const ex = await loadExhibition(tx, idOrRef);
-  if (ex.status !== "draft") throw new Conflict(`Exhibition ${ex.ref} is ${ex.status}: only a draft can be changed. Return it to draft first.`).says("exhibition.notDraft", { ref: ex.ref, status: ex.status });
+  if (ex.status !== "draft") throw new Conflict(say("exhibition.notDraft", { ref: ex.ref, status: ex.status }));
   return ex;
 }
 
@@ -120,7 +120,7 @@ interface Step {
 async function transition(ctx: Ctx, actor: Actor, idOrRef: string, { from, to, action }: Step, check?: (tx: Tx, ex: ExhibitionsTable) => Promise<Record<string, unknown>>): Promise<ExhibitionSummary> {
   return ctx.db.transaction(async (tx) => {
     const ex = await loadExhibition(tx, idOrRef);
-    if (!from.includes(ex.status)) throw new Conflict(`Exhibition ${ex.ref} is ${ex.status}; this step (${action}) needs it to be ${from.join(" or ")}.`);
+    if (!from.includes(ex.status)) throw new Conflict(say("exhibition.wrongStatus", { ref: ex.ref, status: ex.status, step: action, needs: from.join(" or ") }));
     const detail = check ? await check(tx, ex) : {};
     const now = ctx.clock.now().toISOString();
     const set: Partial<ExhibitionsTable> = { status: to, updated_at: now };
@@ -130,7 +130,7 @@ async function transition(ctx: Ctx, actor: Actor, idOrRef: string, { from, to, a
     if (to === "withdrawn") Object.assign(set, { withdrawn_by: actor.id, withdrawn_at: now });
     if (to === "draft") Object.assign(set, { approved_by: null, approved_at: null });
     const n = await xdb(tx).updateTable("exhibitions").set(set).where("id", "=", ex.id).where("status", "=", ex.status).executeTakeFirst();
-    if (Number(n.numUpdatedRows) !== 1) throw new Conflict(`Exhibition ${ex.ref} changed meanwhile; look again and retry.`);
+    if (Number(n.numUpdatedRows) !== 1) throw new Conflict(say("exhibition.changedMeanwhile", { ref: ex.ref }));
     await logExhibition(ctx, tx, actor, ex.id, [], { action, from: ex.status, to, ...detail });
     return toSummary({ ...ex, ...set } as ExhibitionsTable, (await activeItems(tx, ex.id)).length);
   });
@@ -144,7 +144,7 @@ export async function authorsOf(tx: Tx, ex: ExhibitionsTable): Promise<Set<strin
 }
 
 export function refuseAuthor(authors: Set<string>, actor: Actor, ref: string): void {
-  if (authors.has(actor.id)) throw new Forbidden(`You prepared or edited exhibition ${ref}; its review is a second person's (another curator or an administrator).`).says("exhibition.secondPerson", { ref });
+  if (authors.has(actor.id)) throw new Forbidden(say("exhibition.secondPerson", { ref }));
 }
 
 /** Every item reviewed as it stands now; the positions of those that are not, for the refusal. */
@@ -165,7 +165,7 @@ export async function submitExhibition(ctx: Ctx, actor: Actor, idOrRef: string):
   ctx.policy.require(actor, "exhibition.edit");
   return transition(ctx, actor, idOrRef, { from: ["draft"], to: "review", action: "exhibition.submit" }, async (tx, ex) => {
     const n = (await activeItems(tx, ex.id)).length;
-    if (n === 0) throw new Invalid(`Exhibition ${ex.ref} has no items yet; add at least one before submitting it for review.`, "items");
+    if (n === 0) throw new Invalid(say("exhibition.noItems", { ref: ex.ref }), "items");
     return { items: n };
   });
 }
@@ -181,7 +181,7 @@ export async function approveExhibition(ctx: Ctx, actor: Actor, idOrRef: string)
   return transition(ctx, actor, idOrRef, { from: ["review"], to: "approved", action: "exhibition.approve" }, async (tx, ex) => {
     refuseAuthor(await authorsOf(tx, ex), actor, ex.ref);
     const { positions } = await unreviewed(tx, ex);
-    if (positions.length) throw new Conflict(`Items ${positions.join(", ")} of exhibition ${ex.ref} are not reviewed as they stand; confirm each item first.`).says("exhibition.unreviewed", { ref: ex.ref, items: positions.join(", ") });
+    if (positions.length) throw new Conflict(say("exhibition.unreviewedConfirm", { ref: ex.ref, items: positions.join(", ") }));
     return {};
   });
 }
@@ -194,11 +194,11 @@ export async function publishExhibition(ctx: Ctx, actor: Actor, idOrRef: string)
   ctx.policy.require(actor, "exhibition.publish");
   const summary = await transition(ctx, actor, idOrRef, { from: ["approved"], to: "published", action: "exhibition.publish" }, async (tx, ex) => {
     const { positions, reviews } = await unreviewed(tx, ex);
-    if (positions.length) throw new Conflict(`Items ${positions.join(", ")} of exhibition ${ex.ref} are not reviewed as they stand; no item is published unreviewed.`).says("exhibition.unreviewed", { ref: ex.ref, items: positions.join(", ") });
+    if (positions.length) throw new Conflict(say("exhibition.unreviewed", { ref: ex.ref, items: positions.join(", ") }));
     const items = await activeItems(tx, ex.id);
     const consent = await consentStates(tx, items);
     const missing = items.filter((i) => consent.get(i.id) === "missing").map((i) => i.position);
-    if (missing.length) throw new Conflict(`Items ${missing.join(", ")} of exhibition ${ex.ref} show an identified person whose family has not consented to public display; remove them or record the consent.`).says("exhibition.noConsent", { ref: ex.ref, items: missing.join(", ") });
+    if (missing.length) throw new Conflict(say("exhibition.noConsent", { ref: ex.ref, items: missing.join(", ") }));
     const regions = await activeRegions(tx, items.map((i) => i.id));
     const records = items.map((i) => recordSha256(redactionRecord(i, regions.get(i.id) ?? []))).filter((r): r is string => r !== null);
     return { items: items.length, reviews, records };

@@ -9,6 +9,7 @@ import { dirname, join, resolve } from "node:path";
 import type { Ctx } from "../app/context.ts";
 import type { Actor } from "../core/actor.ts";
 import { Conflict, Invalid } from "../core/errors.ts";
+import { say } from "../core/messages.ts";
 import { loadExhibition } from "./records.ts";
 import { logExhibition } from "./log.ts";
 import { buildPublication } from "./publication.ts";
@@ -26,9 +27,9 @@ export interface ExportResult {
 export async function exportExhibition(ctx: Ctx, actor: Actor, input: { exhibition: string; out: string }): Promise<ExportResult> {
   ctx.policy.require(actor, "exhibition.publish");
   const ex = await loadExhibition(ctx.db.db, input.exhibition);
-  if (ex.status !== "published") throw new Conflict(`Exhibition ${ex.ref} is ${ex.status}; only a published exhibition is exported.`);
+  if (ex.status !== "published") throw new Conflict(say("exhibition.exportNotPublished", { ref: ex.ref, status: ex.status }));
   const out = resolve(input.out);
-  if (existsSync(out) && readdirSync(out).length > 0) throw new Invalid(`${out} is not empty; export into a new or empty folder.`, "out");
+  if (existsSync(out) && readdirSync(out).length > 0) throw new Invalid(say("exhibition.exportNotEmpty", { dir: out }), "out");
   await sweepConsent(ctx, actor);
   const pub = await buildPublication(ctx, ex);
   for (const [name, bytes] of pub.files) {

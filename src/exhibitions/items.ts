@@ -18,22 +18,17 @@ import { authorsOf, loadDraft, refuseAuthor, words } from "./exhibitions.ts";
 import { logExhibition } from "./log.ts";
 import { activeItems, activeRegions, consentStates, loadExhibition, loadItem, redactionRecord, recordSha256, reviewSha256, toItem, toRegion } from "./records.ts";
 import { xdb, type ExhibitionItemsTable, type ExhibitionRegionsTable } from "./tables.ts";
-import { LAYERS, Layers, type ExhibitionItem, type ExhibitionRegion } from "./contracts.ts";
+import * as contracts from "./contracts.ts";
+import type { Layers, ExhibitionItem, ExhibitionRegion } from "./contracts.ts";
+import { parseInput } from "../core/input.ts";
+import { say } from "../core/messages.ts";
+import type { z } from "zod";
 
 /** Every layer on but the everything layer: what a new photo item hides until the curator decides otherwise. */
 export const DEFAULT_LAYERS: Layers = { faces: true, numbers: true, marks: true, background: true, everything: "off" };
 
-export interface AddItem {
-  exhibition: string;
-  kind: "photo" | "body" | "text";
-  /** photo: the original; body: which of the body's photos (its first by default). */
-  sha256?: string;
-  /** body: its id or reference (B-000123). */
-  body?: string;
-  caption?: { ar?: string | null; en?: string | null };
-  graphic?: boolean;
-  layers?: Partial<Layers>;
-}
+/** `sha256`: photo: the original; body: which of the body's photos (its first by default). `body`: its id or reference (B-000123). */
+export type AddItem = z.input<typeof contracts.AddItemInput>;
 
 export async function originalBytes(ctx: Ctx, sha256: string): Promise<Buffer> {
   const stream: Readable = await ctx.blobs.get(sha256);
@@ -44,15 +39,13 @@ export async function originalBytes(ctx: Ctx, sha256: string): Promise<Buffer> {
 
 function captionOf(c: AddItem["caption"], prev?: ExhibitionItemsTable): { caption_ar: string | null; caption_en: string | null } {
   return {
-    caption_ar: c?.ar !== undefined ? words(c.ar, "caption", 4000) : (prev?.caption_ar ?? null),
-    caption_en: c?.en !== undefined ? words(c.en, "caption", 4000) : (prev?.caption_en ?? null),
+    caption_ar: c?.ar !== undefined ? words(c.ar) : (prev?.caption_ar ?? null),
+    caption_en: c?.en !== undefined ? words(c.en) : (prev?.caption_en ?? null),
   };
 }
 
 function layersOf(patch: Partial<Layers> | undefined, prev: Layers = DEFAULT_LAYERS): Layers {
-  const parsed = Layers.safeParse({ ...prev, ...(patch ?? {}) });
-  if (!parsed.success) throw new Invalid(`Layers are faces, numbers, marks and background (on or off) and everything (off, silhouette or hidden).`, "layers");
-  return parsed.data;
+  return { ...prev, ...(patch ?? {}) };
 }
 
 async function itemView(tx: Tx, it: ExhibitionItemsTable): Promise<ExhibitionItem> {
@@ -60,28 +53,29 @@ async function itemView(tx: Tx, it: ExhibitionItemsTable): Promise<ExhibitionIte
   return toItem(it, regions, (await consentStates(tx, [it])).get(it.id) ?? "missing");
 }
 
-export async function addItem(ctx: Ctx, actor: Actor, input: AddItem): Promise<ExhibitionItem> {
+export async function addItem(ctx: Ctx, actor: Actor, sent: AddItem): Promise<ExhibitionItem> {
   ctx.policy.require(actor, "exhibition.edit");
+  const input = parseInput(contracts.AddItemInput, sent);
   let sha256: string | null = null;
   let bodyId: string | null = null;
   if (input.kind === "text") {
-    if (!input.caption?.ar?.trim() && !input.caption?.en?.trim()) throw new Invalid("A text panel needs its words in at least one language.", "caption");
+    if (!input.caption?.ar?.trim() && !input.caption?.en?.trim()) throw new Invalid(say("exhibition.textNeedsWords"), "caption");
   } else if (input.kind === "body") {
-    if (!input.body) throw new Invalid("Name the body (its reference, B-000123).", "body");
+    if (!input.body) throw new Invalid(say("exhibition.bodyNeeded"), "body");
     const body = await findBodyRow(ctx.db.db, input.body);
     bodyId = body.id;
     const photos = (await photosOfBodies(ctx.db.db, [body.id])).map((p) => p.sha256).sort();
-    if (photos.length === 0) throw new Conflict(`Body ${body.ref} has no photo to show.`);
-    if (input.sha256 && !photos.includes(input.sha256)) throw new Invalid(`That photo is not one of body ${body.ref}'s photos.`, "sha256");
+    if (photos.length === 0) throw new Conflict(say("exhibition.bodyNoPhoto", { ref: body.ref }));
+    if (input.sha256 && !photos.includes(input.sha256)) throw new Invalid(say("exhibition.notBodysPhoto", { ref: body.ref }), "sha256");
     sha256 = input.sha256 ?? photos[0]!;
   } else {
-    if (!input.sha256) throw new Invalid("Name the photo by its SHA-256.", "sha256");
+    if (!input.sha256) throw new Invalid(say("exhibition.photoNeeded"), "sha256");
     sha256 = input.sha256;
   }
   if (sha256) {
     const fact = await originalFact(ctx.db.db, sha256);
-    if (!fact || fact.status !== "preserved") throw new NotFound(`No original with SHA-256 ${sha256}.`).says("record.notFound", { kind: "original" });
-    if (fact.mediaKind !== "image") throw new Invalid("Only a photograph can be shown as an image item.", "sha256");
+    if (!fact || fact.status !== "preserved") throw new NotFound(say("record.notFound", { kind: "original" }));
+    if (fact.mediaKind !== "image") throw new Invalid(say("exhibition.photographOnly"), "sha256");
   }
   const layers = layersOf(input.layers);
   return ctx.db.transaction(async (tx) => {
@@ -130,8 +124,9 @@ async function draftItem(tx: Tx, itemId: string): Promise<ExhibitionItemsTable> 
 }
 
 /** Captions, the content warning and the layers of an item. */
-export async function updateItem(ctx: Ctx, actor: Actor, input: { item: string; caption?: AddItem["caption"]; graphic?: boolean; layers?: Partial<Layers> }): Promise<ExhibitionItem> {
+export async function updateItem(ctx: Ctx, actor: Actor, sent: z.input<typeof contracts.UpdateItemInput>): Promise<ExhibitionItem> {
   ctx.policy.require(actor, "exhibition.edit");
+  const input = parseInput(contracts.UpdateItemInput, sent);
   return ctx.db.transaction(async (tx) => {
     const it = await draftItem(tx, input.item);
     const next: ExhibitionItemsTable = {
@@ -170,14 +165,15 @@ async function renumber(tx: Tx, ids: readonly string[]): Promise<void> {
 }
 
 /** Puts the items in this order (every active item named once). */
-export async function orderItems(ctx: Ctx, actor: Actor, input: { exhibition: string; order: string[] }): Promise<ExhibitionItem[]> {
+export async function orderItems(ctx: Ctx, actor: Actor, sent: z.input<typeof contracts.OrderItemsInput>): Promise<ExhibitionItem[]> {
   ctx.policy.require(actor, "exhibition.edit");
+  const input = parseInput(contracts.OrderItemsInput, sent);
   return ctx.db.transaction(async (tx) => {
     const ex = await loadDraft(tx, input.exhibition);
     const items = await activeItems(tx, ex.id);
     const have = new Set(items.map((i) => i.id));
     if (input.order.length !== items.length || new Set(input.order).size !== items.length || input.order.some((id) => !have.has(id))) {
-      throw new Invalid(`Name each of the exhibition's ${items.length} items once, in the order wanted.`, "order");
+      throw new Invalid(say("exhibition.orderAll", { count: items.length }), "order");
     }
     await renumber(tx, input.order);
     await logExhibition(ctx, tx, actor, ex.id, [], { action: "exhibition.order", order: input.order });
@@ -189,27 +185,18 @@ export async function orderItems(ctx: Ctx, actor: Actor, input: { exhibition: st
   });
 }
 
-export interface AddRegion {
-  item: string;
-  layer: (typeof LAYERS)[number];
-  x: number;
-  y: number;
-  w: number;
-  h: number;
-  /** drawn by a person, or suggested by a detector and kept by a person. */
-  origin?: "drawn" | "suggested";
-}
+/** `origin`: drawn by a person, or suggested by a detector and kept by a person. */
+export type AddRegion = z.input<typeof contracts.AddRegionInput>;
 
 /** A region of one layer on a photo item, in pixels of the upright image (as the viewer sees it). */
-export async function addRegion(ctx: Ctx, actor: Actor, input: AddRegion): Promise<ExhibitionRegion> {
+export async function addRegion(ctx: Ctx, actor: Actor, sent: AddRegion): Promise<ExhibitionRegion> {
   ctx.policy.require(actor, "exhibition.edit");
-  if (!(LAYERS as readonly string[]).includes(input.layer)) throw new Invalid(`A region belongs to one layer: ${LAYERS.join(", ")}.`, "layer");
-  for (const k of ["x", "y", "w", "h"] as const) if (!Number.isInteger(input[k]) || input[k] < 0) throw new Invalid(`The region's ${k} is a whole number of pixels, 0 or more.`, k);
-  if (input.w < 1 || input.h < 1) throw new Invalid("A region is at least one pixel wide and high.", "w");
+  const input = parseInput(contracts.AddRegionInput, sent);
+  if (input.w < 1 || input.h < 1) throw new Invalid(say("region.tooSmall"), "w");
   const it0 = await loadItem(ctx.db.db, input.item);
-  if (!it0.sha256) throw new Invalid("A text panel has no image to redact.", "item");
+  if (!it0.sha256) throw new Invalid(say("exhibition.textNoImage"), "item");
   const size = await uprightSize(await originalBytes(ctx, it0.sha256));
-  if (input.x >= size.width || input.y >= size.height) throw new Invalid(`The region starts outside the photo (${size.width}×${size.height} upright).`, "x");
+  if (input.x >= size.width || input.y >= size.height) throw new Invalid(say("region.outside", { width: size.width, height: size.height }), "x");
   const rect = { x: input.x, y: input.y, w: Math.min(input.w, size.width - input.x), h: Math.min(input.h, size.height - input.y) };
   return ctx.db.transaction(async (tx) => {
     const it = await draftItem(tx, input.item);
@@ -227,7 +214,7 @@ export async function removeRegion(ctx: Ctx, actor: Actor, regionId: string): Pr
   ctx.policy.require(actor, "exhibition.edit");
   await ctx.db.transaction(async (tx) => {
     const r = await xdb(tx).selectFrom("exhibition_regions").selectAll().where("id", "=", regionId).where("removed_at", "is", null).executeTakeFirst();
-    if (!r) throw new NotFound(`No region ${regionId}.`).says("record.notFound", { kind: "exhibitionItem" });
+    if (!r) throw new NotFound(say("record.notFound", { kind: "exhibitionItem" }));
     const it = await draftItem(tx, r.item_id);
     const now = ctx.clock.now().toISOString();
     await xdb(tx).updateTable("exhibition_regions").set({ removed_by: actor.id, removed_at: now }).where("id", "=", r.id).execute();
@@ -242,12 +229,13 @@ export async function removeRegion(ctx: Ctx, actor: Actor, regionId: string): Pr
  * the words and warning it is shown with. The review names the record's SHA-256 in a redaction custody event; a
  * later change voids it. Given while the exhibition is in review, never by one who prepared or edited it.
  */
-export async function reviewItem(ctx: Ctx, actor: Actor, input: { item: string }): Promise<ExhibitionItem> {
+export async function reviewItem(ctx: Ctx, actor: Actor, sent: z.input<typeof contracts.ReviewItemInput>): Promise<ExhibitionItem> {
   ctx.policy.require(actor, "exhibition.review");
+  const input = parseInput(contracts.ReviewItemInput, sent);
   return ctx.db.transaction(async (tx) => {
     const it = await loadItem(tx, input.item);
     const ex = await loadExhibition(tx, it.exhibition_id);
-    if (ex.status !== "review") throw new Conflict(`Exhibition ${ex.ref} is ${ex.status}; its items are reviewed while it is in review.`);
+    if (ex.status !== "review") throw new Conflict(say("exhibition.reviewWhileInReview", { ref: ex.ref, status: ex.status }));
     refuseAuthor(await authorsOf(tx, ex), actor, ex.ref);
     const regions = (await activeRegions(tx, [it.id])).get(it.id) ?? [];
     const record = recordSha256(redactionRecord(it, regions));

@@ -15,6 +15,7 @@ import { cleanCopy, type LayerRegion } from "./clean-copy.ts";
 import { originalBytes } from "./items.ts";
 import { activeItems, activeRegions, consentStates, loadExhibition, loadItem, redactionRecord, recordSha256 } from "./records.ts";
 import { NotFound } from "../core/errors.ts";
+import { say } from "../core/messages.ts";
 import { recordOriginalRead } from "../access/index.ts";
 import { doorPage, exhibitionPage, STYLE, type Lang, type PageItem } from "./pages.ts";
 import { verifyText } from "./verify-text.ts";
@@ -118,7 +119,7 @@ const cache = new Map<string, { key: string; pub: Promise<Publication> }>();
  */
 export async function publishedFile(ctx: Ctx, ref: string, path: string): Promise<{ bytes: Buffer; contentType: string }> {
   const ex = await loadExhibition(ctx.db.db, ref).catch(() => null);
-  if (!ex || ex.status !== "published") throw new NotFound(`No published exhibition ${ref}.`).says("record.notFound", { kind: "exhibition" });
+  if (!ex || ex.status !== "published") throw new NotFound(say("record.notFound", { kind: "exhibition" }));
   const key = await publicationKey(ctx.db.db, ex);
   let hit = cache.get(ex.id);
   if (!hit || hit.key !== key) {
@@ -131,7 +132,7 @@ export async function publishedFile(ctx: Ctx, ref: string, path: string): Promis
     throw err;
   });
   const bytes = pub.files.get(path || "index.html");
-  if (!bytes) throw new NotFound(`Exhibition ${ex.ref} has no ${path}.`);
+  if (!bytes) throw new NotFound(say("exhibition.noFile", { ref: ex.ref, path }));
   return { bytes, contentType: MEDIA[(path || "index.html").split(".").pop() ?? ""] ?? "application/octet-stream" };
 }
 
@@ -139,7 +140,7 @@ export async function publishedFile(ctx: Ctx, ref: string, path: string): Promis
 export async function previewItem(ctx: Ctx, actor: Actor, itemId: string): Promise<{ bytes: Buffer; width: number; height: number }> {
   ctx.policy.require(actor, "exhibition.read");
   const it = await loadItem(ctx.db.db, itemId);
-  if (!it.sha256) throw new NotFound(`Item ${itemId} is a text panel; it has no image.`);
+  if (!it.sha256) throw new NotFound(say("exhibition.textNoPreview", { position: it.position }));
   const rs = (await activeRegions(ctx.db.db, [it.id])).get(it.id) ?? [];
   const copy = await cleanCopy(await originalBytes(ctx, it.sha256), JSON.parse(it.layers) as Layers, rs.map((r) => ({ layer: r.layer as LayerRegion["layer"], x: r.x, y: r.y, w: r.w, h: r.h })));
   // With few regions or layers off the preview shows the photograph itself: a read of the original, logged.

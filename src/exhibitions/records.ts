@@ -5,6 +5,7 @@
 import { createHash } from "node:crypto";
 import { canonicalJson } from "../core/canonical-json.ts";
 import { NotFound } from "../core/errors.ts";
+import { say } from "../core/messages.ts";
 import type { Tx } from "../db/database.ts";
 import { bodiesOfPhoto, identificationsOf } from "../catalogue/index.ts";
 import { publicDisplayConsents } from "../families/index.ts";
@@ -41,13 +42,13 @@ export function toRegion(r: ExhibitionRegionsTable): contracts.ExhibitionRegion 
 export async function loadExhibition(tx: Tx, idOrRef: string): Promise<ExhibitionsTable> {
   const q = xdb(tx).selectFrom("exhibitions").selectAll();
   const row = await (/^X-\d+$/i.test(idOrRef) ? q.where("ref", "=", idOrRef.toUpperCase()) : q.where("id", "=", idOrRef)).executeTakeFirst();
-  if (!row) throw new NotFound(`No exhibition ${idOrRef}.`).says("record.notFound", { kind: "exhibition" });
+  if (!row) throw new NotFound(say("record.notFound", { kind: "exhibition" }));
   return row;
 }
 
 export async function loadItem(tx: Tx, id: string): Promise<ExhibitionItemsTable> {
   const row = await xdb(tx).selectFrom("exhibition_items").selectAll().where("id", "=", id).where("status", "=", "active").executeTakeFirst();
-  if (!row) throw new NotFound(`No exhibition item ${id}.`).says("record.notFound", { kind: "exhibitionItem" });
+  if (!row) throw new NotFound(say("record.notFound", { kind: "exhibitionItem" }));
   return row;
 }
 

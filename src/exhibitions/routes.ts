@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { bytes, optionalBody, route, type RouteSpec } from "../http/route-spec.ts";
+import { bytes, optionalBody, route, usecase, withPath, type RouteSpec } from "../http/route-spec.ts";
 import { approveExhibition, createExhibition, listExhibitions, publishExhibition, returnToDraft, showExhibition, submitExhibition, updateExhibition, withdrawExhibition } from "./exhibitions.ts";
 import { addItem, addRegion, orderItems, removeItem, removeRegion, reviewItem, updateItem } from "./items.ts";
 import { previewItem, publishedFile } from "./publication.ts";
@@ -8,10 +8,6 @@ import * as contracts from "./contracts.ts";
 /** Exhibitions over HTTP: the curators' API and the public pages. Thin shells over the use cases. */
 const Id = z.object({ id: z.string().min(1).max(64) });
 const Item = z.object({ item: z.string().min(1).max(64) });
-const Bilingual = (max: number) => z.object({ ar: z.string().max(max).nullable().optional(), en: z.string().max(max).nullable().optional() }).strict();
-const LayersPatch = z.object({ faces: z.boolean().optional(), numbers: z.boolean().optional(), marks: z.boolean().optional(), background: z.boolean().optional(), everything: z.enum(["off", ...contracts.EVERYTHING_MODES]).optional() }).strict();
-const Pixels = z.number().int().min(0).max(100_000);
-const Done = z.object({ ok: z.literal(true) });
 const PublicPath = z.object({ ref: z.string().regex(/^X-\d{4,}$/i, "an exhibition reference such as X-0001"), file: z.string().regex(/^(?:[a-z]{2}(?:-text)?\.html|style\.css|manifest\.json|VERIFY\.txt|index\.html)$/) });
 
 const step = (url: string, action: "exhibition.edit" | "exhibition.review" | "exhibition.publish", summary: string, fn: typeof submitExhibition) =>
@@ -24,7 +20,7 @@ export const EXHIBITION_ROUTES: readonly RouteSpec[] = [
     url: "/api/exhibitions",
     action: "exhibition.edit",
     summary: "create an exhibition (titles and statements in its languages)",
-    body: z.object({ title: Bilingual(300), statement: Bilingual(8000).optional(), languages: z.array(z.enum(contracts.LANGUAGES)).min(1).max(2) }).strict(),
+    body: usecase(contracts.CreateExhibitionInput),
     response: contracts.ExhibitionSummary,
     handler: (_req, ctx, actor, { body }) => createExhibition(ctx, actor, body),
   }),
@@ -35,9 +31,9 @@ export const EXHIBITION_ROUTES: readonly RouteSpec[] = [
     action: "exhibition.edit",
     summary: "change a draft's titles, statements or languages",
     params: Id,
-    body: z.object({ title: Bilingual(300).optional(), statement: Bilingual(8000).optional(), languages: z.array(z.enum(contracts.LANGUAGES)).min(1).max(2).optional() }).strict(),
+    body: usecase(contracts.UpdateExhibitionInput, "id"),
     response: contracts.ExhibitionSummary,
-    handler: (_req, ctx, actor, { params, body }) => updateExhibition(ctx, actor, { id: params.id, ...body }),
+    handler: (_req, ctx, actor, { params, body }) => updateExhibition(ctx, actor, withPath(body, { id: params.id })),
   }),
   route({
     method: "POST",
@@ -45,9 +41,9 @@ export const EXHIBITION_ROUTES: readonly RouteSpec[] = [
     action: "exhibition.edit",
     summary: "add a photo, a body's photo or a text panel to a draft",
     params: Id,
-    body: z.object({ kind: z.enum(contracts.ITEM_KINDS), sha256: z.string().regex(/^[0-9a-f]{64}$/).optional(), body: z.string().max(64).optional(), caption: Bilingual(4000).optional(), graphic: z.boolean().optional(), layers: LayersPatch.optional() }).strict(),
+    body: usecase(contracts.AddItemInput, "exhibition"),
     response: contracts.ExhibitionItem,
-    handler: (_req, ctx, actor, { params, body }) => addItem(ctx, actor, { exhibition: params.id, ...body }),
+    handler: (_req, ctx, actor, { params, body }) => addItem(ctx, actor, withPath(body, { exhibition: params.id })),
   }),
   route({
     method: "POST",
@@ -55,9 +51,9 @@ export const EXHIBITION_ROUTES: readonly RouteSpec[] = [
     action: "exhibition.edit",
     summary: "put a draft's items in this order",
     params: Id,
-    body: z.object({ order: z.array(z.string().max(64)).max(1000) }).strict(),
-    response: z.array(contracts.ExhibitionItem),
-    handler: (_req, ctx, actor, { params, body }) => orderItems(ctx, actor, { exhibition: params.id, order: body.order }),
+    body: usecase(contracts.OrderItemsInput, "exhibition"),
+    response: contracts.OrderedItems,
+    handler: (_req, ctx, actor, { params, body }) => orderItems(ctx, actor, withPath(body, { exhibition: params.id })),
   }),
   step("/api/exhibitions/:id/submit", "exhibition.edit", "submit a draft for review by a second person", submitExhibition),
   step("/api/exhibitions/:id/return", "exhibition.edit", "return an exhibition to draft for changes", returnToDraft),
@@ -70,9 +66,9 @@ export const EXHIBITION_ROUTES: readonly RouteSpec[] = [
     action: "exhibition.edit",
     summary: "an item's captions, content warning and redaction layers",
     params: Item,
-    body: z.object({ caption: Bilingual(4000).optional(), graphic: z.boolean().optional(), layers: LayersPatch.optional() }).strict(),
+    body: usecase(contracts.UpdateItemInput, "item"),
     response: contracts.ExhibitionItem,
-    handler: (_req, ctx, actor, { params, body }) => updateItem(ctx, actor, { item: params.item, ...body }),
+    handler: (_req, ctx, actor, { params, body }) => updateItem(ctx, actor, withPath(body, { item: params.item })),
   }),
   route({
     method: "POST",
@@ -81,7 +77,7 @@ export const EXHIBITION_ROUTES: readonly RouteSpec[] = [
     summary: "remove an item from a draft",
     params: Item,
     body: optionalBody(z.object({}).strict()),
-    response: Done,
+    response: contracts.Removed,
     handler: async (_req, ctx, actor, { params }) => {
       await removeItem(ctx, actor, params.item);
       return { ok: true as const };
@@ -93,9 +89,9 @@ export const EXHIBITION_ROUTES: readonly RouteSpec[] = [
     action: "exhibition.edit",
     summary: "a region of one layer on a photo item (pixels of the upright image)",
     params: Item,
-    body: z.object({ layer: z.enum(contracts.LAYERS), x: Pixels, y: Pixels, w: Pixels, h: Pixels, origin: z.enum(["drawn", "suggested"]).optional() }).strict(),
+    body: usecase(contracts.AddRegionInput, "item"),
     response: contracts.ExhibitionRegion,
-    handler: (_req, ctx, actor, { params, body }) => addRegion(ctx, actor, { item: params.item, ...body }),
+    handler: (_req, ctx, actor, { params, body }) => addRegion(ctx, actor, withPath(body, { item: params.item })),
   }),
   route({
     method: "POST",
@@ -104,7 +100,7 @@ export const EXHIBITION_ROUTES: readonly RouteSpec[] = [
     summary: "remove a region from a draft's item",
     params: Id,
     body: optionalBody(z.object({}).strict()),
-    response: Done,
+    response: contracts.Removed,
     handler: async (_req, ctx, actor, { params }) => {
       await removeRegion(ctx, actor, params.id);
       return { ok: true as const };
@@ -116,9 +112,9 @@ export const EXHIBITION_ROUTES: readonly RouteSpec[] = [
     action: "exhibition.review",
     summary: "confirm an item's redaction, captions and warning as they stand (the second person)",
     params: Item,
-    body: optionalBody(z.object({}).strict()),
+    body: usecase(contracts.ReviewItemInput, "item"),
     response: contracts.ExhibitionItem,
-    handler: (_req, ctx, actor, { params }) => reviewItem(ctx, actor, { item: params.item }),
+    handler: (_req, ctx, actor, { params, body }) => reviewItem(ctx, actor, withPath(body, { item: params.item })),
   }),
   route({
     method: "GET",

@@ -70,7 +70,7 @@ export function cosignerVkey(name: string, publicKey: Uint8Array): string {
 
 /** Parses a cosigner vkey (type 0x04) and checks its key ID against its key. */
 export function parseCosignerVkey(vkey: string): CosignerKey {
-  const bad = `The witness key ${JSON.stringify(vkey.slice(0, 200))} is malformed: expected <name>+<8 hex digit key id>+<base64 of 0x04 and the key>.`;
+  const bad = say("witness.keyMalformed", { key: JSON.stringify(vkey.slice(0, 200)) });
   const parts = splitPlus(vkey.trim(), 2);
   if (!parts) throw new Invalid(bad);
   const [name = "", idHex = "", b64 = ""] = parts;
@@ -117,7 +117,7 @@ export function generateCosigner(name: string): { signerKey: string; vkey: strin
 }
 
 export function parseCosignerKey(signerKey: string): Cosigner {
-  const bad = "The witness signing key is malformed: expected PRIVATE+KEY+<name>+<key id>+<base64 of 0x04 and the seed>.";
+  const bad = say("witness.signingKeyMalformed");
   const parts = splitPlus(signerKey.trim(), 4);
   if (!parts || parts[0] !== "PRIVATE" || parts[1] !== "KEY") throw new Invalid(bad);
   const [, , name = "", idHex = "", b64 = ""] = parts;

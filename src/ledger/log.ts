@@ -3,6 +3,7 @@ import { canonicalJson } from "../core/canonical-json.ts";
 import type { DatabaseHandle, Tx } from "../db/database.ts";
 import { leafBytes, parseLeaf, type CustodyEvent, type EventType } from "./events.ts";
 import { Conflict } from "../core/errors.ts";
+import { say } from "../core/messages.ts";
 import { insertOpenings, sealEvent, type StoredOpening } from "./openings.ts";
 
 /**
@@ -56,7 +57,7 @@ export class CustodyLog {
    */
   async restoreLeaves(tx: Tx, leaves: readonly Buffer[], openings: StoredOpening[]): Promise<void> {
     const size = await this.lockedSize(tx);
-    if (size !== 0) throw new Conflict(`The log already holds ${size} events; a restore needs an empty archive.`);
+    if (size !== 0) throw new Conflict(say("log.restoreNotEmpty", { size }));
     const out = leaves.map((leaf, seq) => ({ seq, leaf, event: parseLeaf(leaf) }));
     await this.insert(tx, 0, out, openings);
   }

@@ -157,7 +157,7 @@ function parseKeyId(hex: string): number | null {
 /** Parses a signer key string (`PRIVATE+KEY+<name>+<hex id>+<base64(0x01 ‖ seed)>`). */
 export function newSigner(signerKey: string): NoteSigner {
   const parts = splitPlus(signerKey.trim(), 4);
-  const bad = "The log signing key is malformed: expected PRIVATE+KEY+<name>+<key id>+<base64 key>.";
+  const bad = say("note.signingKeyMalformed");
   if (!parts || parts[0] !== "PRIVATE" || parts[1] !== "KEY") throw new Invalid(bad);
   const [, , name = "", idHex = "", b64 = ""] = parts;
   const id = parseKeyId(idHex);
@@ -173,7 +173,7 @@ export function newSigner(signerKey: string): NoteSigner {
 /** Parses a verifier key string (`<name>+<hex id>+<base64(0x01 ‖ public key)>`). */
 export function newVerifier(verifierKey: string): NoteVerifier {
   const parts = splitPlus(verifierKey.trim(), 2);
-  const bad = `The verifier key ${JSON.stringify(verifierKey.slice(0, 200))} is malformed: expected <name>+<8 hex digit key id>+<base64 key>.`;
+  const bad = say("note.verifierKeyMalformed", { key: JSON.stringify(verifierKey.slice(0, 200)) });
   if (!parts) throw new Invalid(bad);
   const [name = "", idHex = "", b64 = ""] = parts;
   const id = parseKeyId(idHex);

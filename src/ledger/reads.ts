@@ -105,9 +105,9 @@ export async function entryTileOpenings(ctx: Ctx, actor: Actor, input: { path: s
   try {
     coord = parseTilePath(input.path);
   } catch {
-    throw new NotFound(`There is no tile at ${JSON.stringify(input.path.slice(0, 120))}.`);
+    throw new NotFound(say("tile.notFound", { path: JSON.stringify(input.path.slice(0, 120)) }));
   }
-  if (coord.kind !== "entries" || !cp || !tileExists(coord, cp.size)) throw new NotFound(`There is no entry bundle at ${JSON.stringify(input.path.slice(0, 120))}.`);
+  if (coord.kind !== "entries" || !cp || !tileExists(coord, cp.size)) throw new NotFound(say("tile.noEntryBundle", { path: JSON.stringify(input.path.slice(0, 120)) }));
   const first = coord.index * 256;
   const bySeq = await openingsBetween(ctx.db.db, first, first + coord.width - 1);
   return [...bySeq.keys()].sort((a, b) => a - b).flatMap((s) => bySeq.get(s)!);

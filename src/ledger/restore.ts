@@ -1,6 +1,7 @@
 import type { Ctx } from "../app/context.ts";
 import type { Tx } from "../db/database.ts";
 import { IntegrityError } from "../core/errors.ts";
+import { say } from "../core/messages.ts";
 import { openCheckpoint } from "./checkpoint.ts";
 import { MerkleAppender } from "./merkle.ts";
 import { newVerifier } from "./note.ts";
@@ -23,7 +24,7 @@ export async function restoreLog(
     try {
       opened = openCheckpoint(note, verifiers);
     } catch (err) {
-      throw new IntegrityError(`A checkpoint the copy holds does not verify with this archive's log key (are these the archive's keys?): ${(err as Error).message}`);
+      throw new IntegrityError(say("log.restoreCheckpointKey", { problem: (err as Error).message }));
     }
     return { note: logSignedOnly(note, opened.checkpoint.origin), cp: opened.checkpoint };
   });
@@ -31,10 +32,10 @@ export async function restoreLog(
   const appender = MerkleAppender.empty();
   let at = 0;
   for (const s of signed) {
-    if (s.cp.size > input.leaves.length) throw new IntegrityError(`The copy holds a checkpoint of ${s.cp.size} events but only ${input.leaves.length} entries.`);
+    if (s.cp.size > input.leaves.length) throw new IntegrityError(say("log.restoreTooFewEntries", { size: s.cp.size, entries: input.leaves.length }));
     if (at < s.cp.size) appender.appendLeaves(input.leaves.slice(at, s.cp.size));
     at = s.cp.size;
-    if (!appender.root().equals(s.cp.rootHash)) throw new IntegrityError(`The copy's entries do not hash to the root its checkpoint of ${s.cp.size} signs: the copy is damaged.`);
+    if (!appender.root().equals(s.cp.rootHash)) throw new IntegrityError(say("log.restoreRoot", { size: s.cp.size }));
   }
   await ctx.log.restoreLeaves(tx, [...input.leaves], input.openings);
   const createdAt = ctx.clock.now().toISOString();

@@ -28,7 +28,7 @@ import {
   readString,
   type DerNode,
 } from "./asn1.ts";
-import { say } from "../core/messages.ts";
+import { say, type Said } from "../core/messages.ts";
 
 /**
  * RFC 3161 trusted time for signed checkpoints. The archive asks a timestamp authority (TSA) to sign the SHA-256
@@ -156,7 +156,7 @@ export async function requestTimestamp(
   opts: { timeoutMs?: number; maxBytes?: number } = {},
 ): Promise<TimestampResult> {
   const url = parseTsaUrl(tsaUrl);
-  const where = `the timestamp authority at ${url.origin}${url.pathname === "/" ? "" : url.pathname}`;
+  const tsa = `${url.origin}${url.pathname === "/" ? "" : url.pathname}`;
   const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const maxBytes = opts.maxBytes ?? DEFAULT_MAX_BYTES;
   const req = buildTimeStampRequest(data);
@@ -172,19 +172,15 @@ export async function requestTimestamp(
       signal,
     });
   } catch (err) {
-    if (signal.aborted) throw new Invalid(`${cap(where)} did not answer within ${timeoutMs} ms; try again later or check DALIL_TSA_URL.`);
-    throw new Invalid(`Could not reach ${where} (${networkReason(err)}); check DALIL_TSA_URL and the network.`);
+    if (signal.aborted) throw new Invalid(say("timestamp.noAnswer", { tsa, ms: timeoutMs }));
+    throw new Invalid(say("timestamp.unreachable", { tsa, problem: networkReason(err) }));
   }
 
-  const reply = await readBounded(res, where, maxBytes, timeoutMs, signal);
-  const token = checkReply(reply, where);
-  const info = parseToken(token, `${where}'s token`);
-  checkTokenMatches(info, req, where);
+  const reply = await readBounded(res, tsa, maxBytes, timeoutMs, signal);
+  const token = checkReply(reply, tsa);
+  const info = parseToken(token, (problem) => say("timestamp.authorityTokenMalformed", { tsa, problem }));
+  checkTokenMatches(info, req, tsa);
   return { token, genTime: info.genTime, serial: info.serial, policy: info.policy };
-}
-
-function cap(s: string): string {
-  return s.charAt(0).toUpperCase() + s.slice(1);
 }
 
 function parseTsaUrl(tsaUrl: string): URL {
@@ -214,23 +210,23 @@ function networkReason(err: unknown): string {
 }
 
 /** Checks the HTTP envelope and reads the body, refusing more than maxBytes. */
-async function readBounded(res: Response, where: string, maxBytes: number, timeoutMs: number, signal: AbortSignal): Promise<Buffer> {
-  const refuse = async (message: string): Promise<never> => {
+async function readBounded(res: Response, tsa: string, maxBytes: number, timeoutMs: number, signal: AbortSignal): Promise<Buffer> {
+  const refuse = async (message: Said): Promise<never> => {
     await res.body?.cancel().catch(() => undefined);
     throw new Invalid(message);
   };
   if (res.status >= 300 && res.status < 400) {
     const to = res.headers.get("location");
-    return refuse(`${cap(where)} redirected the request${to ? ` to ${to}` : ""}; set DALIL_TSA_URL to the final address.`);
+    return refuse(to ? say("timestamp.redirectedTo", { tsa, to }) : say("timestamp.redirected", { tsa }));
   }
-  if (res.status !== 200) return refuse(`${cap(where)} answered HTTP ${res.status} ${res.statusText}`.trimEnd() + "; check DALIL_TSA_URL.");
+  if (res.status !== 200) return refuse(say("timestamp.httpStatus", { tsa, status: `${res.status} ${res.statusText}`.trimEnd() }));
   const type = (res.headers.get("content-type") ?? "").split(";")[0]?.trim().toLowerCase();
   if (type !== "application/timestamp-reply") {
-    return refuse(`${cap(where)} answered with ${type ? `content type ${type}` : "no content type"}, not application/timestamp-reply; is DALIL_TSA_URL the authority's RFC 3161 endpoint?`);
+    return refuse(type ? say("timestamp.contentType", { tsa, type }) : say("timestamp.noContentType", { tsa }));
   }
   const declared = Number(res.headers.get("content-length") ?? "0");
-  if (declared > maxBytes) return refuse(`${cap(where)} sent a reply of ${declared} bytes, more than the ${maxBytes} accepted.`);
-  if (!res.body) return refuse(`${cap(where)} sent an empty reply.`);
+  if (declared > maxBytes) return refuse(say("timestamp.replyDeclaredTooLarge", { tsa, bytes: declared, max: maxBytes }));
+  if (!res.body) return refuse(say("timestamp.emptyReply", { tsa }));
 
   const chunks: Buffer[] = [];
   let total = 0;
@@ -242,22 +238,22 @@ async function readBounded(res: Response, where: string, maxBytes: number, timeo
       total += value.byteLength;
       if (total > maxBytes) {
         await reader.cancel().catch(() => undefined);
-        throw new Invalid(`${cap(where)} sent a reply of more than the ${maxBytes} bytes accepted.`);
+        throw new Invalid(say("timestamp.replyTooLarge", { tsa, max: maxBytes }));
       }
       chunks.push(Buffer.from(value));
     }
   } catch (err) {
     if (err instanceof Invalid) throw err;
-    if (signal.aborted) throw new Invalid(`${cap(where)} did not finish its reply within ${timeoutMs} ms; try again later.`);
-    throw new Invalid(`The connection to ${where} failed while reading its reply (${networkReason(err)}).`);
+    if (signal.aborted) throw new Invalid(say("timestamp.replyUnfinished", { tsa, ms: timeoutMs }));
+    throw new Invalid(say("timestamp.connectionFailed", { tsa, problem: networkReason(err) }));
   }
-  if (total === 0) throw new Invalid(`${cap(where)} sent an empty reply.`);
+  if (total === 0) throw new Invalid(say("timestamp.emptyReply", { tsa }));
   return Buffer.concat(chunks);
 }
 
 /** Reads a TimeStampResp; returns the token if the status grants one, else says why not. */
-function checkReply(der: Buffer, where: string): Buffer {
-  return asInvalid(`${where}'s reply`, () => {
+function checkReply(der: Buffer, tsa: string): Buffer {
+  return asInvalid((problem) => say("timestamp.replyMalformed", { tsa, problem }), () => {
     const resp = new Fields(readDer(der), "TimeStampResp");
     const statusInfo = new Fields(resp.next(Tag.SEQUENCE, "status"), "PKIStatusInfo");
     const status = readInteger(statusInfo.next(Tag.INTEGER, "status"), "PKIStatus");
@@ -269,9 +265,9 @@ function checkReply(der: Buffer, where: string): Buffer {
     if (status !== 0n && status !== 1n) {
       const name = STATUS_NAMES[Number(status)] ?? `status ${status}`;
       const details = [...failureNames(failNode), ...freeText(textNode)];
-      throw new Invalid(`${cap(where)} did not grant a timestamp: ${name}${details.length ? ` (${details.join("; ")})` : ""}.`);
+      throw new Invalid(details.length ? say("timestamp.notGrantedWhy", { tsa, status: name, details: details.join("; ") }) : say("timestamp.notGranted", { tsa, status: name }));
     }
-    if (!tokenNode) throw new Invalid(`${cap(where)} granted the request but sent no token.`);
+    if (!tokenNode) throw new Invalid(say("timestamp.noToken", { tsa }));
     return Buffer.from(tokenNode.der);
   });
 }
@@ -299,17 +295,17 @@ interface ParsedToken extends TimestampInfo {
 }
 
 /** Runs a DER reading step, turning malformed input into one Invalid sentence naming what was being read. */
-function asInvalid<T>(what: string, fn: () => T): T {
+function asInvalid<T>(said: (problem: string) => Said, fn: () => T): T {
   try {
     return fn();
   } catch (err) {
-    if (err instanceof DerError) throw new Invalid(`${cap(what)} is not a well-formed RFC 3161 structure: ${err.message}.`);
+    if (err instanceof DerError) throw new Invalid(said(err.message));
     throw err;
   }
 }
 
-function parseToken(token: Buffer, what: string): ParsedToken {
-  return asInvalid(what, () => {
+function parseToken(token: Buffer, said: (problem: string) => Said): ParsedToken {
+  return asInvalid(said, () => {
     const contentInfo = new Fields(readDer(token), "ContentInfo");
     const contentType = readOid(contentInfo.next(Tag.OID, "contentType"), "contentType");
     if (contentType !== OID_SIGNED_DATA) throw new DerError(`its content type is ${contentType}, not CMS SignedData`);
@@ -426,29 +422,25 @@ function escapeDnValue(s: string): string {
     .replace(/\0/g, "\\00");
 }
 
-function checkTokenMatches(info: ParsedToken, req: TimestampRequest, where: string): void {
+function checkTokenMatches(info: ParsedToken, req: TimestampRequest, tsa: string): void {
   if (info.hashOid !== OID_SHA256 || !info.digest.equals(req.digest)) {
-    throw new IntegrityError(
-      `${cap(where)} returned a token for a different message imprint (${info.hashAlgorithm} ${info.digest.toString("hex")}) than the SHA-256 ${req.digest.toString("hex")} it was sent; the token was not kept.`,
-    );
+    throw new IntegrityError(say("timestamp.otherImprint", { tsa, hashAlgorithm: info.hashAlgorithm, digest: info.digest.toString("hex"), sent: req.digest.toString("hex") }));
   }
   const sent = BigInt(`0x${req.nonce.toString("hex")}`);
   if (info.nonce === undefined) {
-    throw new IntegrityError(`${cap(where)} returned a token without the request's nonce, so it cannot be tied to this request; the token was not kept.`);
+    throw new IntegrityError(say("timestamp.noNonce", { tsa }));
   }
   if (info.nonce !== sent) {
-    throw new IntegrityError(
-      `${cap(where)} returned a token whose nonce does not match the request's (a replayed or misrouted reply); the token was not kept.`,
-    );
+    throw new IntegrityError(say("timestamp.otherNonce", { tsa }));
   }
   if (info.certificateCount === 0) {
-    throw new Invalid(`${cap(where)} did not include its certificate in the token although the request asked for it; such a token cannot be checked with the CA certificate alone.`);
+    throw new Invalid(say("timestamp.noCertificate", { tsa }));
   }
 }
 
 /** Reads a TimeStampToken (CMS ContentInfo → SignedData → TSTInfo). It does not verify the signature. */
 export function parseTimestampToken(token: Buffer): TimestampInfo {
-  const p = parseToken(token, "the timestamp token");
+  const p = parseToken(token, (problem) => say("timestamp.tokenMalformed", { problem }));
   const out: TimestampInfo = { genTime: p.genTime, serial: p.serial, policy: p.policy, hashAlgorithm: p.hashAlgorithm, digest: p.digest };
   if (p.tsaName !== undefined) out.tsaName = p.tsaName;
   return out;

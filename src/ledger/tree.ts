@@ -288,7 +288,7 @@ export class LogTree {
     const verifiers = this.allVerifierKeys().map((k) => newVerifier(k));
     const { checkpoint } = openCheckpoint(cp.note, verifiers);
     if (checkpoint.size !== cp.size || !checkpoint.rootHash.equals(cp.root)) {
-      throw new Conflict(`checkpoint ${cp.size}: the signed note says size ${checkpoint.size} and another root than its row`);
+      throw new Conflict(say("checkpoint.rowMismatch", { size: cp.size, signed: checkpoint.size }));
     }
   }
 }

@@ -4,6 +4,7 @@ import { join, relative, resolve, sep } from "node:path";
 import type { Ctx } from "../app/context.ts";
 import type { Actor } from "../core/actor.ts";
 import { Invalid, IntegrityError } from "../core/errors.ts";
+import { say } from "../core/messages.ts";
 import { auditFixity, blobLayout } from "../archive/index.ts";
 import { custody, secret } from "../ledger/index.ts";
 import { writeDurably } from "./files.ts";
@@ -40,17 +41,17 @@ export interface CopyAudit {
 
 export function loadCopies(dataDir: string): CopySpec[] {
   const file = join(dataDir, "copies.json");
-  if (!existsSync(file)) throw new Invalid(`No copies are configured: list them in ${file} as [{"name": "…", "kind": "mirror" or "folder", "path": "…"}] (docs/mirrors.md).`, "copies");
+  if (!existsSync(file)) throw new Invalid(say("copies.none", { file }), "copies");
   let list: unknown;
   try {
     list = JSON.parse(readFileSync(file, "utf8"));
   } catch (err) {
-    throw new Invalid(`${file} is not JSON: ${(err as Error).message}`, "copies");
+    throw new Invalid(say("copies.notJson", { file, problem: (err as Error).message }), "copies");
   }
-  if (!Array.isArray(list) || list.length === 0) throw new Invalid(`${file} lists no copies.`, "copies");
+  if (!Array.isArray(list) || list.length === 0) throw new Invalid(say("copies.empty", { file }), "copies");
   return list.map((c: Partial<CopySpec>, i) => {
     if (!c || typeof c.name !== "string" || (c.kind !== "mirror" && c.kind !== "folder") || typeof c.path !== "string") {
-      throw new Invalid(`${file}, copy ${i + 1}: each copy needs a name, a kind ("mirror" or "folder") and a path.`, "copies");
+      throw new Invalid(say("copies.entry", { file, copy: i + 1 }), "copies");
     }
     return { name: c.name, kind: c.kind, path: resolve(dataDir, c.path) };
   });
@@ -59,7 +60,7 @@ export function loadCopies(dataDir: string): CopySpec[] {
 /** The folder that holds a copy's objects, checked before anything is compared: an audit that cannot read a copy fails. */
 function rootOf(c: CopySpec): string {
   const root = c.kind === "mirror" ? join(c.path, "blobs") : c.path;
-  if (!existsSync(root) || !statSync(root).isDirectory()) throw new Invalid(`The copy "${c.name}" cannot be read: ${root} is not a folder (unmounted? moved?). The audit did not run.`, "copies");
+  if (!existsSync(root) || !statSync(root).isDirectory()) throw new Invalid(say("copies.unreadable", { name: c.name, folder: root }), "copies");
   return root;
 }
 
@@ -179,7 +180,7 @@ export async function auditCopies(ctx: Ctx, actor: Actor, input: { copies: CopyS
     );
   });
   if (unrepaired.length) {
-    throw new IntegrityError(`The copy audit found what it could not repair:\n${unrepaired.join("\n")}`);
+    throw new IntegrityError(say("copies.unrepaired", { findings: unrepaired.join("\n") }));
   }
   return { copies: perCopy, archive: { checked: fixity.checked, failed: fixity.findings.length, repaired: primaryRepaired }, findings, unrepaired };
 }

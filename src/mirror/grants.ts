@@ -1,6 +1,7 @@
 import type { Ctx } from "../app/context.ts";
 import type { Actor } from "../core/actor.ts";
 import { Conflict, Invalid, NotFound } from "../core/errors.ts";
+import { say } from "../core/messages.ts";
 import { newId } from "../core/ids.ts";
 import { custody, secret } from "../ledger/index.ts";
 import { createHash, randomBytes } from "node:crypto";
@@ -26,7 +27,7 @@ export type { MirrorGrantView };
 
 function cleanName(name: string): string {
   const n = name.trim();
-  if (n.length < 1 || n.length > 120 || [...n].some((ch) => ch.charCodeAt(0) < 0x20)) throw new Invalid("A mirror's name is 1 to 120 characters, one line (e.g. the custodian organisation).", "name");
+  if (n.length < 1 || n.length > 120 || [...n].some((ch) => ch.charCodeAt(0) < 0x20)) throw new Invalid(say("mirror.name"), "name");
   return n;
 }
 
@@ -40,7 +41,7 @@ export async function grantMirror(ctx: Ctx, actor: Actor, input: { name: string 
   loadKeyFile(paths.keys(ctx.config), OPENINGS_KEY_FILE, true);
   return ctx.db.transaction(async (tx) => {
     const live = await mdb(tx).selectFrom("mirror_grants").select("id").where("name", "=", name).where("revoked_at", "is", null).executeTakeFirst();
-    if (live) throw new Conflict(`A mirror named "${name}" already holds a live grant; revoke it first (dalil mirror revoke) to issue a new token.`);
+    if (live) throw new Conflict(say("mirror.liveGrant", { name }));
     await mdb(tx)
       .insertInto("mirror_grants")
       .values({ id, name, token_hash: sha256Hex(token), created_at: now.toISOString(), created_by: actor.id, revoked_at: null, last_seen_at: null })
@@ -56,7 +57,7 @@ export async function revokeMirror(ctx: Ctx, actor: Actor, input: { name: string
   const now = ctx.clock.now();
   return ctx.db.transaction(async (tx) => {
     const row = await mdb(tx).selectFrom("mirror_grants").selectAll().where("name", "=", name).where("revoked_at", "is", null).executeTakeFirst();
-    if (!row) throw new NotFound(`No live grant for a mirror named "${name}"; \`dalil mirror list\` shows the grants.`);
+    if (!row) throw new NotFound(say("mirror.noLiveGrant", { name }));
     await mdb(tx).updateTable("mirror_grants").set({ revoked_at: now.toISOString() }).where("id", "=", row.id).execute();
     await ctx.log.append(tx, custody("replication", actor, now, [{ id: row.id, role: "mirror" }], { act: "revoked", mirror: row.id, name: secret(name) }));
     return { id: row.id, name: row.name, createdAt: row.created_at, revokedAt: now.toISOString(), lastSeenAt: row.last_seen_at };

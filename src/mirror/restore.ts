@@ -4,6 +4,7 @@ import { join } from "node:path";
 import type { Ctx } from "../app/context.ts";
 import type { Actor } from "../core/actor.ts";
 import { IntegrityError, Invalid } from "../core/errors.ts";
+import { say } from "../core/messages.ts";
 import { paths } from "../core/config.ts";
 import { custody, decodeEntryBundle, restoreLog, tilePath, tilesForSize, type StoredOpening } from "../ledger/index.ts";
 import { recordsFromLog } from "../archive/index.ts";
@@ -34,13 +35,13 @@ export async function restoreFromMirror(ctx: Ctx, actor: Actor, input: { mirrorD
   const dir = input.mirrorDir;
   const p = mirrorPaths(dir);
   const { config, state } = loadMirror(dir);
-  if (!state) throw new Invalid(`The mirror in ${dir} has not completed a follow yet; there is nothing to restore from.`, "from");
-  if (existsSync(p.alarm)) throw new Invalid(`The mirror in ${dir} stopped on an inconsistency (${p.alarm}); restore from it only once that is explained.`, "from");
+  if (!state) throw new Invalid(say("mirror.notFollowedYet", { dir }), "from");
+  if (existsSync(p.alarm)) throw new Invalid(say("mirror.stoppedAlarm", { dir, alarm: p.alarm }), "from");
   if (config.origin !== ctx.tree.origin) {
-    throw new Invalid(`The mirror follows the log ${config.origin}, but these keys sign ${ctx.tree.origin}: give the keys backup of the archive the mirror follows.`, "keys");
+    throw new Invalid(say("mirror.otherLog", { origin: config.origin, keys: ctx.tree.origin }), "keys");
   }
   const openingsKey = loadKeyFile(paths.keys(ctx.config), OPENINGS_KEY_FILE, false);
-  if (!openingsKey) throw new Invalid(`The keys backup has no ${OPENINGS_KEY_FILE}: without it the words behind the log's commitments cannot be opened, and \`dalil verify\` would fail.`, "keys");
+  if (!openingsKey) throw new Invalid(say("mirror.noOpeningsKey", { file: OPENINGS_KEY_FILE }), "keys");
 
   const leaves: Buffer[] = [];
   const openings: StoredOpening[] = [];
@@ -51,7 +52,7 @@ export async function restoreFromMirror(ctx: Ctx, actor: Actor, input: { mirrorD
     const sealed = readFileSync(join(p.log, "openings", path));
     for (const o of JSON.parse(unseal(openingsKey, config.origin, path, sealed).toString("utf8")) as StoredOpening[]) if (o.seq < state.size) openings.push(o);
   }
-  if (leaves.length !== state.size) throw new IntegrityError(`The mirror's entry bundles hold ${leaves.length} entries, not the ${state.size} its state says.`);
+  if (leaves.length !== state.size) throw new IntegrityError(say("mirror.entriesShort", { entries: leaves.length, size: state.size }));
   const checkpointsDir = join(p.log, "checkpoints");
   const notes = readdirSync(checkpointsDir).map((f) => readFileSync(join(checkpointsDir, f), "utf8"));
 
@@ -60,7 +61,7 @@ export async function restoreFromMirror(ctx: Ctx, actor: Actor, input: { mirrorD
   for (const [key, m] of Object.entries(manifest)) {
     const b = readFileSync(join(p.blobs, key));
     if (b.length !== m.size || createHash("sha256").update(b).digest("hex") !== m.sha256) {
-      throw new IntegrityError(`The mirror's copy of ${key} differs from what it recorded when it fetched it; run \`dalil audit copies\` there or restore from another mirror.`);
+      throw new IntegrityError(say("mirror.copyDiffers", { key }));
     }
     await ctx.blobs.writeObject(key, b);
     bytes += b.length;
@@ -81,6 +82,6 @@ function unseal(key: Buffer, origin: string, path: string, sealed: Buffer): Buff
     d.setAuthTag(sealed.subarray(sealed.length - 16));
     return Buffer.concat([d.update(sealed.subarray(12, sealed.length - 16)), d.final()]);
   } catch {
-    throw new IntegrityError(`The sealed openings of ${path} do not open with the keys backup's ${OPENINGS_KEY_FILE} (another archive's key, or a damaged copy).`);
+    throw new IntegrityError(say("mirror.openingsSealed", { path, file: OPENINGS_KEY_FILE }));
   }
 }

@@ -3,6 +3,7 @@ import type { Readable } from "node:stream";
 import type { Ctx } from "../app/context.ts";
 import type { Actor } from "../core/actor.ts";
 import { NotFound, RateLimited } from "../core/errors.ts";
+import { say } from "../core/messages.ts";
 import { canonicalJson } from "../core/canonical-json.ts";
 import { paths } from "../core/config.ts";
 import { entryTileOpenings } from "../ledger/index.ts";
@@ -33,7 +34,7 @@ export function spendRequest(actor: Actor, now = Date.now(), rate = rateOf()): v
   b.at = now;
   if (b.tokens < 1) {
     buckets.set(actor.id, b);
-    throw new RateLimited(`Too many requests from this mirror: at most ${rate} a second. Wait a moment and go on.`);
+    throw new RateLimited(say("mirror.rate", { rate }));
   }
   b.tokens -= 1;
   buckets.set(actor.id, b);
@@ -81,7 +82,7 @@ export async function mirrorObjectList(ctx: Ctx, actor: Actor): Promise<string> 
 export async function mirrorObject(ctx: Ctx, actor: Actor, key: string): Promise<Readable> {
   follow(ctx, actor);
   const s = await ctx.blobs.readObject(key);
-  if (!s) throw new NotFound(`The blob store holds no object ${JSON.stringify(key.slice(0, 120))}.`);
+  if (!s) throw new NotFound(say("mirror.noObject", { key: JSON.stringify(key.slice(0, 120)) }));
   return s;
 }
 

@@ -1,6 +1,7 @@
 import type { Ctx } from "../../app/context.ts";
 import type { Actor } from "../../core/actor.ts";
 import { Forbidden, Invalid, NotFound } from "../../core/errors.ts";
+import { say } from "../../core/messages.ts";
 import { bodiesOfPhoto, getBody, getEntity, linksOf, Vocabularies, type BodyDetail, type EntityDetail, type LinkView } from "../../catalogue/index.ts";
 import { getReview, reviewsOfBody, type ReviewView } from "../../review/index.ts";
 import type { NumberMethod, NumberRole } from "../../catalogue/index.ts";
@@ -143,19 +144,19 @@ export type ExhibitFacts = BodyFacts | PhotoExhibitFacts | ReviewFacts | EntityF
 const HEX64 = /^[0-9a-f]{64}$/;
 
 export function checkExhibits(exhibits: ExhibitInput[], withdrawn: WithdrawnExhibit[] = []): void {
-  if (exhibits.length === 0) throw new Invalid("A report needs at least one exhibit that is not withdrawn.", "exhibits");
+  if (exhibits.length === 0) throw new Invalid(say("report.noExhibits"), "exhibits");
   const seen = new Set<string>();
   for (const e of [...exhibits, ...withdrawn]) {
-    if (!e.number.trim()) throw new Invalid("Every exhibit needs its number.", "exhibits");
-    if (seen.has(e.number)) throw new Invalid(`Exhibit number ${e.number} appears twice.`, "exhibits");
+    if (!e.number.trim()) throw new Invalid(say("report.exhibitNumber"), "exhibits");
+    if (seen.has(e.number)) throw new Invalid(say("report.numberTwice", { number: e.number }), "exhibits");
     seen.add(e.number);
   }
   for (const e of exhibits) {
     const kind = e.kind ?? "body";
-    if (kind === "body") for (const p of (e as BodyExhibitInput).photos ?? []) if (!HEX64.test(p)) throw new Invalid(`Exhibit ${e.number}: ${p} is not a SHA-256 in hex.`, "exhibits");
-    if (kind === "photo" && !HEX64.test((e as PhotoExhibitInput).sha256)) throw new Invalid(`Exhibit ${e.number}: ${(e as PhotoExhibitInput).sha256} is not a SHA-256 in hex.`, "exhibits");
+    if (kind === "body") for (const p of (e as BodyExhibitInput).photos ?? []) if (!HEX64.test(p)) throw new Invalid(say("report.notSha256", { number: e.number, sha256: p }), "exhibits");
+    if (kind === "photo" && !HEX64.test((e as PhotoExhibitInput).sha256)) throw new Invalid(say("report.notSha256", { number: e.number, sha256: (e as PhotoExhibitInput).sha256 }), "exhibits");
     if (kind !== "body" && kind !== "photo" && kind !== "review" && !ENTITY_EXHIBIT_KINDS.includes(kind)) {
-      throw new Invalid(`Exhibit ${e.number}: an exhibit is a body, photo, review, facility, unit or person, not ${JSON.stringify(kind)}.`, "exhibits");
+      throw new Invalid(say("report.exhibitKind", { number: e.number, kind: String(kind) }), "exhibits");
     }
   }
 }
@@ -206,7 +207,7 @@ export class Gatherer {
     const own = new Map(body.photos.map((p) => [p.sha256, p]));
     const chosen = input.photos ?? body.photos.map((p) => p.sha256);
     for (const sha of chosen) {
-      if (!own.has(sha)) throw new Invalid(`Exhibit ${input.number}: photo ${sha.slice(0, 12)}… is not one of the photos of body ${body.ref}.`, "exhibits");
+      if (!own.has(sha)) throw new Invalid(say("report.photoNotOfBody", { number: input.number, sha256: sha.slice(0, 12), ref: body.ref }), "exhibits");
     }
     const photos: PhotoFacts[] = [];
     for (const sha of chosen) photos.push(await this.photoFacts(sha, own.get(sha)!.role));
@@ -276,7 +277,10 @@ export class Gatherer {
 
   private async entityExhibit(input: EntityExhibitInput): Promise<EntityFacts> {
     const entity = await getEntity(this.ctx, this.actor, input.entityId);
-    if (entity.kind !== input.kind) throw new Invalid(`Exhibit ${input.number}: entity ${entity.id} is a ${entity.kind}, not a ${input.kind}.`, "exhibits");
+    if (entity.kind !== input.kind) {
+      const said = { number: input.number, name: entity.nameEn ?? entity.nameAr ?? entity.number ?? input.entityId, kind: entity.kind };
+      throw new Invalid(input.kind === "unit" ? say("report.notAUnit", said) : input.kind === "person" ? say("report.notAPerson", said) : say("report.notAFacility", said), "exhibits");
+    }
     const links = await Promise.all((await linksOf(this.ctx, this.actor, { recordId: entity.id })).map((l) => this.link(l, entity.id)));
     return { kind: input.kind, ...this.common(input, []), entity, links };
   }

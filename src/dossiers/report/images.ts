@@ -3,6 +3,7 @@ import { join } from "node:path";
 import sharp from "sharp";
 import type { Ctx } from "../../app/context.ts";
 import { NotFound } from "../../core/errors.ts";
+import { say } from "../../core/messages.ts";
 import { BLURRED, renditionOf } from "../../archive/index.ts";
 import { redactedImage } from "../redaction.ts";
 
@@ -29,7 +30,7 @@ export async function printImage(ctx: Ctx, sha256: string, clearance: Clearance,
   if (clearance === "blurred") {
     // Already small (640 px) and blurred at ingest: copied as is, so the report shows what the gallery shows.
     const blurred = await renditionOf(ctx.db.db, sha256, BLURRED);
-    if (!blurred) throw new NotFound(`The photo ${sha256} has no blurred rendition.`);
+    if (!blurred) throw new NotFound(say("rendition.noBlurred", { sha256 }));
     const bytes = await ctx.blobs.read(blurred);
     const meta = await sharp(bytes).metadata();
     await writeFile(path, bytes);

@@ -1,3 +1,4 @@
+import type { z } from "zod";
 import type * as server from "../../../../src/dossiers/contracts.ts";
 /** Responses of the dossiers routes (src/dossiers/dossiers.ts, exhibits.ts, dossier-package.ts). */
 export const EXHIBIT_KINDS = ["body", "photo", "review", "facility", "unit", "person"] as const;
@@ -13,3 +14,6 @@ export type DossierView = server.GetDossiersByIdAnswer;
 
 export type VersionSummary = server.VersionSummary;
 export type PackageList = server.PackageList;
+
+/** POST /api/dossiers/:id/packages: the use case's input without the dossier the path gives (decision 0021). */
+export type NewPackage = Omit<z.input<typeof server.EnqueuePackageInput>, "dossierId">;

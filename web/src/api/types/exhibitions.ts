@@ -1,3 +1,4 @@
+import type { z } from "zod";
 import type * as server from "../../../../src/exhibitions/contracts.ts";
 /** Responses of the exhibitions routes (src/exhibitions). */
 export const LAYERS = ["faces", "numbers", "marks", "background", "everything"] as const;
@@ -8,3 +9,9 @@ export type ExhibitionView = server.ExhibitionView;
 export type ExhibitionItem = server.ExhibitionItem;
 export type ExhibitionRegion = server.ExhibitionRegion;
 export type Layers = server.Layers;
+
+/** Requests (decision 0021): the use cases' inputs without the fields the path gives. */
+export type NewExhibition = z.input<typeof server.CreateExhibitionInput>;
+export type NewExhibitionItem = Omit<z.input<typeof server.AddItemInput>, "exhibition">;
+export type ExhibitionItemEdit = Omit<z.input<typeof server.UpdateItemInput>, "item">;
+export type NewExhibitionRegion = Omit<z.input<typeof server.AddRegionInput>, "item">;

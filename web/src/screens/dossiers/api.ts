@@ -1,5 +1,5 @@
 import { api, typedCall, urlOf } from "../../api/client.ts";
-import type { Clearance, ExhibitKind } from "../../api/types/dossiers.ts";
+import type { ExhibitKind, NewPackage } from "../../api/types/dossiers.ts";
 
 /** The dossiers area's calls, typed with the server's views (web/src/api/types/dossiers.ts). */
 const none = {} as never;
@@ -12,7 +12,7 @@ export const dossiers = {
   addExhibit: async (id: string, kind: ExhibitKind, ref: string, reasoning: string) => await typedCall("addExhibit", { id }, { body: { kind, ref, reasoning } }),
   withdraw: async (id: string, number: string, reason: string) => await typedCall("withdrawExhibit", { id, number }, { body: { reason } }),
   freeze: async (id: string, note: string) => await typedCall("freezeDossier", { id }, { body: note ? { note } : {} }),
-  buildPackage: async (id: string, input: { version: number; recipient: string; clearance: Clearance; purpose: string; lang: "ar" | "en" }) =>
+  buildPackage: async (id: string, input: NewPackage) =>
     await typedCall("buildPackage", { id }, { body: input }),
   packages: async (id: string) => await typedCall("packages", { id }),
   job: api.job,

@@ -1,18 +1,17 @@
 import { typedCall, urlOf } from "../../api/client.ts";
-import type { Layer, Layers } from "../../api/types/exhibitions.ts";
+import type { ExhibitionItemEdit, NewExhibition, NewExhibitionItem, NewExhibitionRegion } from "../../api/types/exhibitions.ts";
 
 /** The exhibitions area's calls, typed with the server's views (web/src/api/types/exhibitions.ts). */
 const none = {} as never;
-type Bilingual = { ar?: string | null; en?: string | null };
 
 export const exhibitions = {
   list: async () => await typedCall("exhibitions", none),
-  create: async (input: { title: Bilingual; statement?: Bilingual; languages: ("ar" | "en")[] }) => await typedCall("createExhibition", none, { body: input }),
+  create: async (input: NewExhibition) => await typedCall("createExhibition", none, { body: input }),
   show: async (id: string) => await typedCall("exhibition", { id }),
-  addItem: async (id: string, input: { kind: "photo" | "body" | "text"; sha256?: string; body?: string; caption?: Bilingual }) => await typedCall("addExhibitionItem", { id }, { body: input }),
-  updateItem: async (item: string, input: { caption?: Bilingual; graphic?: boolean; layers?: Partial<Layers> }) => await typedCall("updateExhibitionItem", { item }, { body: input }),
+  addItem: async (id: string, input: NewExhibitionItem) => await typedCall("addExhibitionItem", { id }, { body: input }),
+  updateItem: async (item: string, input: ExhibitionItemEdit) => await typedCall("updateExhibitionItem", { item }, { body: input }),
   removeItem: async (item: string) => await typedCall("removeExhibitionItem", { item }, { body: {} }),
-  addRegion: async (item: string, input: { layer: Layer; x: number; y: number; w: number; h: number }) => await typedCall("addExhibitionRegion", { item }, { body: input }),
+  addRegion: async (item: string, input: NewExhibitionRegion) => await typedCall("addExhibitionRegion", { item }, { body: input }),
   removeRegion: async (id: string) => await typedCall("removeExhibitionRegion", { id }, { body: {} }),
   order: async (id: string, order: string[]) => await typedCall("orderExhibitionItems", { id }, { body: { order } }),
   review: async (item: string) => await typedCall("reviewExhibitionItem", { item }, { body: {} }),
