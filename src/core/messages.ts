@@ -412,6 +412,7 @@ export const MESSAGES = {
   "exhibition.notDraft": ["ref", "status"],
   "exhibition.unreviewed": ["ref", "items"],
   "exhibition.noConsent": ["ref", "items"],
+  "exhibition.suggestionsPending": ["ref", "items"],
   // Quarantine reasons and intake warnings (src/archive/intake.ts, media/renditions.ts); stored with the record.
   "quarantine.cannotOpen": [],
   "quarantine.empty": [],
