@@ -41,6 +41,8 @@ export const ExhibitionSuggestion = z.object({
   foundAt: z.string(),
 });
 export type ExhibitionSuggestion = z.infer<typeof ExhibitionSuggestion>;
+/** The job that looks for faces on one item (follow it at /api/jobs/:id). */
+export const FaceSuggestJob = z.object({ job: z.string(), item: z.string() });
 
 export const ExhibitionSummary = z.object({
   id: z.string(),

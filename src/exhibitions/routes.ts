@@ -127,7 +127,7 @@ export const EXHIBITION_ROUTES: readonly RouteSpec[] = [
     summary: "look for faces on a draft's photo item at 0/90/180/270° (a job; follow it at /api/jobs/:id)",
     params: Item,
     body: optionalBody(z.object({}).strict()),
-    response: z.object({ job: z.string(), item: z.string() }),
+    response: contracts.FaceSuggestJob,
     handler: (_req, ctx, actor, { params }) => enqueueFaceSuggestions(ctx, actor, params.item),
   }),
   route({

@@ -70,7 +70,7 @@ export interface RouteContracts {
   "POST /api/exhibition-items/:item/remove": { answer: unknown; body: unknown };
   "POST /api/exhibition-items/:item/review": { answer: z.infer<typeof exhibitions.ExhibitionItem>; body: unknown };
   "GET /api/exhibition-items/:item/suggestions": { answer: z.infer<typeof exhibitions.ExhibitionSuggestion>[]; body: undefined };
-  "POST /api/exhibition-items/:item/suggestions": { answer: unknown; body: unknown };
+  "POST /api/exhibition-items/:item/suggestions": { answer: z.infer<typeof exhibitions.FaceSuggestJob>; body: unknown };
   "POST /api/exhibition-regions/:id/remove": { answer: unknown; body: unknown };
   "POST /api/exhibition-suggestions/:id/accept": { answer: z.infer<typeof exhibitions.ExhibitionRegion>; body: unknown };
   "POST /api/exhibition-suggestions/:id/discard": { answer: unknown; body: unknown };

@@ -7,4 +7,5 @@ export type ExhibitionSummary = server.ExhibitionSummary;
 export type ExhibitionView = server.ExhibitionView;
 export type ExhibitionItem = server.ExhibitionItem;
 export type ExhibitionRegion = server.ExhibitionRegion;
+export type ExhibitionSuggestion = server.ExhibitionSuggestion;
 export type Layers = server.Layers;
