@@ -59,3 +59,17 @@ export type PersonName = z.infer<typeof PersonName>;
 
 export const PostPeopleNamesAnswer = z.object({ people: z.array(PersonName) });
 export type PostPeopleNamesAnswer = z.infer<typeof PostPeopleNamesAnswer>;
+
+// What the use cases take (decision 0021): each parses its own input with `parseInput`, and the route names the
+// same schema with `usecase(...)`. Shapes and sizes only: the rules a person needs worded (an address that is no
+// address, a role that does not exist, a token with no name or no scope) stay in the use case, which says them.
+export const AddUserInput = z.object({ email: z.string().max(320), role: z.string().max(40) }).strict();
+export const ResetUserInput = z.object({ user: z.string().min(1).max(320), secondFactor: z.boolean().optional() }).strict();
+export const CreateApiTokenInput = z.object({ name: z.string().max(200), scopes: z.array(z.string().max(40)).max(60), days: z.number().optional() }).strict();
+export const MAX_NAMES = 500;
+export const PeopleNamesInput = z.object({ ids: z.array(z.string().min(1).max(200)).max(MAX_NAMES + 1) }).strict();
+/** A source's identity is a few lines (a name, how to reach them), never a document: 64 KiB at most. */
+export const MAX_IDENTITY_BYTES = 64 * 1024;
+export const SealIdentityInput = z.object({ sourceId: z.string().min(1).max(64), identity: z.string().max(MAX_IDENTITY_BYTES), replace: z.boolean().optional() }).strict();
+/** argon2 takes any length, but a megabyte password is a way to burn server time, not a password. */
+export const MAX_PASSWORD = 256;

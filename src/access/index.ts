@@ -51,7 +51,7 @@ export {
   type SessionView,
 } from "./sessions.ts";
 export { listOwnSessions, revokeOwnSession } from "./account.ts";
-export { peopleNames, PeopleNamesInput, MAX_NAMES, type PersonName } from "./people.ts";
+export { peopleNames, MAX_NAMES, type PeopleNamesInput, type PersonName } from "./people.ts";
 export { createApiToken, listApiTokens, revokeApiToken, actorForToken, TOKEN_PREFIX, type ApiTokenView, type CreateApiToken } from "./tokens.ts";
 export { sealIdentity, listSealed, isSealed, openSealedIdentity, MAX_IDENTITY_BYTES, type SealedView, type SealIdentity, type OpenSealed, type SourceExists } from "./sealed.ts";
 export { recordOriginalRead, recordPersonalDataRead } from "./reads.ts";

@@ -1,6 +1,7 @@
 import { hash, verify, type Algorithm, type Options } from "@node-rs/argon2";
 import { randomInt } from "node:crypto";
 import { Invalid } from "../core/errors.ts";
+import * as contracts from "./contracts.ts";
 
 /**
  * Passwords: argon2id with OWASP's baseline (19 MiB, 2 passes, 1 lane). The parameters live in the PHC
@@ -10,8 +11,7 @@ const ARGON2ID = 2 as Algorithm; // the package's const enum cannot be read unde
 const PARAMS: Options = { algorithm: ARGON2ID, memoryCost: 19456, timeCost: 2, parallelism: 1 };
 
 export const MIN_PASSWORD = 12;
-/** argon2 takes any length, but a megabyte password is a way to burn server time, not a password. */
-export const MAX_PASSWORD = 256;
+export const MAX_PASSWORD = contracts.MAX_PASSWORD;
 
 export async function hashPassword(password: string): Promise<string> {
   return hash(password, PARAMS);

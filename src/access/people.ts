@@ -1,9 +1,10 @@
-import { z } from "zod";
 import type { Ctx } from "../app/context.ts";
 import type { Actor } from "../core/actor.ts";
 import { Invalid } from "../core/errors.ts";
 import { peopleByIds } from "./users.ts";
-import type * as contracts from "./contracts.ts";
+import * as contracts from "./contracts.ts";
+import { parseInput } from "../core/input.ts";
+import type { z } from "zod";
 
 /**
  * The people behind the ids records carry (who checked a number, who made a link, who acted in a history), for
@@ -12,15 +13,14 @@ import type * as contracts from "./contracts.ts";
  * The console's operator and the software itself are named as such. An id that is no account is answered as
  * unknown, the same whether it never was one or no longer is.
  */
-export const MAX_NAMES = 500;
-
-export const PeopleNamesInput = z.object({ ids: z.array(z.string().min(1).max(200)).max(MAX_NAMES + 1) }).strict();
-export type PeopleNamesInput = z.infer<typeof PeopleNamesInput>;
+export const MAX_NAMES = contracts.MAX_NAMES;
+export type PeopleNamesInput = z.input<typeof contracts.PeopleNamesInput>;
 
 export type PersonName = contracts.PersonName;
 
-export async function peopleNames(ctx: Ctx, actor: Actor, input: PeopleNamesInput): Promise<{ people: PersonName[] }> {
+export async function peopleNames(ctx: Ctx, actor: Actor, sent: PeopleNamesInput): Promise<{ people: PersonName[] }> {
   ctx.policy.require(actor, "people.names");
+  const input = parseInput(contracts.PeopleNamesInput, sent);
   const ids = [...new Set(input.ids)];
   if (ids.length > MAX_NAMES) throw new Invalid(`Ask for at most ${MAX_NAMES} people at a time.`, "ids").says("people.tooMany", { max: MAX_NAMES });
   const accounts = await peopleByIds(ctx, ids);

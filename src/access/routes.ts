@@ -1,9 +1,9 @@
 import { z } from "zod";
-import { optionalBody, route, type RouteSpec } from "../http/route-spec.ts";
+import { route, usecase, withPath, type RouteSpec } from "../http/route-spec.ts";
 import { addUser, disableUser, enableUser, listUsers, resetUser } from "./users.ts";
 import { createApiToken, listApiTokens, revokeApiToken } from "./tokens.ts";
 import { listSealed } from "./sealed.ts";
-import { peopleNames, PeopleNamesInput } from "./people.ts";
+import { peopleNames } from "./people.ts";
 import * as contracts from "./contracts.ts";
 
 /**
@@ -14,9 +14,6 @@ import * as contracts from "./contracts.ts";
 const UserId = z.object({ id: z.string().regex(/^usr_[a-z2-7]{26}$/, "must be an account id (usr_…)") });
 const TokenId = z.object({ id: z.string().regex(/^tok_[a-z2-7]{26}$/, "must be a token id (tok_…)") });
 
-const NewUser = z.object({ email: z.string().min(3).max(320), role: z.string().min(1).max(40) }).strict();
-const Reset = z.object({ secondFactor: z.boolean().optional() }).strict();
-const NewToken = z.object({ name: z.string().min(1).max(100), scopes: z.array(z.string().max(40)).min(1).max(40), days: z.number().int().optional() }).strict();
 
 export const ACCESS_ROUTES: readonly RouteSpec[] = [
   route({ method: "GET", url: "/api/users", action: "users.manage", summary: "accounts and their roles", response: contracts.GetUsersAnswer, handler: (_r, ctx, actor) => listUsers(ctx, actor) }),
@@ -25,7 +22,7 @@ export const ACCESS_ROUTES: readonly RouteSpec[] = [
     url: "/api/users",
     action: "users.manage",
     summary: "add an account; the one-time password is in this answer only",
-    body: NewUser,
+    body: usecase(contracts.AddUserInput),
     response: contracts.PostUsersAnswer,
     handler: (req, ctx, actor, { body }) => addUser(ctx, actor, body),
   }),
@@ -53,9 +50,9 @@ export const ACCESS_ROUTES: readonly RouteSpec[] = [
     action: "users.manage",
     summary: "a new one-time password (and optionally a new second factor); sessions end",
     params: UserId,
-    body: optionalBody(Reset),
+    body: usecase(contracts.ResetUserInput, "user"),
     response: contracts.PostUsersByIdResetAnswer,
-    handler: (req, ctx, actor, { params, body }) => resetUser(ctx, actor, { user: params.id, secondFactor: body.secondFactor ?? false }),
+    handler: (req, ctx, actor, { params, body }) => resetUser(ctx, actor, withPath(body, { user: params.id })),
   }),
 
   route({
@@ -63,7 +60,7 @@ export const ACCESS_ROUTES: readonly RouteSpec[] = [
     url: "/api/people/names",
     action: "people.names",
     summary: "colleagues behind account ids, by address and role, so screens name people rather than ids",
-    body: PeopleNamesInput,
+    body: usecase(contracts.PeopleNamesInput),
     response: contracts.PostPeopleNamesAnswer,
     handler: (_r, ctx, actor, { body }) => peopleNames(ctx, actor, body),
   }),
@@ -74,7 +71,7 @@ export const ACCESS_ROUTES: readonly RouteSpec[] = [
     url: "/api/tokens",
     action: "token.manage",
     summary: "a new API token with scopes; the secret is in this answer only",
-    body: NewToken,
+    body: usecase(contracts.CreateApiTokenInput),
     response: contracts.PostTokensAnswer,
     handler: (req, ctx, actor, { body }) => createApiToken(ctx, actor, body),
   }),

@@ -7,7 +7,9 @@ import { secret } from "../ledger/index.ts";
 import { sealedKey, sealedKeyring, SEALED_KEY } from "./keyring.ts";
 import { keyId, open, seal } from "./secrets.ts";
 import { adb } from "./tables.ts";
-import type * as contracts from "./contracts.ts";
+import * as contracts from "./contracts.ts";
+import { parseInput } from "../core/input.ts";
+import type { z } from "zod";
 import { say, type Said } from "../core/messages.ts";
 
 /**
@@ -18,7 +20,7 @@ import { say, type Said } from "../core/messages.ts";
  * names the source, the administrator and the reason, never the identity. The identity appears in no listing,
  * export, log line or error message: only in the return value of `openSealedIdentity`.
  */
-export const MAX_IDENTITY_BYTES = 64 * 1024;
+export const MAX_IDENTITY_BYTES = contracts.MAX_IDENTITY_BYTES;
 const MIN_REASON = 10;
 
 /** Binds a sealed value to its source: moved onto another source's row, it does not open. */
@@ -28,12 +30,8 @@ export function sealedAad(sourceId: string): string {
 
 export type SealedView = contracts.SealedView;
 
-export interface SealIdentity {
-  sourceId: string;
-  identity: string;
-  /** Replace an existing sealed identity (administrators only). */
-  replace?: boolean;
-}
+/** `replace`: an existing sealed identity (administrators only). */
+export type SealIdentity = z.input<typeof contracts.SealIdentityInput>;
 
 /**
  * Whether a source exists, asked of the archive that owns the table of sources: the archive passes it in
@@ -41,8 +39,9 @@ export interface SealIdentity {
  */
 export type SourceExists = (db: Tx, sourceId: string) => Promise<boolean>;
 
-export async function sealIdentity(ctx: Ctx, actor: Actor, input: SealIdentity, sourceExists: SourceExists): Promise<SealedView> {
+export async function sealIdentity(ctx: Ctx, actor: Actor, sent: SealIdentity, sourceExists: SourceExists): Promise<SealedView> {
   ctx.policy.require(actor, "sealed.write");
+  const input = parseInput(contracts.SealIdentityInput, sent);
   if (input.replace) ctx.policy.require(actor, "sealed.open");
   const plaintext = Buffer.from(input.identity.trim(), "utf8");
   if (plaintext.length === 0) throw new Invalid(say("sealed.identityEmpty"), "identity");

@@ -8,8 +8,10 @@ import { recordAccessChange } from "./audit.ts";
 import { ACTIONS, type Action, type ScopedActor } from "./policy.ts";
 import { randomToken, sha256Hex } from "./secrets.ts";
 import { adb, type ApiTokensTable } from "./tables.ts";
-import type * as contracts from "./contracts.ts";
+import * as contracts from "./contracts.ts";
 import { say } from "../core/messages.ts";
+import { parseInput } from "../core/input.ts";
+import type { z } from "zod";
 
 /**
  * API tokens for scripts: `Authorization: Bearer dalil_…`. A token acts as its user, narrowed to its scopes
@@ -22,12 +24,8 @@ const MAX_DAYS = 365;
 
 export type ApiTokenView = contracts.ApiTokenView;
 
-export interface CreateApiToken {
-  name: string;
-  scopes: string[];
-  /** Days until it stops working; default 90, at most 365. */
-  days?: number;
-}
+/** `days`: until it stops working; default 90, at most 365. */
+export type CreateApiToken = z.input<typeof contracts.CreateApiTokenInput>;
 
 function view(r: ApiTokensTable): ApiTokenView {
   return {
@@ -41,8 +39,9 @@ function view(r: ApiTokensTable): ApiTokenView {
   };
 }
 
-export async function createApiToken(ctx: Ctx, actor: Actor, input: CreateApiToken): Promise<ApiTokenView & { token: string }> {
+export async function createApiToken(ctx: Ctx, actor: Actor, sent: CreateApiToken): Promise<ApiTokenView & { token: string }> {
   ctx.policy.require(actor, "token.manage", { relations: { self: [actor.id] } });
+  const input = parseInput(contracts.CreateApiTokenInput, sent);
   if ((actor as ScopedActor).scopes) throw new Forbidden(say("token.fromSession"));
   const name = input.name.trim();
   if (!name || name.length > 100) throw new Invalid(say("token.name"), "name");

@@ -8,8 +8,10 @@ import { hashPassword, oneTimePassword } from "./passwords.ts";
 import { revokeAllSessions } from "./sessions.ts";
 import { adb, type UsersTable } from "./tables.ts";
 import { accountKey, totpKey } from "./throttle.ts";
-import type * as contracts from "./contracts.ts";
+import * as contracts from "./contracts.ts";
 import { say } from "../core/messages.ts";
+import { parseInput } from "../core/input.ts";
+import type { z } from "zod";
 
 /**
  * Accounts. An administrator adds one with a role and hands over the one-time password printed once; the
@@ -19,10 +21,7 @@ import { say } from "../core/messages.ts";
  */
 export type UserView = contracts.UserView;
 
-export interface AddUser {
-  email: string;
-  role: string;
-}
+export type AddUser = z.input<typeof contracts.AddUserInput>;
 
 const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,190}\.[^\s@]{2,63}$/;
 
@@ -49,8 +48,9 @@ export function toUserView(r: UsersTable): UserView {
   };
 }
 
-export async function addUser(ctx: Ctx, actor: Actor, input: AddUser): Promise<{ user: UserView; oneTimePassword: string }> {
+export async function addUser(ctx: Ctx, actor: Actor, sent: AddUser): Promise<{ user: UserView; oneTimePassword: string }> {
   ctx.policy.require(actor, "users.manage");
+  const input = parseInput(contracts.AddUserInput, sent);
   const email = normaliseEmail(input.email);
   if (!EMAIL.test(email)) throw new Invalid("Give the person's email address (name@example.org).", "email").says("account.email");
   const role = parseRole(input.role);
@@ -178,15 +178,13 @@ export async function enableUser(ctx: Ctx, actor: Actor, ref: string): Promise<U
   });
 }
 
-export interface ResetUser {
-  user: string;
-  /** Also remove the second factor and recovery codes (a lost phone): the person enrols again. */
-  secondFactor?: boolean;
-}
+/** `user`: the account's id or address; `secondFactor`: also remove the second factor and recovery codes (a lost phone). */
+export type ResetUser = z.input<typeof contracts.ResetUserInput>;
 
 /** A new one-time password (and optionally a new second factor); every session of the account ends. */
-export async function resetUser(ctx: Ctx, actor: Actor, input: ResetUser): Promise<{ user: UserView; oneTimePassword: string }> {
+export async function resetUser(ctx: Ctx, actor: Actor, sent: ResetUser): Promise<{ user: UserView; oneTimePassword: string }> {
   ctx.policy.require(actor, "users.manage");
+  const input = parseInput(contracts.ResetUserInput, sent);
   const password = oneTimePassword();
   const passwordHash = await hashPassword(password);
   return ctx.db.transaction(async (tx) => {

@@ -59,3 +59,11 @@ export type ReceivedFile = z.infer<typeof ReceivedFile>;
 export const PostUploadsByIdIngestAnswer = z.object({ job: z.string() });
 export type PostUploadsByIdIngestAnswer = z.infer<typeof PostUploadsByIdIngestAnswer>;
 
+
+// What the use cases take (decision 0021): each parses its own input with `parseInput`, and the route names the
+// same schema with `usecase(...)`; rules a person needs worded (a label too long, an empty upload) stay in the use case.
+const Sha256 = z.string().regex(/^[0-9a-f]{64}$/, "must be a SHA-256 in lowercase hex");
+export const RevealInput = z.object({ sha256: Sha256, reason: z.string().max(500), kind: z.enum(["thumbnail", "preview"]).default("preview") }).strict();
+export const DownloadInput = z.object({ sha256: Sha256, reason: z.string().max(500) }).strict();
+export const NewUploadInput = z.object({ kind: UploadKind, label: z.string().max(1000).optional() }).strict();
+export const UploadIngestInput = z.object({ id: z.string().max(64), label: z.string().max(1000).optional() }).strict();

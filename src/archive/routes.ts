@@ -1,7 +1,6 @@
 import { z } from "zod";
 import type { FastifyReply } from "fastify";
-import { MAX_IDENTITY_BYTES } from "../access/index.ts";
-import { bytes, optionalBody, route, type RouteSpec } from "../http/route-spec.ts";
+import { bytes, route, usecase, withPath, type RouteSpec } from "../http/route-spec.ts";
 import { getOriginal, listOriginals } from "./originals.ts";
 import { getJob, listJobs } from "./job-views.ts";
 import { listSources } from "./sources.ts";
@@ -24,22 +23,17 @@ const Sha = z.object({ sha256: z.string().regex(/^[0-9a-f]{64}$/, "must be a SHA
 
 // ── What the web app needs beyond the above (the gallery is the catalogue's: it filters by body): renditions and reveals, intake by upload. ──
 const RenditionParams = Sha.extend({ kind: z.string().max(20) });
-const RevealBody = z.object({ reason: z.string().max(500), kind: z.enum(["thumbnail", "preview"]).default("preview") }).strict();
-const DownloadBody = z.object({ reason: z.string().max(500) }).strict();
 const SightingsQuery = z.object({
   outcome: z.enum(["ingested", "duplicate", "quarantined"]).optional(),
   offset: z.coerce.number().int().min(0).default(0),
   limit: z.coerce.number().int().min(1).max(500).default(100),
 });
 const SourceParams = z.object({ id: z.string().min(1).max(64) });
-const Seal = z.object({ identity: z.string().min(1).max(MAX_IDENTITY_BYTES), replace: z.boolean().optional() }).strict();
 const UploadParams = z.object({ id: z.string().max(64) });
-const NewUpload = z.object({ kind: z.enum(["folder", "container"]), label: z.string().max(1000).optional() }).strict();
 const FileQuery = z.object({
   path: z.string().min(1).max(UPLOAD_LIMITS.pathChars * 4),
   modified: z.coerce.number().int().min(0).optional(),
 });
-const IngestBody = z.object({ label: z.string().max(1000).optional() }).strict();
 
 /** Bytes sent under a reveal or download grant, with the custody event that recorded it. */
 function sendGranted(reply: FastifyReply, r: RenditionStream & { grant: RevealGrant }): FastifyReply {
@@ -72,11 +66,10 @@ const WEB_APP_ROUTES: readonly RouteSpec[] = [
     action: "original.reveal",
     summary: "an unblurred rendition, for this view only, with a reason recorded in the custody log",
     params: Sha,
-    body: optionalBody(RevealBody),
+    body: usecase(contracts.RevealInput, "sha256"),
     response: bytes("application/octet-stream"),
     handler: async (req, ctx, actor, { params, body }, reply) => {
-      const { sha256 } = params;
-      return sendGranted(reply, await revealRendition(ctx, actor, { sha256, kind: body.kind, reason: body.reason }));
+      return sendGranted(reply, await revealRendition(ctx, actor, withPath(body, { sha256: params.sha256 })));
     },
   }),
   route({
@@ -85,11 +78,10 @@ const WEB_APP_ROUTES: readonly RouteSpec[] = [
     action: "original.reveal",
     summary: "the original's bytes as a file, with a reason recorded in the custody log as a download",
     params: Sha,
-    body: optionalBody(DownloadBody),
+    body: usecase(contracts.DownloadInput, "sha256"),
     response: bytes("application/octet-stream"),
     handler: async (req, ctx, actor, { params, body }, reply) => {
-      const { sha256 } = params;
-      const r = await downloadOriginalFile(ctx, actor, { sha256, reason: body.reason });
+      const r = await downloadOriginalFile(ctx, actor, withPath(body, { sha256: params.sha256 }));
       reply.header("content-disposition", `attachment; filename="${r.filename}"`);
       return sendGranted(reply, r);
     },
@@ -128,9 +120,9 @@ const WEB_APP_ROUTES: readonly RouteSpec[] = [
     action: "sealed.write",
     summary: "seal the identity of whoever handed over this source",
     params: SourceParams,
-    body: Seal,
+    body: usecase(accessContracts.SealIdentityInput, "sourceId"),
     response: accessContracts.SealedView,
-    handler: (_req, ctx, actor, { params, body }) => sealIdentity(ctx, actor, { sourceId: params.id, identity: body.identity, replace: body.replace ?? false }),
+    handler: (_req, ctx, actor, { params, body }) => sealIdentity(ctx, actor, withPath(body, { sourceId: params.id })),
   }),
   route({
     method: "GET",
@@ -145,7 +137,7 @@ const WEB_APP_ROUTES: readonly RouteSpec[] = [
     url: "/api/uploads",
     action: "archive.ingest",
     summary: "open an upload area for a card's files (a folder, or one .zip or disk image)",
-    body: NewUpload,
+    body: usecase(contracts.NewUploadInput),
     response: contracts.UploadView,
     handler: (req, ctx, actor, { body }) => createUpload(ctx, actor, body),
   }),
@@ -185,9 +177,9 @@ const WEB_APP_ROUTES: readonly RouteSpec[] = [
     action: "archive.ingest",
     summary: "take in what was uploaded, as a job; answers the job id to follow at /api/jobs/:id",
     params: UploadParams,
-    body: optionalBody(IngestBody),
+    body: usecase(contracts.UploadIngestInput, "id"),
     response: contracts.PostUploadsByIdIngestAnswer,
-    handler: (req, ctx, actor, { params, body }) => startUploadIngest(ctx, actor, { id: params.id, ...body }),
+    handler: (req, ctx, actor, { params, body }) => startUploadIngest(ctx, actor, withPath(body, { id: params.id })),
   }),
 ];
 

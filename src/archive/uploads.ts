@@ -11,7 +11,9 @@ import { newId } from "../core/ids.ts";
 import { containedPath } from "../core/contained.ts";
 import { custody } from "../ledger/index.ts";
 import { JOB_INGEST, type IngestJobPayload } from "./jobs.ts";
-import type * as contracts from "./contracts.ts";
+import * as contracts from "./contracts.ts";
+import { parseInput } from "../core/input.ts";
+import type { z } from "zod";
 import { say } from "../core/messages.ts";
 
 /**
@@ -72,8 +74,9 @@ function checkLabel(label: string | undefined): string | null {
   return l;
 }
 
-export async function createUpload(ctx: Ctx, actor: Actor, input: { kind: UploadKind; label?: string }): Promise<UploadView> {
+export async function createUpload(ctx: Ctx, actor: Actor, sent: z.input<typeof contracts.NewUploadInput>): Promise<UploadView> {
   ctx.policy.require(actor, "archive.ingest");
+  const input = parseInput(contracts.NewUploadInput, sent);
   const label = checkLabel(input.label);
   const id = newId("upl");
   const area = areaOf(ctx, id);
@@ -212,7 +215,9 @@ export async function receiveUploadFile(
 }
 
 /** Queues the ingest of everything received: once only (asking again returns the same job). */
-export async function startUploadIngest(ctx: Ctx, actor: Actor, input: { id: string; label?: string }): Promise<{ job: string }> {
+export async function startUploadIngest(ctx: Ctx, actor: Actor, sent: z.input<typeof contracts.UploadIngestInput>): Promise<{ job: string }> {
+  ctx.policy.require(actor, "archive.ingest");
+  const input = parseInput(contracts.UploadIngestInput, sent);
   const { area, manifest, job } = await openArea(ctx, actor, input.id);
   if (job) return { job };
   const label = checkLabel(input.label) ?? manifest.label ?? undefined;

@@ -6,7 +6,9 @@ import type { Actor } from "../core/actor.ts";
 import { Forbidden, NotFound } from "../core/errors.ts";
 import { blindScope, hiddenByBlind, metadataFor, withoutSensitiveFields } from "../access/index.ts";
 import { downloadOriginal, revealOriginal, type RevealGrant } from "./reveals.ts";
-import type * as contracts from "./contracts.ts";
+import * as contracts from "./contracts.ts";
+import { parseInput } from "../core/input.ts";
+import type { z } from "zod";
 import { say } from "../core/messages.ts";
 
 /**
@@ -155,9 +157,10 @@ export async function blurredRendition(ctx: Ctx, actor: Actor, sha256: string, k
 export async function revealRendition(
   ctx: Ctx,
   actor: Actor,
-  input: { sha256: string; kind: RevealKind; reason: string },
+  sent: z.input<typeof contracts.RevealInput>,
 ): Promise<RenditionStream & { grant: RevealGrant }> {
   ctx.policy.require(actor, "original.reveal");
+  const input = parseInput(contracts.RevealInput, sent);
   const r = await ctx.db.db
     .selectFrom("renditions")
     .select(["sha256", "size"])
@@ -176,9 +179,10 @@ export async function revealRendition(
 export async function downloadOriginalFile(
   ctx: Ctx,
   actor: Actor,
-  input: { sha256: string; reason: string },
+  sent: z.input<typeof contracts.DownloadInput>,
 ): Promise<RenditionStream & { grant: RevealGrant; filename: string }> {
   ctx.policy.require(actor, "original.reveal");
+  const input = parseInput(contracts.DownloadInput, sent);
   const o = await ctx.db.db.selectFrom("originals").select(["sha256", "size", "mime", "format"]).where("sha256", "=", input.sha256).executeTakeFirst();
   if (!o) throw new NotFound(`No original with SHA-256 ${input.sha256}.`).says("record.notFound", { kind: "original" });
   const grant = await downloadOriginal(ctx, actor, { sha256: input.sha256, reason: input.reason });

@@ -90,3 +90,10 @@ export type PhotoAuthenticity = z.infer<typeof PhotoAuthenticity>;
 /** What queueing an analysis answers: the job to follow and the source it reads. */
 export const QueuedAnalysis = z.object({ job: z.string(), source: z.string() });
 export type QueuedAnalysis = z.infer<typeof QueuedAnalysis>;
+
+// What the use cases take (decision 0021): each parses its own input with `parseInput`; the route names the same
+// schema with `usecase(...)`. A card is named by its label or id.
+const Sha256 = z.string().regex(/^[0-9a-f]{64}$/, "must be a SHA-256 in lowercase hex");
+export const RunAnalysisInput = z.object({ source: z.string().min(1).max(200), content: z.boolean().default(true) }).strict();
+export const ShowAnalysisInput = z.object({ source: z.string().min(1).max(200), run: z.string().max(64).optional() }).strict();
+export const ErrorLevelInput = z.object({ sha256: Sha256, quality: z.coerce.number().int().min(50).max(99).default(90) }).strict();

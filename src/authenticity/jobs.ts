@@ -2,6 +2,9 @@ import type { Ctx } from "../app/context.ts";
 import type { Actor } from "../core/actor.ts";
 import { actorNow } from "../access/index.ts";
 import { findSource, runAuthenticity } from "./runs.ts";
+import * as contracts from "./contracts.ts";
+import { parseInput } from "../core/input.ts";
+import type { z } from "zod";
 
 /**
  * An analysis asked for over HTTP runs as a job: a card of thousands of photos takes minutes with the content
@@ -15,8 +18,9 @@ export interface AuthenticityJobPayload {
   actor: Actor;
 }
 
-export async function enqueueAuthenticity(ctx: Ctx, actor: Actor, input: { source: string; content: boolean }): Promise<{ job: string; source: string }> {
+export async function enqueueAuthenticity(ctx: Ctx, actor: Actor, sent: z.input<typeof contracts.RunAnalysisInput>): Promise<{ job: string; source: string }> {
   ctx.policy.require(actor, "authenticity.run");
+  const input = parseInput(contracts.RunAnalysisInput, sent);
   const source = await findSource(ctx, input.source);
   const job = await ctx.jobs.enqueue(null, JOB_AUTHENTICITY, { source: source.id, content: input.content, actor }, { maxAttempts: 1 });
   return { job, source: source.id };

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { bytes, optionalBody, route, type RouteSpec } from "../http/route-spec.ts";
+import { bytes, route, usecase, withPath, type RouteSpec } from "../http/route-spec.ts";
 import { enqueueAuthenticity } from "./jobs.ts";
 import { errorLevel, listAuthenticityRuns, photoAuthenticity, showAuthenticity } from "./runs.ts";
 import * as contracts from "./contracts.ts";
@@ -22,20 +22,20 @@ export const AUTHENTICITY_ROUTES: readonly RouteSpec[] = [
     url: "/api/authenticity/sources/:source/runs",
     action: "authenticity.run",
     params: Source,
-    body: optionalBody(z.object({ content: z.boolean().default(true) }).strict()),
+    body: usecase(contracts.RunAnalysisInput, "source"),
     summary: "queue an analysis of a card's photographs (headers, sequence; content checks unless content=false); the job's result names the run",
     response: contracts.QueuedAnalysis,
-    handler: (_req, ctx, actor, { params, body }) => enqueueAuthenticity(ctx, actor, { source: params.source, content: body.content }),
+    handler: (_req, ctx, actor, { params, body }) => enqueueAuthenticity(ctx, actor, withPath(body, { source: params.source })),
   }),
   route({
     method: "GET",
     url: "/api/authenticity/sources/:source",
     action: "authenticity.read",
     params: Source,
-    query: z.object({ run: z.string().max(64).optional() }),
+    query: usecase(contracts.ShowAnalysisInput, "source"),
     summary: "the latest analysis of a card (or a named run): cameras, signatures, sequence, findings",
     response: contracts.RunView,
-    handler: (_req, ctx, actor, { params, query }) => showAuthenticity(ctx, actor, { source: params.source, run: query.run }),
+    handler: (_req, ctx, actor, { params, query }) => showAuthenticity(ctx, actor, withPath(query, { source: params.source })),
   }),
   route({
     method: "GET",
@@ -51,11 +51,11 @@ export const AUTHENTICITY_ROUTES: readonly RouteSpec[] = [
     url: "/api/authenticity/photos/:sha256/ela",
     action: "authenticity.ela",
     params: Sha,
-    query: z.object({ quality: z.coerce.number().int().min(50).max(99).default(90) }),
+    query: usecase(contracts.ErrorLevelInput, "sha256"),
     summary: "an error-level map of one photo (PNG), made on request and logged",
     response: bytes("image/png"),
     handler: async (_req, ctx, actor, { params, query }, reply) => {
-      const r = await errorLevel(ctx, actor, { sha256: params.sha256, quality: query.quality });
+      const r = await errorLevel(ctx, actor, withPath(query, { sha256: params.sha256 }));
       reply.header("content-type", "image/png").header("cache-control", "private, no-store");
       return reply.send(r.png);
     },

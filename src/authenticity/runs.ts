@@ -13,7 +13,9 @@ import { errorLevelMap } from "./content.ts";
 import { dcfName } from "./card-checks.ts";
 import type { Finding } from "./findings.ts";
 import { adb } from "./tables.ts";
-import type * as contracts from "./contracts.ts";
+import * as contracts from "./contracts.ts";
+import { parseInput } from "../core/input.ts";
+import type { z } from "zod";
 import { say } from "../core/messages.ts";
 
 /**
@@ -153,8 +155,9 @@ function view(
 }
 
 /** The latest analysis of a source (or a named run of it). */
-export async function showAuthenticity(ctx: Ctx, actor: Actor, input: { source: string; run?: string }): Promise<RunView> {
+export async function showAuthenticity(ctx: Ctx, actor: Actor, sent: z.input<typeof contracts.ShowAnalysisInput>): Promise<RunView> {
   ctx.policy.require(actor, "authenticity.read");
+  const input = parseInput(contracts.ShowAnalysisInput, sent);
   const source = await findSource(ctx, input.source);
   let q = adb(ctx.db.db).selectFrom("authenticity_runs").selectAll().where("source_id", "=", source.id);
   if (input.run) q = q.where("id", "=", input.run);
@@ -217,8 +220,9 @@ export async function photoAuthenticity(ctx: Ctx, actor: Actor, sha256: string):
  * The error-level map of one photo, made on request: a picture derived from the unblurred original, so it is
  * a custody event (creation of a derived image, with the parameters) in the same transaction as the grant.
  */
-export async function errorLevel(ctx: Ctx, actor: Actor, input: { sha256: string; quality: number }): Promise<{ png: Buffer; sha256: string; quality: number }> {
+export async function errorLevel(ctx: Ctx, actor: Actor, sent: z.input<typeof contracts.ErrorLevelInput>): Promise<{ png: Buffer; sha256: string; quality: number }> {
   ctx.policy.require(actor, "authenticity.ela");
+  const input = parseInput(contracts.ErrorLevelInput, sent);
   const o = await originalFact(ctx.db.db, input.sha256);
   if (!o) throw new NotFound(say("original.notFoundSha", { sha256: input.sha256 }));
   if (o.format !== "jpeg") throw new Conflict(say("authenticity.elaJpegOnly", { format: o.format }));

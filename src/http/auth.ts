@@ -19,7 +19,6 @@ import {
   signOut,
   signOutEverywhere,
   verifySecondFactor,
-  MAX_PASSWORD,
   type IssuedSession,
   type LiveSession,
   type SignedIn,
@@ -120,14 +119,6 @@ function pending(req: FastifyRequest): LiveSession {
   return c.session;
 }
 
-const Password = z.string().min(1).max(MAX_PASSWORD);
-const Login = z.object({ email: z.string().min(3).max(320), password: Password }).strict();
-const SecondFactorBody = z
-  .object({ code: z.string().max(16).optional(), recoveryCode: z.string().max(64).optional() })
-  .strict()
-  .refine((b) => Boolean(b.code) !== Boolean(b.recoveryCode), { message: "give either code or recoveryCode" });
-const PasswordBody = z.object({ current: Password, next: Password }).strict();
-const CodeBody = z.object({ code: z.string().max(16) }).strict();
 const SessionId = z.object({ id: z.string().max(64) });
 
 export const AUTH_ROUTES: readonly RouteSpec[] = [
@@ -160,7 +151,7 @@ export const AUTH_ROUTES: readonly RouteSpec[] = [
     url: "/api/auth/login",
     action: "public",
     summary: "sign in with email and password; the answer says which step comes next",
-    body: Login,
+    body: contracts.LoginInput,
     response: contracts.PostAuthLoginAnswer,
     handler: async (req, ctx, _actor, { body }, reply) => {
       const replacing = req.credential.kind === "session" ? req.credential.session.token : undefined;
@@ -175,7 +166,7 @@ export const AUTH_ROUTES: readonly RouteSpec[] = [
     action: "public",
     needsSession: true,
     summary: "the code from the authenticator app (or a recovery code) after the password",
-    body: SecondFactorBody,
+    body: contracts.SecondFactorInput,
     response: contracts.PostAuthSecondFactorAnswer,
     handler: async (req, ctx, _a, { body }, reply) => {
       const s = await verifySecondFactor(ctx, pending(req), body);
@@ -189,7 +180,7 @@ export const AUTH_ROUTES: readonly RouteSpec[] = [
     action: "public",
     needsSession: true,
     summary: "choose a new password (required after a one-time password); other sessions end",
-    body: PasswordBody,
+    body: contracts.PasswordChangeInput,
     response: contracts.PostAuthPasswordAnswer,
     handler: async (req, ctx, _a, { body }, reply) => {
       const s = await changePassword(ctx, pending(req), body);
@@ -213,7 +204,7 @@ export const AUTH_ROUTES: readonly RouteSpec[] = [
     action: "public",
     needsSession: true,
     summary: "confirm the authenticator app with a first code; returns recovery codes, shown once",
-    body: CodeBody,
+    body: contracts.CodeInput,
     response: contracts.PostAuthEnrolConfirmAnswer,
     handler: async (req, ctx, _a, { body }, reply) => {
       const s = await confirmEnrolment(ctx, pending(req), body.code);
@@ -226,7 +217,7 @@ export const AUTH_ROUTES: readonly RouteSpec[] = [
     url: "/api/auth/recovery-codes",
     action: "account.self",
     summary: "new recovery codes against a current authenticator code; the old ones stop working",
-    body: CodeBody,
+    body: contracts.CodeInput,
     response: contracts.PostAuthRecoveryCodesAnswer,
     handler: async (req, ctx, _actor, { body }) => {
       return { recoveryCodes: await regenerateRecoveryCodes(ctx, pending(req), body.code) };

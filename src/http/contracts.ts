@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { Action, SessionStage, SessionView } from "../access/contracts.ts";
+import { Action, MAX_PASSWORD, SessionStage, SessionView } from "../access/contracts.ts";
 import { Dialect, Role } from "../core/contracts.ts";
 
 /**
@@ -59,3 +59,15 @@ export const OpenApiDocument = z.object({
 export const GetPermissionsAnswer = z.object({ role: Role, actions: z.array(Action), roles: z.array(Role) });
 export type GetPermissionsAnswer = z.infer<typeof GetPermissionsAnswer>;
 
+
+// What a browser sends while signing in. These belong to the session protocol of this shell (a cookie, the
+// address it comes from), not to a use case, so the edge parses them (decision 0021); named here so the web
+// app's requests are typed by them.
+const Password = z.string().min(1).max(MAX_PASSWORD);
+export const LoginInput = z.object({ email: z.string().min(3).max(320), password: Password }).strict();
+export const SecondFactorInput = z
+  .object({ code: z.string().max(16).optional(), recoveryCode: z.string().max(64).optional() })
+  .strict()
+  .refine((b) => Boolean(b.code) !== Boolean(b.recoveryCode), { message: "give either code or recoveryCode" });
+export const PasswordChangeInput = z.object({ current: Password, next: Password }).strict();
+export const CodeInput = z.object({ code: z.string().max(16) }).strict();

@@ -1,7 +1,7 @@
 import { open } from "node:fs/promises";
 import { dirname, resolve, sep } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { chromium, type Browser, type Route } from "playwright-core";
+import type { Browser, Route } from "playwright-core";
 import { PAGE } from "./style.ts";
 
 /**
@@ -33,6 +33,9 @@ export function chromiumEnv(env: NodeJS.ProcessEnv = process.env): Record<string
 }
 
 export async function launchChromium(): Promise<Browser> {
+  // Loaded here, not at the top: playwright-core takes most of a second to load and every `dalil` command
+  // would pay for it, while only a report's PDF needs it.
+  const { chromium } = await import("playwright-core");
   return chromium.launch({
     executablePath: chromiumPath(),
     headless: true,
