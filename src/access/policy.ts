@@ -271,6 +271,7 @@ export const JOB_KINDS: Readonly<Record<string, Action>> = {
   "families.watch-bodies": "family.match",
   "authenticity.run": "authenticity.run",
   "exhibitions.consent-sweep": "exhibition.publish",
+  "exhibitions.face-suggest": "exhibition.edit",
 };
 
 /** The job kinds this actor may follow: "all" when that is every kind (unlisted ones included), else the list. */

@@ -543,6 +543,7 @@ export const MESSAGES = {
   "exhibition.wrongStatus": ["needs", "ref", "status", "step"],
   "exhibition.changedMeanwhile": ["ref"],
   "exhibition.noItems": ["ref"],
+  "exhibition.suggestionsPending": ["ref", "items"],
   "exhibition.unreviewedConfirm": ["items", "ref"],
   "exhibition.textNeedsWords": [],
   "exhibition.bodyNeeded": [],

@@ -16,6 +16,7 @@ import * as m0015 from "./migrations/0015-families-previews-and-proposals.ts";
 import * as m0016 from "./migrations/0016-mirrors.ts";
 import * as m0017 from "./migrations/0017-exhibitions.ts";
 import * as m0018 from "./migrations/0018-reasons-as-keys.ts";
+import * as m0021 from "./migrations/0021-face-suggestions.ts";
 
 export type Dialect = "sqlite" | "postgres";
 
@@ -49,6 +50,7 @@ const MIGRATIONS: Record<string, MigrationModule> = {
   "0016-mirrors": m0016,
   "0017-exhibitions": m0017,
   "0018-reasons-as-keys": m0018,
+  "0021-face-suggestions": m0021,
 };
 
 export function registerMigration(name: string, mod: MigrationModule): void {

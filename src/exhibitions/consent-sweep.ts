@@ -10,6 +10,7 @@ import { systemActor, type Actor } from "../core/actor.ts";
 import { logExhibition } from "./log.ts";
 import { activeItems, consentStates } from "./records.ts";
 import { xdb } from "./tables.ts";
+import { registerFaceSuggestionJobs } from "./suggestions.ts";
 
 export const JOB_CONSENT_SWEEP = "exhibitions.consent-sweep";
 export const SWEEP_INTERVAL_MS = 60_000;
@@ -62,4 +63,5 @@ export function registerExhibitionJobs(ctx: Ctx): void {
     if (result.published > 0) await startConsentWatch(ctx, n + 1);
     return result;
   });
+  registerFaceSuggestionJobs(ctx);
 }

@@ -24,6 +24,25 @@ export type Layers = z.infer<typeof Layers>;
 
 export const ExhibitionRegion = z.object({ id: z.string(), layer: z.enum(LAYERS), x: z.number(), y: z.number(), w: z.number(), h: z.number(), origin: z.enum(["drawn", "suggested"]), markedBy: z.string(), markedAt: z.string() });
 export type ExhibitionRegion = z.infer<typeof ExhibitionRegion>;
+/** A face the detector suggests (pixels of the upright image): not a region until a curator accepts it. */
+export const ExhibitionSuggestion = z.object({
+  id: z.string(),
+  item: z.string(),
+  layer: z.literal("faces"),
+  x: z.number(),
+  y: z.number(),
+  w: z.number(),
+  h: z.number(),
+  score: z.number(),
+  angle: z.number(),
+  angles: z.array(z.number()),
+  detector: z.string(),
+  status: z.enum(["pending", "accepted", "discarded"]),
+  foundAt: z.string(),
+});
+export type ExhibitionSuggestion = z.infer<typeof ExhibitionSuggestion>;
+/** The job that looks for faces on one item (follow it at /api/jobs/:id). */
+export const FaceSuggestJob = z.object({ job: z.string(), item: z.string() });
 
 export const ExhibitionSummary = z.object({
   id: z.string(),

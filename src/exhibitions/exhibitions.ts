@@ -11,7 +11,7 @@ import { Conflict, Forbidden, Invalid } from "../core/errors.ts";
 import { newId } from "../core/ids.ts";
 import type { Tx } from "../db/database.ts";
 import { logExhibition } from "./log.ts";
-import { activeItems, activeRegions, consentStates, exhibitionView, loadExhibition, redactionRecord, recordSha256, reviewSha256, toSummary } from "./records.ts";
+import { activeItems, activeRegions, consentStates, exhibitionView, itemsWithPendingSuggestions, loadExhibition, redactionRecord, recordSha256, reviewSha256, toSummary } from "./records.ts";
 import { xdb, type ExhibitionsTable } from "./tables.ts";
 import { startConsentWatch } from "./consent-sweep.ts";
 import * as contracts from "./contracts.ts";
@@ -166,6 +166,8 @@ export async function submitExhibition(ctx: Ctx, actor: Actor, idOrRef: string):
   return transition(ctx, actor, idOrRef, { from: ["draft"], to: "review", action: "exhibition.submit" }, async (tx, ex) => {
     const n = (await activeItems(tx, ex.id)).length;
     if (n === 0) throw new Invalid(say("exhibition.noItems", { ref: ex.ref }), "items");
+    const pending = await itemsWithPendingSuggestions(tx, ex.id);
+    if (pending.length) throw new Conflict(say("exhibition.suggestionsPending", { ref: ex.ref, items: pending.join(", ") }));
     return { items: n };
   });
 }

@@ -21,8 +21,10 @@ export {
 export { addItem, updateItem, removeItem, orderItems, addRegion, removeRegion, reviewItem, DEFAULT_LAYERS, type AddItem, type AddRegion } from "./items.ts";
 export { cleanCopy, fillsFor, snap, uprightSize, FILL, BLOCK, type CleanCopy, type LayerRegion, type Rect } from "./clean-copy.ts";
 export { jpegStructure, essentialJpeg, metadataFindings, markerName, JpegStructureError, type Segment, type JpegStructure } from "./jpeg-markers.ts";
-export { LANGUAGES, LAYERS, ITEM_KINDS, EXHIBITION_STATUSES, EVERYTHING_MODES, type Layers, type ExhibitionItem, type ExhibitionRegion, type ExhibitionSummary, type ExhibitionView, type Manifest, type ManifestImage } from "./contracts.ts";
+export { LANGUAGES, LAYERS, ITEM_KINDS, EXHIBITION_STATUSES, EVERYTHING_MODES, type Layers, type ExhibitionItem, type ExhibitionRegion, type ExhibitionSuggestion, type ExhibitionSummary, type ExhibitionView, type Manifest, type ManifestImage } from "./contracts.ts";
 export { exportExhibition, type ExportResult } from "./export.ts";
 export { buildPublication, previewItem, MANIFEST_FORMAT, type Publication } from "./publication.ts";
 export { sweepConsent, registerExhibitionJobs, JOB_CONSENT_SWEEP, type SweepResult } from "./consent-sweep.ts";
 export { buildDemoExhibition } from "./demo.ts";
+export { suggestFaces, listSuggestions, acceptSuggestion, discardSuggestion, enqueueFaceSuggestions, JOB_FACE_SUGGEST } from "./suggestions.ts";
+export { suggestFaceRegions, loadDetector, mapBack, mergeBoxes, iou, DETECTOR, ANGLES, type Angle, type FaceSuggestion } from "./face-suggestions.ts";

@@ -132,3 +132,17 @@ export async function exhibitionView(tx: Tx, ex: ExhibitionsTable): Promise<cont
   const consent = await consentStates(tx, items);
   return { summary: toSummary(ex, items.length), items: items.map((it) => toItem(it, regions.get(it.id) ?? [], consent.get(it.id) ?? "missing")) };
 }
+
+/** The positions of an exhibition's items that still have pending suggestions (submission waits for them). */
+export async function itemsWithPendingSuggestions(tx: Tx, exhibitionId: string): Promise<number[]> {
+  const rows = await xdb(tx)
+    .selectFrom("exhibition_suggestions")
+    .innerJoin("exhibition_items", "exhibition_items.id", "exhibition_suggestions.item_id")
+    .select("exhibition_items.position")
+    .where("exhibition_items.exhibition_id", "=", exhibitionId)
+    .where("exhibition_items.status", "=", "active")
+    .where("exhibition_suggestions.status", "=", "pending")
+    .distinct()
+    .execute();
+  return rows.map((r) => r.position).sort((a, b) => a - b);
+}

@@ -3,6 +3,7 @@ import { bytes, optionalBody, route, usecase, withPath, type RouteSpec } from ".
 import { approveExhibition, createExhibition, listExhibitions, publishExhibition, returnToDraft, showExhibition, submitExhibition, updateExhibition, withdrawExhibition } from "./exhibitions.ts";
 import { addItem, addRegion, orderItems, removeItem, removeRegion, reviewItem, updateItem } from "./items.ts";
 import { previewItem, publishedFile } from "./publication.ts";
+import { acceptSuggestion, discardSuggestion, enqueueFaceSuggestions, listSuggestions } from "./suggestions.ts";
 import * as contracts from "./contracts.ts";
 
 /** Exhibitions over HTTP: the curators' API and the public pages. Thin shells over the use cases. */
@@ -103,6 +104,48 @@ export const EXHIBITION_ROUTES: readonly RouteSpec[] = [
     response: contracts.Removed,
     handler: async (_req, ctx, actor, { params }) => {
       await removeRegion(ctx, actor, params.id);
+      return { ok: true as const };
+    },
+  }),
+  route({
+    method: "GET",
+    url: "/api/exhibition-items/:item/suggestions",
+    action: "exhibition.read",
+    summary: "faces the detector suggests on a photo item, waiting for a curator to accept or discard them (not regions)",
+    params: Item,
+    response: z.array(contracts.ExhibitionSuggestion),
+    handler: (_req, ctx, actor, { params }) => listSuggestions(ctx, actor, params.item),
+  }),
+  route({
+    method: "POST",
+    url: "/api/exhibition-items/:item/suggestions",
+    action: "exhibition.edit",
+    summary: "look for faces on a draft's photo item at 0/90/180/270° (a job; follow it at /api/jobs/:id)",
+    params: Item,
+    body: optionalBody(z.object({}).strict()),
+    response: contracts.FaceSuggestJob,
+    handler: (_req, ctx, actor, { params }) => enqueueFaceSuggestions(ctx, actor, params.item),
+  }),
+  route({
+    method: "POST",
+    url: "/api/exhibition-suggestions/:id/accept",
+    action: "exhibition.edit",
+    summary: "keep a suggested face: it becomes a faces region (logged as every region is)",
+    params: Id,
+    body: optionalBody(z.object({}).strict()),
+    response: contracts.ExhibitionRegion,
+    handler: (_req, ctx, actor, { params }) => acceptSuggestion(ctx, actor, params.id),
+  }),
+  route({
+    method: "POST",
+    url: "/api/exhibition-suggestions/:id/discard",
+    action: "exhibition.edit",
+    summary: "discard a suggested face (nothing is hidden)",
+    params: Id,
+    body: optionalBody(z.object({}).strict()),
+    response: contracts.Removed,
+    handler: async (_req, ctx, actor, { params }) => {
+      await discardSuggestion(ctx, actor, params.id);
       return { ok: true as const };
     },
   }),

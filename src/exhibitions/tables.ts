@@ -65,10 +65,30 @@ export interface ExhibitionRegionsTable {
   removed_at: string | null;
 }
 
+export interface ExhibitionSuggestionsTable {
+  id: string; // exs_…
+  item_id: string;
+  layer: string; // faces
+  x: number; // pixels of the upright image
+  y: number;
+  w: number;
+  h: number;
+  score: number; // the detector's, 0–1
+  angle: number; // 0 | 90 | 180 | 270: the turn of the image at which the best box was found
+  angles: string; // JSON array: every angle at which a merged box was found
+  detector: string;
+  status: string; // pending | accepted | discarded
+  found_at: string;
+  decided_by: string | null;
+  decided_at: string | null;
+  region_id: string | null; // the region an accepted suggestion became
+}
+
 export type ExhibitionTables = {
   exhibitions: ExhibitionsTable;
   exhibition_items: ExhibitionItemsTable;
   exhibition_regions: ExhibitionRegionsTable;
+  exhibition_suggestions: ExhibitionSuggestionsTable;
 };
 
 export function xdb(tx: Tx): Kysely<Database & ExhibitionTables> {

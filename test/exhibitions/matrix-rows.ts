@@ -37,6 +37,11 @@ export const EXHIBITIONS_MATRIX: Record<string, Row> = {
   "POST /api/exhibition-items/:item/regions": { request: () => ({ url: "/api/exhibition-items/exi_none/regions", body: { layer: "faces", x: 0, y: 0, w: 5, h: 5 } }), expect: only(CURATORS, 404) },
   "POST /api/exhibition-regions/:id/remove": { request: () => ({ url: "/api/exhibition-regions/exr_none/remove", body: {} }), expect: only(CURATORS, 404) },
   "POST /api/exhibition-items/:item/review": { request: () => ({ url: "/api/exhibition-items/exi_none/review", body: {} }), expect: only(CURATORS, 404) },
+  // Face suggestions: only those who may curate ask for them, see them, accept or discard them.
+  "GET /api/exhibition-items/:item/suggestions": { request: () => ({ url: "/api/exhibition-items/exi_none/suggestions" }), expect: only(CURATORS, 404) },
+  "POST /api/exhibition-items/:item/suggestions": { request: () => ({ url: "/api/exhibition-items/exi_none/suggestions", body: {} }), expect: only(CURATORS, 404) },
+  "POST /api/exhibition-suggestions/:id/accept": { request: () => ({ url: "/api/exhibition-suggestions/exs_none/accept", body: {} }), expect: only(CURATORS, 404) },
+  "POST /api/exhibition-suggestions/:id/discard": { request: () => ({ url: "/api/exhibition-suggestions/exs_none/discard", body: {} }), expect: only(CURATORS, 404) },
   "GET /api/exhibition-items/:item/preview": { request: () => ({ url: "/api/exhibition-items/exi_none/preview" }), expect: only(CURATORS, 404) },
   "GET /exhibitions/:ref/": { request: () => ({ url: "/exhibitions/X-9999/" }), expect: () => 404 },
   "GET /exhibitions/:ref/:file": { request: () => ({ url: "/exhibitions/X-9999/en.html" }), expect: () => 404 },

@@ -70,6 +70,7 @@ test("every JSON GET answers what its contract says, for a role that may call it
         .replace(/^\/api\/bodies\/:id/, `/api/bodies/${body!.id}`)
         .replace(/^\/api\/sources\/:id/, `/api/sources/${source.id}`)
         .replace(/^\/api\/exhibitions\/:id/, `/api/exhibitions/${exhibition.id}`)
+        .replace(/^\/api\/exhibition-items\/:item/, `/api/exhibition-items/${shown.id}`)
         .replace(":source", source.id);
       return filled.includes(":") || filled.includes("*") ? null : filled;
     };
@@ -105,7 +106,7 @@ test("every JSON GET answers what its contract says, for a role that may call it
     assert.deepEqual(names.json<{ people: { kind: string }[] }>().people.map((p) => p.kind), ["account", "operator", "system", "unknown"]);
     // Every JSON GET without a path parameter, and the pages of an original, a dossier, a body and a source.
     assert.ok(checked.length >= 40, `checked ${checked.length}; not reached: ${unfilled.join(", ")}`);
-    for (const must of ["/api/gallery", "/api/photos/:sha256/bodies", "/api/dossiers/:id/packages", "/api/originals/:sha256", "/api/dossiers/:id", "/api/bodies/:id", "/api/search", "/api/statistics", "/api/sources/:id/sightings", "/api/session", "/api/work", "/api/authenticity/runs", "/api/authenticity/sources/:source", "/api/authenticity/photos/:sha256", "/api/exhibitions", "/api/exhibitions/:id", "/api/log/witnesses", "/api/mirrors"]) assert.ok(checked.includes(must), `${must} checked`);
+    for (const must of ["/api/gallery", "/api/photos/:sha256/bodies", "/api/dossiers/:id/packages", "/api/originals/:sha256", "/api/dossiers/:id", "/api/bodies/:id", "/api/search", "/api/statistics", "/api/sources/:id/sightings", "/api/session", "/api/work", "/api/authenticity/runs", "/api/authenticity/sources/:source", "/api/authenticity/photos/:sha256", "/api/exhibitions", "/api/exhibitions/:id", "/api/exhibition-items/:item/suggestions", "/api/log/witnesses", "/api/mirrors"]) assert.ok(checked.includes(must), `${must} checked`);
   } finally {
     await http.app.close();
     await t.close();

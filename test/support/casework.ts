@@ -37,16 +37,21 @@ export async function seedPhoto(a: Archive, seed: number): Promise<string> {
     .jpeg()
     .withMetadata({ exif: { IFD0: { Make: "Nikon", Model: "D90" } } })
     .toBuffer();
+  return storeOriginal(a, bytes, { width: 400, height: 300, make: "Nikon", model: "D90" }, `src_photo_${seed}`);
+}
+
+/** Stores bytes as a preserved original photograph of a one-file source (no ingest, no metadata reading). */
+export async function storeOriginal(a: Archive, bytes: Buffer, info: { width: number; height: number; make?: string; model?: string }, sourcePrefix = "src_photo"): Promise<string> {
   const { sha256, size } = await a.blobs.putBuffer(bytes);
   const now = a.clock.now().toISOString();
-  const sourceId = `src_photo_${seed}_${Math.random().toString(36).slice(2, 8)}`;
+  const sourceId = `${sourcePrefix}_${Math.random().toString(36).slice(2, 8)}`;
   await a.db.db
     .insertInto("sources")
     .values({ id: sourceId, label: "test card", kind: "folder", intake_path: "/media/card", medium_sha256: null, medium_size: null, volume_label: null, volume_serial: null, fs_type: null, status: "complete", started_at: now, finished_at: now, actor: "operator:test", files: 1, ingested: 1, duplicates: 0, quarantined: 0, bytes: size })
     .execute();
   await a.db.db
     .insertInto("originals")
-    .values({ sha256, size, format: "jpeg", mime: "image/jpeg", media_kind: "image", status: "preserved", quarantine_reason: null, first_seen_at: now, first_source_id: sourceId, width: 400, height: 300, phash: null, capture_time: null, camera_make: "Nikon", camera_model: "D90", camera_serial: null, metadata_json: null, exif_raw: null, xmp_raw: null })
+    .values({ sha256, size, format: "jpeg", mime: "image/jpeg", media_kind: "image", status: "preserved", quarantine_reason: null, first_seen_at: now, first_source_id: sourceId, width: info.width, height: info.height, phash: null, capture_time: null, camera_make: info.make ?? null, camera_model: info.model ?? null, camera_serial: null, metadata_json: null, exif_raw: null, xmp_raw: null })
     .onConflict((oc) => oc.column("sha256").doNothing())
     .execute();
   return sha256;

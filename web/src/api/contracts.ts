@@ -69,7 +69,11 @@ export interface RouteContracts {
   "POST /api/exhibition-items/:item/regions": { answer: z.infer<typeof exhibitions.ExhibitionRegion>; body: Omit<z.input<typeof exhibitions.AddRegionInput>, "item"> };
   "POST /api/exhibition-items/:item/remove": { answer: z.infer<typeof exhibitions.Removed>; body: unknown };
   "POST /api/exhibition-items/:item/review": { answer: z.infer<typeof exhibitions.ExhibitionItem>; body: Omit<z.input<typeof exhibitions.ReviewItemInput>, "item"> };
+  "GET /api/exhibition-items/:item/suggestions": { answer: z.infer<typeof exhibitions.ExhibitionSuggestion>[]; body: undefined };
+  "POST /api/exhibition-items/:item/suggestions": { answer: z.infer<typeof exhibitions.FaceSuggestJob>; body: unknown };
   "POST /api/exhibition-regions/:id/remove": { answer: z.infer<typeof exhibitions.Removed>; body: unknown };
+  "POST /api/exhibition-suggestions/:id/accept": { answer: z.infer<typeof exhibitions.ExhibitionRegion>; body: unknown };
+  "POST /api/exhibition-suggestions/:id/discard": { answer: z.infer<typeof exhibitions.Removed>; body: unknown };
   "GET /api/exhibitions": { answer: z.infer<typeof exhibitions.GetExhibitionsAnswer>; body: undefined };
   "POST /api/exhibitions": { answer: z.infer<typeof exhibitions.ExhibitionSummary>; body: z.input<typeof exhibitions.CreateExhibitionInput> };
   "GET /api/exhibitions/:id": { answer: z.infer<typeof exhibitions.ExhibitionView>; body: undefined };

@@ -16,4 +16,8 @@ export const EXHIBITIONS_ENDPOINTS = {
   removeExhibitionRegion: { method: "POST", url: "/api/exhibition-regions/:id/remove" },
   reviewExhibitionItem: { method: "POST", url: "/api/exhibition-items/:item/review" },
   exhibitionItemPreview: { method: "GET", url: "/api/exhibition-items/:item/preview" },
+  exhibitionSuggestions: { method: "GET", url: "/api/exhibition-items/:item/suggestions" },
+  suggestFaces: { method: "POST", url: "/api/exhibition-items/:item/suggestions" },
+  acceptSuggestion: { method: "POST", url: "/api/exhibition-suggestions/:id/accept" },
+  discardSuggestion: { method: "POST", url: "/api/exhibition-suggestions/:id/discard" },
 } as const satisfies Record<string, { method: "GET" | "POST" | "PUT" | "DELETE"; url: string }>;

@@ -8,6 +8,7 @@ export type ExhibitionSummary = server.ExhibitionSummary;
 export type ExhibitionView = server.ExhibitionView;
 export type ExhibitionItem = server.ExhibitionItem;
 export type ExhibitionRegion = server.ExhibitionRegion;
+export type ExhibitionSuggestion = server.ExhibitionSuggestion;
 export type Layers = server.Layers;
 
 /** Requests (decision 0021): the use cases' inputs without the fields the path gives. */

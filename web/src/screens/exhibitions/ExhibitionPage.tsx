@@ -10,6 +10,7 @@ import { Person } from "../../components/Person.tsx";
 import { useAct } from "../catalogue/shared.tsx";
 import { EVERYTHING, LAYERS, type ExhibitionItem, type Layer } from "../../api/types/exhibitions.ts";
 import { exhibitions } from "./api.ts";
+import { SuggestionBoxes, SuggestionList } from "./FaceSuggestions.tsx";
 import "./exhibitions.css";
 
 type Rect = { x: number; y: number; w: number; h: number };
@@ -134,6 +135,23 @@ function ItemCard({ item, draft, inReview, onChange, move }: { item: ExhibitionI
   const img = useRef<HTMLImageElement>(null);
   const canEdit = draft && session.can("exhibition.edit");
   const run = (fn: () => Promise<unknown>) => void act(async () => { await fn(); onChange(); });
+  // Faces the detector suggests: shown apart from the regions, hiding nothing until accepted.
+  const suggestions = useAsync(async () => (item.sha256 ? await exhibitions.suggestions(item.id) : []), [item.id, item.record]);
+  const [asked, setAsked] = useState(false);
+  const [looking, setLooking] = useState(false);
+  const [natural, setNatural] = useState<{ w: number; h: number } | null>(null);
+  const decide = (fn: () => Promise<unknown>) => run(async () => { await fn(); await suggestions.reload(); });
+  const lookForFaces = () =>
+    void act(async () => {
+      setLooking(true);
+      try {
+        await exhibitions.suggestFaces(item.id);
+        setAsked(true);
+        await suggestions.reload();
+      } finally {
+        setLooking(false);
+      }
+    });
 
   const toPixels = (e: PointerEvent): { x: number; y: number } => {
     const el = img.current!;
@@ -222,6 +240,7 @@ function ItemCard({ item, draft, inReview, onChange, move }: { item: ExhibitionI
                 src={exhibitions.previewUrl(item.id, item.record ?? "")}
                 alt={t("exhibitions.page.previewAlt", { n: fmt.num(item.position) })}
                 draggable={false}
+                onLoad={(e) => setNatural({ w: e.currentTarget.naturalWidth, h: e.currentTarget.naturalHeight })}
                 onPointerDown={down}
                 onPointerMove={drawTo}
                 onPointerUp={up}
@@ -229,6 +248,7 @@ function ItemCard({ item, draft, inReview, onChange, move }: { item: ExhibitionI
               {drag && img.current && (
                 <span className="exh-drag" style={{ left: `${(drag.x / img.current.naturalWidth) * 100}%`, top: `${(drag.y / img.current.naturalHeight) * 100}%`, width: `${(drag.w / img.current.naturalWidth) * 100}%`, height: `${(drag.h / img.current.naturalHeight) * 100}%` }} />
               )}
+              <SuggestionBoxes suggestions={suggestions.data ?? []} natural={natural} />
             </div>
           )}
           {canEdit && (
@@ -239,6 +259,20 @@ function ItemCard({ item, draft, inReview, onChange, move }: { item: ExhibitionI
               </select>
             </div>
           )}
+          {canEdit && (
+            <p>
+              <button type="button" disabled={busy} onClick={lookForFaces}>{t("exhibitions.page.suggestFaces")}</button>
+              {looking && <span className="small muted" role="status"> {t("exhibitions.page.suggesting")}</span>}
+            </p>
+          )}
+          <SuggestionList
+            suggestions={suggestions.data ?? []}
+            canEdit={canEdit}
+            busy={busy}
+            asked={asked}
+            onAccept={(id) => decide(() => exhibitions.acceptSuggestion(id))}
+            onDiscard={(id) => decide(() => exhibitions.discardSuggestion(id))}
+          />
           {item.regions.length > 0 && (
             <ul className="exh-regions small">
               {item.regions.map((r) => (

@@ -1,4 +1,4 @@
-import { typedCall, urlOf } from "../../api/client.ts";
+import { api, typedCall, urlOf } from "../../api/client.ts";
 import type { ExhibitionItemEdit, NewExhibition, NewExhibitionItem, NewExhibitionRegion } from "../../api/types/exhibitions.ts";
 
 /** The exhibitions area's calls, typed with the server's views (web/src/api/types/exhibitions.ts). */
@@ -16,5 +16,18 @@ export const exhibitions = {
   order: async (id: string, order: string[]) => await typedCall("orderExhibitionItems", { id }, { body: { order } }),
   review: async (item: string) => await typedCall("reviewExhibitionItem", { item }, { body: {} }),
   step: async (step: "submitExhibition" | "returnExhibition" | "approveExhibition" | "publishExhibition" | "withdrawExhibition", id: string) => await typedCall(step, { id }, { body: {} }),
+  suggestions: async (item: string) => await typedCall("exhibitionSuggestions", { item }),
+  /** Asks for face suggestions on one item and waits for the job (the detector takes seconds). */
+  suggestFaces: async (item: string) => {
+    const { job } = await typedCall("suggestFaces", { item }, { body: {} });
+    for (;;) {
+      const j = await api.job(job);
+      if (j.status === "done") return;
+      if (j.status === "failed") throw new Error(j.error ?? "failed");
+      await new Promise((r) => setTimeout(r, 700));
+    }
+  },
+  acceptSuggestion: async (id: string) => await typedCall("acceptSuggestion", { id }, { body: {} }),
+  discardSuggestion: async (id: string) => await typedCall("discardSuggestion", { id }, { body: {} }),
   previewUrl: (item: string, version: string) => `${urlOf("exhibitionItemPreview", { item })}?v=${encodeURIComponent(version)}`,
 };
