@@ -355,7 +355,6 @@ export const MESSAGES = {
   "search.tooManyValues": ["field", "max"],
   "search.prefixShort": [],
   "search.period": ["bad"],
-  "search.sort": ["sorts"],
   "statistics.minCount": ["max"],
   "vocabulary.notIn": ["codes", "text", "vocabulary"],
   "vocabulary.none": ["names", "vocabulary"],
