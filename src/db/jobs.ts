@@ -253,20 +253,29 @@ export class JobQueue {
       return this.get(row.id);
     }
     const job: Job = { ...toJob(row), attempts: claimed.attempts };
-    const renew = setInterval(() => {
-      void this.progress(job.id, job.progress.done, job.progress.total, job.progress.note ?? undefined).catch(() => {});
-    }, LEASE_MS / 3);
+    // One write at a time, each of the latest figures: handlers report from synchronous callbacks without
+    // awaiting, and on PostgreSQL an earlier write could otherwise land after a later one (3 of 6 left shown
+    // for a job that was done). The job ends only after its last write.
+    let writes: Promise<void> = Promise.resolve();
+    const writeProgress = (): Promise<void> => {
+      const w = writes.then(() => this.progress(job.id, job.progress.done, job.progress.total, job.progress.note ?? undefined));
+      writes = w.catch(() => {});
+      return w;
+    };
+    const renew = setInterval(() => void writeProgress().catch(() => {}), LEASE_MS / 3);
     try {
       const result = await handler({
         job,
         signal,
-        progress: async (done, total, note) => {
+        progress: (done, total, note) => {
           job.progress = { done, total, note: note ?? null };
-          await this.progress(job.id, done, total, note);
+          return writeProgress();
         },
       });
+      await writes;
       await this.finish(job.id, { status: "done", result: JSON.stringify(result ?? null), error: null, error_key: null, error_params: null });
     } catch (err) {
+      await writes;
       const refused = err instanceof JobRefused || err instanceof Forbidden || err instanceof Unauthenticated;
       if (!refused && job.attempts < job.maxAttempts) {
         const backoff = 1000 * 2 ** job.attempts;
