@@ -26,6 +26,6 @@ export async function getJob(ctx: Ctx, actor: Actor, id: string): Promise<JobVie
   ctx.policy.require(actor, "jobs.read");
   const job = await ctx.jobs.get(id);
   const kinds = readableJobKinds(ctx.policy, actor);
-  if (kinds !== "all" && !kinds.includes(job.kind)) throw new NotFound(say("job.notFound", { id }));
+  if (kinds !== "all" && !kinds.includes(job.kind)) throw new NotFound(say("record.notFound", { kind: "job" }));
   return jobView(job);
 }

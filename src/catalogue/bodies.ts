@@ -179,7 +179,7 @@ function applyPatch(
     set.death_date_earliest = d?.earliest ?? null;
     set.death_date_latest = d?.latest ?? null;
   }
-  if (has("sex")) set.sex = patch.sex ? oneOf(SEXES, patch.sex, "sex", "sex") : null;
+  if (has("sex")) set.sex = patch.sex ? oneOf(SEXES, patch.sex, "sex") : null;
   if (has("ageMin")) set.age_min = age(patch.ageMin, "ageMin");
   if (has("ageMax")) set.age_max = age(patch.ageMax, "ageMax");
   const amin = set.age_min !== undefined ? set.age_min : current.age_min;
@@ -191,13 +191,13 @@ function applyPatch(
   }
   if (has("clothing")) set.clothing = text(patch.clothing, "clothing");
   if (has("identificationStatus")) {
-    set.identification_status = oneOf(IDENTIFICATION_STATUSES, patch.identificationStatus!, "identificationStatus", "identification status");
+    set.identification_status = oneOf(IDENTIFICATION_STATUSES, patch.identificationStatus!, "identificationStatus");
   }
   if (has("nameAr")) set.name_ar = text(patch.nameAr, "nameAr", MAX_NAME);
   if (has("nameLat")) set.name_lat = text(patch.nameLat, "nameLat", MAX_NAME);
   if (has("notes")) set.notes = text(patch.notes, "notes");
-  if (has("sensitivity")) set.sensitivity = oneOf(SENSITIVITIES, patch.sensitivity!, "sensitivity", "sensitivity");
-  if (has("reviewStatus")) set.review_status = oneOf(REVIEW_STATUSES, patch.reviewStatus!, "reviewStatus", "review status");
+  if (has("sensitivity")) set.sensitivity = oneOf(SENSITIVITIES, patch.sensitivity!, "sensitivity");
+  if (has("reviewStatus")) set.review_status = oneOf(REVIEW_STATUSES, patch.reviewStatus!, "reviewStatus");
   const findings = (list: string[] | undefined, field: string): string[] | undefined => {
     if (list === undefined) return undefined;
     if (!Array.isArray(list) || list.length > 50) throw new Invalid(say("field.findingCodes", { field }), field);
@@ -210,7 +210,11 @@ function parseFuzzyDateField(v: string | null | undefined, field: string): Fuzzy
   try {
     return parseFuzzyDate(v);
   } catch (err) {
-    if (err instanceof Invalid) throw new Invalid(`${field}: ${err.message}`, field);
+    if (err instanceof Invalid) {
+      // the field named for the CLI, the date's own key kept for the screen
+      const named = new Invalid(`${field}: ${err.message}`, field);
+      throw err.key ? named.says(err.key, err.params) : named;
+    }
     throw err;
   }
 }

@@ -103,7 +103,7 @@ async function walk(tx: Tx, start: string | null, column: "parent_id" | "command
   let id = start;
   while (id && out.length < 50) {
     if (seen.has(id)) {
-      if (self && id === self) throw new Invalid(`That ${column === "parent_id" ? "parent" : "commander"} would make a circle: the entity would stand above itself.`, column === "parent_id" ? "parentId" : "commanderId");
+      if (self && id === self) throw new Invalid(column === "parent_id" ? say("entity.parentCircle") : say("entity.commanderCircle"), column === "parent_id" ? "parentId" : "commanderId");
       break;
     }
     seen.add(id);
@@ -151,7 +151,7 @@ function applyFields(row: EntitiesTable, f: EntityFields): void {
   if (f.commanderId !== undefined) row.commander_id = f.commanderId || null;
   if (f.vocabularyCode !== undefined) row.vocabulary_code = text(f.vocabularyCode, "vocabularyCode", 100);
   if (f.description !== undefined) row.description = text(f.description, "description", 4000);
-  if (f.sensitivity !== undefined) row.sensitivity = oneOf(SENSITIVITIES, f.sensitivity, "sensitivity", "sensitivity");
+  if (f.sensitivity !== undefined) row.sensitivity = oneOf(SENSITIVITIES, f.sensitivity, "sensitivity");
 }
 
 export async function createEntity(ctx: Ctx, actor: Actor, sent: z.input<typeof contracts.NewEntityInput>): Promise<EntityView> {
@@ -248,7 +248,7 @@ export async function listEntities(ctx: Ctx, actor: Actor, input: ListEntities =
   const limit = Math.min(Math.max(input.limit ?? 100, 1), 500);
   const allowed = SENSITIVITIES.filter((s) => ctx.policy.allows(actor, "catalogue.read", { sensitivity: s }));
   let q = cdb(ctx.db.db).selectFrom("entities").selectAll().where("sensitivity", "in", allowed).orderBy("id").limit(limit + 1);
-  if (input.kind) q = q.where("kind", "=", oneOf(ENTITY_KINDS, input.kind, "kind", "kind of entity"));
+  if (input.kind) q = q.where("kind", "=", oneOf(ENTITY_KINDS, input.kind, "kind"));
   for (const tok of searchTokens(input.q ?? "").slice(0, 8)) {
     q = q.where((eb) => eb(eb.fn<string>("concat", [eb.val(" "), eb.ref("search_text"), eb.val(" ")]), "like", `% ${tok} %`));
   }

@@ -64,7 +64,7 @@ async function checkEvidence(tx: Tx, list: Evidence[]): Promise<Evidence[]> {
   if (list.length > 100) throw new Invalid(say("link.evidenceTooMany"), "evidence");
   const out: Evidence[] = [];
   for (const e of list) {
-    const kind = oneOf(EVIDENCE_KINDS, e.kind, "evidence", "kind of evidence");
+    const kind = oneOf(EVIDENCE_KINDS, e.kind, "evidence");
     const ref = (e.ref ?? "").trim();
     if (!ref || ref.length > 500) throw new Invalid(say("link.evidenceRef"), "evidence");
     if (kind === "photo") {
@@ -106,10 +106,10 @@ export async function createLink(ctx: Ctx, actor: Actor, sent: NewLink): Promise
     const allowedFrom = type.extra.from;
     const allowedTo = type.extra.to;
     if (Array.isArray(allowedFrom) && !allowedFrom.includes(fromKind)) {
-      throw new Invalid(`A "${type.labelEn}" link starts at a ${allowedFrom.join(" or ")}, not a ${fromKind}.`, "from");
+      throw new Invalid(say("link.fromKind", { type: type.code, allowed: allowedFrom.join(" / "), kind: fromKind }), "from");
     }
     if (Array.isArray(allowedTo) && !allowedTo.includes(toKind)) {
-      throw new Invalid(`A "${type.labelEn}" link ends at a ${allowedTo.join(" or ")}, not a ${toKind}.`, "to");
+      throw new Invalid(say("link.toKind", { type: type.code, allowed: allowedTo.join(" / "), kind: toKind }), "to");
     }
     const evidence = await checkEvidence(tx, input.evidence);
     const now = ctx.clock.now().toISOString();

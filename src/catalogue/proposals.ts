@@ -283,7 +283,9 @@ async function loadProposal(tx: Tx, id: string, reader?: { ctx: Ctx; actor: Acto
 }
 
 function requireUndecided(p: GroupingProposalsTable): void {
-  if (p.status !== "proposed") throw new Conflict(`Proposal ${p.id} was already decided (${p.status}${p.decided_by ? ` by ${p.decided_by}` : ""}).`);
+  if (p.status === "accepted") throw new Conflict(say("proposal.alreadyAccepted"));
+  if (p.status === "rejected") throw new Conflict(say("proposal.alreadyRejected"));
+  if (p.status !== "proposed") throw new Conflict(say("proposal.alreadyDecided"));
 }
 
 /** The local date of a capture time as written by the camera ("2012-05-03T10:11:12+03:00" → "2012-05-03"). */

@@ -1,5 +1,6 @@
 import { SENSITIVITIES, type Resource, type Sensitivity } from "../access/index.ts";
 import { Invalid } from "../core/errors.ts";
+import { say } from "../core/messages.ts";
 
 /** Closed sets of the catalogue's records (workflow states, not vocabularies: code depends on them). */
 export const SEXES = ["male", "female"] as const;
@@ -21,9 +22,9 @@ export type LinkConfidence = (typeof LINK_CONFIDENCES)[number];
 export const EVIDENCE_KINDS = ["photo", "number", "document", "testimony", "other"] as const;
 export type EvidenceKind = (typeof EVIDENCE_KINDS)[number];
 
-export function oneOf<T extends string>(values: readonly T[], v: string, field: string, what: string): T {
+export function oneOf<T extends string>(values: readonly T[], v: string, field: string): T {
   if ((values as readonly string[]).includes(v)) return v as T;
-  throw new Invalid(`"${v}" is not a ${what}; use one of ${values.join(", ")}.`, field);
+  throw new Invalid(say("field.oneOf", { field, value: v.slice(0, 100), values: values.join(", ") }), field);
 }
 
 export function sensitivityOf(s: string): Sensitivity {

@@ -141,15 +141,15 @@ function plan(q: ParsedSearch, vocab: Vocabularies): Plan {
     }
     filters.finding = valueFilter(finding, (c) => codes.has(c));
   }
-  const closed = (name: "review" | "identification" | "sex", values: readonly string[], what: string) => {
+  const closed = (name: "review" | "identification" | "sex", values: readonly string[]) => {
     const v = list(q[name], name);
     const bad = v.find((x) => x !== UNKNOWN && !values.includes(x));
-    if (bad) throw new Invalid(`"${bad}" is not a ${what}; use one of ${values.join(", ")}.`, name);
+    if (bad) throw new Invalid(say("field.oneOf", { field: name, value: bad.slice(0, 100), values: values.join(", ") }), name);
     if (v.length) filters[name] = valueFilter(v);
   };
-  closed("review", REVIEW_STATUSES, "review status");
-  closed("identification", IDENTIFICATION_STATUSES, "identification status");
-  closed("sex", SEXES, "sex");
+  closed("review", REVIEW_STATUSES);
+  closed("identification", IDENTIFICATION_STATUSES);
+  closed("sex", SEXES);
   return { tokens, prefix, nameKeys, filters };
 }
 

@@ -140,14 +140,14 @@ export class JobQueue {
 
   async get(id: string): Promise<Job> {
     const row = await this.dbh.db.selectFrom("jobs").selectAll().where("id", "=", id).executeTakeFirst();
-    if (!row) throw new NotFound(`No job with id ${id}.`);
+    if (!row) throw new NotFound(say("record.notFound", { kind: "job" }));
     return toJob(row);
   }
 
   /** A job whose payload is the archive's own (its MAC checks), or JobRefused: for acts that trust a payload. */
   async authentic(id: string): Promise<Job> {
     const row = await this.dbh.db.selectFrom("jobs").selectAll().where("id", "=", id).executeTakeFirst();
-    if (!row) throw new NotFound(`No job with id ${id}.`);
+    if (!row) throw new NotFound(say("record.notFound", { kind: "job" }));
     if (!macMatches(this.macKey, row)) throw new JobRefused(FORGED);
     return toJob(row);
   }
@@ -247,7 +247,7 @@ export class JobQueue {
     if (!handler) throw new Error(`no handler for job kind ${claimed.kind}`);
     // the payload that runs is the stored one, checked now: never one handed in by the caller
     const row = await this.dbh.db.selectFrom("jobs").selectAll().where("id", "=", claimed.id).executeTakeFirst();
-    if (!row) throw new NotFound(`No job with id ${claimed.id}.`);
+    if (!row) throw new NotFound(say("record.notFound", { kind: "job" }));
     if (!macMatches(this.macKey, row)) {
       await this.finish(row.id, { status: "failed", ...failure(new JobRefused(FORGED)) });
       return this.get(row.id);

@@ -10,6 +10,7 @@ import type { Ctx } from "../app/context.ts";
 import type { Actor } from "../core/actor.ts";
 import { actorNow } from "../access/index.ts";
 import { Conflict, Invalid, NotFound } from "../core/errors.ts";
+import { say } from "../core/messages.ts";
 import { newId } from "../core/ids.ts";
 import type { Tx } from "../db/database.ts";
 import { loadDraft } from "./exhibitions.ts";
@@ -27,7 +28,7 @@ export function toSuggestion(s: ExhibitionSuggestionsTable): ExhibitionSuggestio
 
 async function photoItemOfDraft(tx: Tx, itemId: string) {
   const it = await loadItem(tx, itemId);
-  if (!it.sha256) throw new Invalid("A text panel has no image to look for faces in.", "item");
+  if (!it.sha256) throw new Invalid(say("exhibition.textNoFaces"), "item");
   await loadDraft(tx, it.exhibition_id);
   return it;
 }
@@ -80,8 +81,9 @@ export async function listSuggestions(ctx: Ctx, actor: Actor, itemId: string): P
 
 async function pendingRow(tx: Tx, id: string): Promise<ExhibitionSuggestionsTable> {
   const s = await xdb(tx).selectFrom("exhibition_suggestions").selectAll().where("id", "=", id).executeTakeFirst();
-  if (!s) throw new NotFound(`No suggestion ${id}.`).says("record.notFound", { kind: "exhibitionItem" });
-  if (s.status !== "pending") throw new Conflict(`Suggestion ${id} was ${s.status} already.`);
+  if (!s) throw new NotFound(say("record.notFound", { kind: "suggestion" }));
+  if (s.status === "accepted") throw new Conflict(say("exhibition.suggestionAccepted"));
+  if (s.status !== "pending") throw new Conflict(say("exhibition.suggestionDiscarded"));
   await photoItemOfDraft(tx, s.item_id);
   return s;
 }

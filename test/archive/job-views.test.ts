@@ -40,8 +40,8 @@ for (const b of await backends()) {
       const hidden = await getJob(a, as("family_caseworker"), ingest).then(() => null, (e: unknown) => e);
       const missing = await getJob(a, as("family_caseworker"), "job_none").then(() => null, (e: unknown) => e);
       assert.ok(hidden instanceof NotFound && missing instanceof NotFound);
-      assert.equal((hidden as Error).message, `No job with id ${ingest}.`);
-      assert.equal((missing as Error).message, "No job with id job_none.");
+      assert.equal((hidden as Error).message, "There is no such background job, or you may not see it.");
+      assert.equal((missing as Error).message, (hidden as Error).message);
       assert.equal((await getJob(a, as("investigator"), propose)).id, propose);
 
       // no view carries the payload (the card's path on the server)

@@ -22,7 +22,7 @@ test("dalil jobs fixity queues one audit, jobs list and show print it without a 
     assert.equal(shown.status, "queued");
     const missing = await dalil([...d, "jobs", "show", "job_none"]);
     assert.notEqual(missing.code, 0);
-    assert.match(missing.stderr, /No job with id job_none\./);
+    assert.match(missing.stderr, /There is no such background job, or you may not see it\./);
     const bad = await dalil([...d, "jobs", "list", "--status", "finished"]);
     assert.notEqual(bad.code, 0);
     assert.match(bad.stderr, /finished/);
