@@ -164,7 +164,7 @@ for (const { backend, skip } of await backends()) {
       const view = (await showExhibition(a, author, ex.id)).items[0]!;
       assert.deepEqual(view.regions, []);
       assert.equal(view.record, it.record);
-      await assert.rejects(submitExhibition(a, author, ex.id), (e: unknown) => e instanceof Conflict && /Items 1 of exhibition X-0001 have face suggestions not yet confirmed or discarded/.test(e.message));
+      await assert.rejects(submitExhibition(a, author, ex.id), (e: unknown) => e instanceof Conflict && /Items 1 of exhibition X-0001 have faces suggested by the detector that no one has confirmed or discarded yet/.test(e.message));
 
       // Accepting one is a region, logged; discarding the others is not logged; then the exhibition can go on.
       const region = await acceptSuggestion(a, author, pending[0]!.id);
