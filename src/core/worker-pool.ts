@@ -20,9 +20,9 @@ interface Slot<R> {
   jobs: Map<number, Pending<R>>;
 }
 
-type Reply<R> = { id: number; result: R } | { id: number; error: string; code?: string };
+type Reply<R> = { id: number; result: R } | { id: number; error: string; code?: string; key?: string; params?: Record<string, unknown> };
 
-/** What a worker module calls once: answers each job with fn's result (errors keep their message and code). */
+/** What a worker module calls once: answers each job with fn's result (errors keep their message, code and message key). */
 export function serveJobs<J, R>(fn: (job: J) => R | Promise<R>): void {
   if (!parentPort) throw new Error("serveJobs runs only inside a worker thread.");
   const port = parentPort;
@@ -31,8 +31,14 @@ export function serveJobs<J, R>(fn: (job: J) => R | Promise<R>): void {
       port.postMessage({ id: m.id, result: await fn(m.job) });
     } catch (e) {
       const err = e instanceof Error ? e : new Error(String(e));
-      const code = (err as { code?: unknown }).code;
-      port.postMessage({ id: m.id, error: err.message, ...(typeof code === "string" ? { code } : {}) });
+      const { code, key, params } = err as { code?: unknown; key?: unknown; params?: unknown };
+      port.postMessage({
+        id: m.id,
+        error: err.message,
+        ...(typeof code === "string" ? { code } : {}),
+        // the key a screen words the error by (core/messages.ts): without it the reader gets the English sentence
+        ...(typeof key === "string" ? { key, params: typeof params === "object" && params ? params : {} } : {}),
+      });
     }
   });
 }
@@ -88,7 +94,11 @@ export class WorkerPool<J, R> {
       if (!job) return;
       slot.jobs.delete(m.id);
       if (slot.jobs.size === 0) worker.unref();
-      if ("error" in m) job.reject(this.rebuild(m.error, m.code));
+      if ("error" in m) {
+        const err = this.rebuild(m.error, m.code);
+        if (m.key) Object.assign(err, { key: m.key, params: m.params ?? {} });
+        job.reject(err);
+      }
       else job.resolve(m.result);
     });
     const fail = (err: Error): void => {

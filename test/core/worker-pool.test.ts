@@ -14,6 +14,10 @@ test("a pool runs a TypeScript module on worker threads, answers in order of the
   assert.ok(got.every((g) => g.thread !== 0), "every job ran off the main thread");
   assert.ok(new Set(got.map((g) => g.thread)).size <= 2, "no more workers than the pool's size");
   await assert.rejects(pool.run({ n: 7, fail: true }), (e: unknown) => e instanceof IntegrityError && /job 7 failed on purpose/.test(e.message));
+  // and with the message key a screen words it by (the reader's language), not only the English sentence
+  const failed = await pool.run({ n: 7, fail: true }).then(() => null, (e: unknown) => e as IntegrityError);
+  assert.equal(failed?.key, "blob.tempSize");
+  assert.deepEqual(failed?.params, { bytes: 7, expected: 0 });
   assert.equal((await pool.run({ n: 1 })).n, 2, "a failed job leaves the worker serving");
 });
 

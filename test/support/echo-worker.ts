@@ -4,7 +4,8 @@ import { serveJobs } from "../../src/core/worker-pool.ts";
 import { IntegrityError } from "../../src/core/errors.ts";
 
 export function echo(job: { n: number; fail?: boolean }): { n: number; thread: number } {
-  if (job.fail) throw new IntegrityError(`job ${job.n} failed on purpose`);
+  // any key the server words; what matters is that it comes back across the thread with its parameters
+  if (job.fail) throw new IntegrityError(`job ${job.n} failed on purpose`).says("blob.tempSize", { bytes: job.n, expected: 0 });
   return { n: job.n * 2, thread: threadId };
 }
 
