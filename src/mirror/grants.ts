@@ -11,7 +11,8 @@ import { OPENINGS_KEY_FILE } from "./serving.ts";
 import type { Tx } from "../db/database.ts";
 import type { Clock } from "../core/clock.ts";
 import { mdb } from "./tables.ts";
-import type { MirrorGrantView } from "./contracts.ts";
+import { GrantMirrorInput, RevokeMirrorInput, type MirrorGrantIssued, type MirrorGrantView } from "./contracts.ts";
+import { parseInput } from "../core/input.ts";
 
 /**
  * Grants: another custodian's mirror follows the archive with a bearer token made for it alone. The token is
@@ -31,9 +32,9 @@ function cleanName(name: string): string {
   return n;
 }
 
-export async function grantMirror(ctx: Ctx, actor: Actor, input: { name: string }): Promise<MirrorGrantView & { token: string }> {
+export async function grantMirror(ctx: Ctx, actor: Actor, sent: GrantMirrorInput): Promise<MirrorGrantIssued> {
   ctx.policy.require(actor, "mirror.manage");
-  const name = cleanName(input.name);
+  const name = cleanName(parseInput(GrantMirrorInput, sent).name);
   const token = `${TOKEN_PREFIX}${randomBytes(32).toString("base64url")}`;
   const id = newId("mir");
   const now = ctx.clock.now();
@@ -51,9 +52,9 @@ export async function grantMirror(ctx: Ctx, actor: Actor, input: { name: string 
   });
 }
 
-export async function revokeMirror(ctx: Ctx, actor: Actor, input: { name: string }): Promise<MirrorGrantView> {
+export async function revokeMirror(ctx: Ctx, actor: Actor, sent: RevokeMirrorInput): Promise<MirrorGrantView> {
   ctx.policy.require(actor, "mirror.manage");
-  const name = cleanName(input.name);
+  const name = cleanName(parseInput(RevokeMirrorInput, sent).name);
   const now = ctx.clock.now();
   return ctx.db.transaction(async (tx) => {
     const row = await mdb(tx).selectFrom("mirror_grants").selectAll().where("name", "=", name).where("revoked_at", "is", null).executeTakeFirst();

@@ -1,5 +1,5 @@
-import { bytes, route, type RouteSpec } from "../http/route-spec.ts";
-import { listMirrors } from "./grants.ts";
+import { bytes, route, usecase, type RouteSpec } from "../http/route-spec.ts";
+import { grantMirror, listMirrors, revokeMirror } from "./grants.ts";
 import * as contracts from "./contracts.ts";
 import { mirrorEntryBundle, mirrorObject, mirrorObjectList, mirrorSealedOpenings } from "./serving.ts";
 
@@ -17,6 +17,24 @@ export const MIRROR_ROUTES: readonly RouteSpec[] = [
     summary: "the mirrors granted a copy of the archive, revoked or not, and when each last fetched",
     response: contracts.GetMirrorsAnswer,
     handler: async (_req, ctx, actor) => listMirrors(ctx, actor),
+  }),
+  route({
+    method: "POST",
+    url: "/api/mirrors",
+    action: "mirror.manage",
+    summary: "grant a mirror a copy of the archive: its token is in this answer only (as `dalil mirror grant NAME` prints it)",
+    body: usecase(contracts.GrantMirrorInput),
+    response: contracts.MirrorGrantIssued,
+    handler: async (_req, ctx, actor, { body }) => grantMirror(ctx, actor, body),
+  }),
+  route({
+    method: "POST",
+    url: "/api/mirrors/revoke",
+    action: "mirror.manage",
+    summary: "end a mirror's live grant by the custodian's name; its token stops working at once",
+    body: usecase(contracts.RevokeMirrorInput),
+    response: contracts.MirrorGrantView,
+    handler: async (_req, ctx, actor, { body }) => revokeMirror(ctx, actor, body),
   }),
   route({
     method: "GET",

@@ -1,7 +1,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import Fastify from "fastify";
-import { ROLES, type Role } from "../../src/core/actor.ts";
+import { ROLES, operatorActor, type Role } from "../../src/core/actor.ts";
+import { grantMirror } from "../../src/mirror/index.ts";
 import { buildHttpApp, requireDeclaredAction, type RouteSpec } from "../../src/http/app.ts";
 import { bytes } from "../../src/http/route-spec.ts";
 import { backends } from "../support/backends.ts";
@@ -73,6 +74,15 @@ const MATRIX: Record<string, Row> = {
   "GET /log/tile/entries/*": { request: () => ({ url: "/log/tile/entries/000" }), expect: only(["admin", "archivist"], "pass") },
   "GET /api/log/witnesses": { expect: everyone() },
   "GET /api/mirrors": { expect: only(["admin"]) },
+  // Granting and revoking a mirror from the admin screen: the same use cases as `dalil mirror grant/revoke`.
+  "POST /api/mirrors": { request: (e) => ({ body: { name: `museum-${e.who}` } }), expect: only(["admin"]) },
+  "POST /api/mirrors/revoke": {
+    request: async (e) => {
+      await grantMirror(e.t.ctx, operatorActor(), { name: `court-${e.who}` });
+      return { body: { name: `court-${e.who}` } };
+    },
+    expect: only(["admin"]),
+  },
   // A mirror's follower token only (test/mirror/follow.test.ts); no role and no person's session reaches them.
   "GET /mirror/tile/entries/*": { request: () => ({ url: "/mirror/tile/entries/000" }), expect: only([]) },
   "GET /mirror/openings/tile/entries/*": { request: () => ({ url: "/mirror/openings/tile/entries/000" }), expect: only([]) },

@@ -8,6 +8,7 @@ import type {
   LogStatus,
   LogWitnesses,
   MirrorGrant,
+  MirrorGrantIssued,
   MetadataView,
   OriginalDetail,
   Permissions,
@@ -138,6 +139,8 @@ interface Responses {
   logProof: ProofAnswer;
   logWitnesses: LogWitnesses;
   mirrors: MirrorGrant[];
+  grantMirror: MirrorGrantIssued;
+  revokeMirror: MirrorGrant;
 }
 
 async function json<N extends keyof Responses>(name: N, params: PathParams<N>, opts?: CallOptions): Promise<Responses[N]> {
@@ -214,6 +217,8 @@ export const api = {
   logProof: (sha256: string) => json("logProof", { sha256 }),
   logWitnesses: () => json("logWitnesses", none),
   mirrors: () => json("mirrors", none),
+  grantMirror: (name: string) => json("grantMirror", none, { body: { name } }),
+  revokeMirror: (name: string) => json("revokeMirror", none, { body: { name } }),
 };
 
 /**

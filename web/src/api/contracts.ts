@@ -123,6 +123,8 @@ export interface RouteContracts {
   "GET /api/log/status": { answer: z.infer<typeof archive.LogStatus>; body: undefined };
   "GET /api/log/witnesses": { answer: z.infer<typeof ledger.LogWitnesses>; body: undefined };
   "GET /api/mirrors": { answer: z.infer<typeof mirror.GetMirrorsAnswer>; body: undefined };
+  "POST /api/mirrors": { answer: z.infer<typeof mirror.MirrorGrantIssued>; body: z.input<typeof mirror.GrantMirrorInput> };
+  "POST /api/mirrors/revoke": { answer: z.infer<typeof mirror.MirrorGrantView>; body: z.input<typeof mirror.RevokeMirrorInput> };
   "POST /api/numbers/:id/check": { answer: z.infer<typeof catalogue.BodyNumber>; body: Omit<z.input<typeof catalogue.CheckNumberInput>, "numberId"> };
   "POST /api/numbers/:id/retire": { answer: z.infer<typeof catalogue.BodyNumber>; body: Omit<z.input<typeof catalogue.RetireNumberInput>, "numberId"> };
   "GET /api/openapi.json": { answer: z.infer<typeof httpShell.OpenApiDocument>; body: undefined };

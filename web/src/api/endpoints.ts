@@ -54,6 +54,8 @@ export const ENDPOINTS = {
   logProof: { method: "GET", url: "/log/proof/:sha256" },
   logWitnesses: { method: "GET", url: "/api/log/witnesses" },
   mirrors: { method: "GET", url: "/api/mirrors" },
+  grantMirror: { method: "POST", url: "/api/mirrors" },
+  revokeMirror: { method: "POST", url: "/api/mirrors/revoke" },
 
   // Each area keeps its own table (web/src/api/endpoints/<area>.ts) so areas built side by side do not collide.
   ...CATALOGUE_ENDPOINTS,

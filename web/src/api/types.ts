@@ -36,6 +36,8 @@ export type ProofAnswer = ledger.GetLogProofBySha256Answer;
 /** GET /api/log/witnesses (src/ledger) and GET /api/mirrors (src/mirror, admins). */
 export type LogWitnesses = ledger.LogWitnesses;
 export type MirrorGrant = mirror.MirrorGrantView;
+/** POST /api/mirrors: the grant with its token, shown this once. */
+export type MirrorGrantIssued = mirror.MirrorGrantIssued;
 /** GET /api/work: what waits for the signed-in person (src/work). */
 export type WorkKind = work.WorkKind;
 export type WorkView = work.GetWorkAnswer;

@@ -9,6 +9,7 @@ import type { ScreenProps } from "../app/screens.ts";
 import { ErrorNote } from "../components/ErrorNote.tsx";
 import { Notice } from "../components/Notice.tsx";
 import { useAsync } from "../components/useAsync.ts";
+import { useAction } from "../components/useAction.ts";
 
 /**
  * Accounts and roles (administrators): add an account with a role (the one-time password is shown here once,
@@ -23,21 +24,7 @@ export function Admin(_props: ScreenProps) {
   const [email, setEmail] = useState("");
   const [role, setRole] = useState("investigator");
   const [issued, setIssued] = useState<{ email: string; password: string } | null>(null);
-  const [error, setError] = useState<unknown>(null);
-  const [busy, setBusy] = useState(false);
-
-  const act = async (fn: () => Promise<unknown>) => {
-    setBusy(true);
-    setError(null);
-    try {
-      await fn();
-      await users.reload();
-    } catch (e) {
-      setError(e);
-    } finally {
-      setBusy(false);
-    }
-  };
+  const { act, busy, error } = useAction(() => users.reload());
 
   const reset = (u: UserView, secondFactor: boolean) =>
     act(async () => {
