@@ -26,7 +26,8 @@ export function AdminMirrors() {
       <h2 id="mirrors-title">{t("mirrors.title")}</h2>
       <p className="small">{t("mirrors.intro")}</p>
       <form
-        className="card inline-form"
+        className="card grant-form"
+        data-testid="mirror-grant"
         onSubmit={(e) => {
           e.preventDefault();
           void act(async () => {
