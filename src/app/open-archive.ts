@@ -18,6 +18,7 @@ import { Invalid } from "../core/errors.ts";
 import { LogTree, WitnessClient, loadOrCreateLogKey, loadWitnessPolicy, newOrigin } from "../ledger/index.ts";
 import { registerAuthenticityJobs } from "../authenticity/index.ts";
 import { registerExhibitionJobs } from "../exhibitions/index.ts";
+import { registerMirrorJobs } from "../mirror/index.ts";
 import { getSetting, setSetting } from "../db/settings.ts";
 import { loadKeyFile } from "../access/index.ts";
 import type { Archive } from "./context.ts";
@@ -89,6 +90,7 @@ export async function openArchive(config: Config, opts: { clock?: Clock; logger?
   registerAuthenticityJobs(ctx);
   registerExhibitionJobs(ctx);
   registerPackageExpiry(ctx);
+  registerMirrorJobs(ctx);
   registerReviewBlinding();
   return ctx;
 }

@@ -10,6 +10,7 @@ import { Invalid } from "../core/errors.ts";
 import { furnishDemo, seedDemo } from "./demo.ts";
 import { demoReviewer } from "./exhibition.ts";
 import { buildDemoExhibition } from "../exhibitions/index.ts";
+import { scheduleCopyAudits } from "../mirror/index.ts";
 import { globalOptions, print, progressBar, withArchive, positiveIntOption } from "./shell.ts";
 
 interface ServeOptions {
@@ -43,6 +44,8 @@ async function serveUntilSignal(a: Archive, o: ServeOptions): Promise<void> {
   await app.listen({ port, host });
   process.stderr.write(`dalil: serving ${a.db.dialect} archive at http://${host === "0.0.0.0" ? "localhost" : host}:${port}/\n`);
   const stop = new AbortController();
+  // each copy named in DATA/copies.json has its own audit job (src/mirror/copy-jobs.ts)
+  if (o.worker) await scheduleCopyAudits(a);
   const worker = o.worker ? a.jobs.work({ signal: stop.signal }) : Promise.resolve(0);
   // Checkpoints follow the log while serving, so what was committed is soon covered by a signed head.
   const signer = setInterval(() => void a.tree.checkpoint().catch((err: Error) => a.logger.log("warn", "checkpoint failed", { error: err.message })), 10_000);
@@ -83,6 +86,7 @@ export function registerServeCommands(program: Command): void {
         const stop = new AbortController();
         process.once("SIGINT", () => stop.abort());
         process.once("SIGTERM", () => stop.abort());
+        await scheduleCopyAudits(a);
         const ran = await a.jobs.work({ once: Boolean(o.once), signal: stop.signal });
         print(opts, { ran }, `ran ${ran} job(s)`);
       });

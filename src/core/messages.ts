@@ -628,6 +628,7 @@ export const MESSAGES = {
   "mirror.entriesShort": ["entries", "size"],
   "mirror.copyDiffers": ["key"],
   "mirror.openingsSealed": ["file", "path"],
+  "mirror.copySchedule": ["copy", "file", "max", "min"],
   "copies.none": ["file"],
   "copies.notJson": ["file", "problem"],
   "copies.empty": ["file"],

@@ -17,13 +17,21 @@ import { writeDurably } from "./files.ts";
  * bytes make it pass. Then each copy is named what it lacks (missing), holds otherwise (corrupt) or holds that the
  * archive does not (extra, kept: a copy may be ahead); missing and corrupt objects are written back from the
  * archive's store and checked again. The audit and every repair are custody events. Copies are configured in
- * DATA/copies.json: [{ "name": "museum", "kind": "mirror" | "folder", "path": "/srv/…" }].
+ * DATA/copies.json: [{ "name": "museum", "kind": "mirror" | "folder", "path": "/srv/…", "everyHours": 24 }].
+ * Each copy is also audited on its own by a periodic job, every `everyHours` hours (copy-jobs.ts).
  */
 export interface CopySpec {
   name: string;
   kind: "mirror" | "folder";
   path: string;
+  /** How often the copy's own audit job runs (hours; DEFAULT_EVERY_HOURS when copies.json does not say). */
+  everyHours?: number;
 }
+
+export const DEFAULT_EVERY_HOURS = 24;
+/** At most a year between two audits of one copy; at least six minutes. */
+const MAX_EVERY_HOURS = 24 * 366;
+const MIN_EVERY_HOURS = 0.1;
 
 export interface CopyFinding {
   copy: string;
@@ -53,7 +61,11 @@ export function loadCopies(dataDir: string): CopySpec[] {
     if (!c || typeof c.name !== "string" || (c.kind !== "mirror" && c.kind !== "folder") || typeof c.path !== "string") {
       throw new Invalid(say("copies.entry", { file, copy: i + 1 }), "copies");
     }
-    return { name: c.name, kind: c.kind, path: resolve(dataDir, c.path) };
+    const every = c.everyHours ?? DEFAULT_EVERY_HOURS;
+    if (typeof every !== "number" || !Number.isFinite(every) || every < MIN_EVERY_HOURS || every > MAX_EVERY_HOURS) {
+      throw new Invalid(say("mirror.copySchedule", { file, copy: i + 1, min: MIN_EVERY_HOURS, max: MAX_EVERY_HOURS }), "copies");
+    }
+    return { name: c.name, kind: c.kind, path: resolve(dataDir, c.path), everyHours: every };
   });
 }
 

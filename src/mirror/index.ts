@@ -7,5 +7,6 @@
 export { grantMirror, revokeMirror, listMirrors, followerForToken, TOKEN_PREFIX, type MirrorGrantView } from "./grants.ts";
 export { MIRROR_ROUTES } from "./routes.ts";
 export { followOnce, initMirror, loadMirror, mirrorPaths, ForkDetected, type FollowReport, type MirrorConfig, type MirrorState } from "./follower.ts";
-export { auditCopies, loadCopies, type CopyAudit, type CopySpec } from "./copies.ts";
+export { auditCopies, loadCopies, DEFAULT_EVERY_HOURS, type CopyAudit, type CopySpec } from "./copies.ts";
+export { registerMirrorJobs, scheduleCopyAudits, JOB_AUDIT_COPY } from "./copy-jobs.ts";
 export { restoreFromMirror, type RestoreReport } from "./restore.ts";
