@@ -151,3 +151,27 @@ export async function readStatistics(ctx: Ctx, actor: Actor, opts: { minCount?: 
     byFinding: buckets(g.finding, k, byCount, vocab, "finding"),
   };
 }
+
+/** The fewest bodies a published cell may count (decision 0030): smaller cells are withheld as above. */
+export const PUBLIC_MIN_COUNT = 5;
+
+const BREAKDOWN_SOURCES: Record<Breakdown, { field: "branch" | "hospital" | "photo" | "death" | "finding"; order: (a: Counted, b: Counted) => number; vocab: VocabularyName | null }> = {
+  byBranch: { field: "branch", order: byCount, vocab: "branch" },
+  byHospital: { field: "hospital", order: byCount, vocab: "hospital" },
+  byPhotoMonth: { field: "photo", order: byMonth, vocab: null },
+  byDeathMonth: { field: "death", order: byMonth, vocab: null },
+  byFinding: { field: "finding", order: byCount, vocab: "finding" },
+};
+
+/**
+ * One breakdown for publication (an exhibition's chart, decision 0030): counts of the bodies marked public only,
+ * every cell under PUBLIC_MIN_COUNT withheld, labels from the vocabularies and nothing else (no names, no
+ * references). Asked by the second person who reviews an exhibition's chart item (exhibition.review): the
+ * exhibition freezes the answer into the item, and its pages show only that.
+ */
+export async function publishableBreakdown(ctx: Ctx, actor: Actor, breakdown: Breakdown): Promise<StatBucket[]> {
+  ctx.policy.require(actor, "exhibition.review");
+  const source = BREAKDOWN_SOURCES[breakdown];
+  const { g, vocab } = await ctx.db.transaction(async (tx) => ({ g: await gather(tx, ["public"]), vocab: await Vocabularies.load(tx) }));
+  return buckets(g[source.field], PUBLIC_MIN_COUNT, source.order, vocab, source.vocab);
+}
