@@ -4,6 +4,8 @@ import type * as server from "../../../../src/exhibitions/contracts.ts";
 export const LAYERS = ["faces", "numbers", "marks", "background", "everything"] as const;
 export type Layer = (typeof LAYERS)[number];
 export const EVERYTHING = ["off", "silhouette", "hidden"] as const;
+export const CHARTS = ["byPhotoMonth", "byDeathMonth", "byBranch", "byHospital", "byFinding"] as const;
+export type Chart = (typeof CHARTS)[number];
 export type ExhibitionSummary = server.ExhibitionSummary;
 export type ExhibitionView = server.ExhibitionView;
 export type ExhibitionItem = server.ExhibitionItem;

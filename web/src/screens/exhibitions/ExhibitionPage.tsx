@@ -8,7 +8,7 @@ import { ErrorNote } from "../../components/ErrorNote.tsx";
 import { useAsync } from "../../components/useAsync.ts";
 import { Person } from "../../components/Person.tsx";
 import { useAct } from "../catalogue/shared.tsx";
-import { EVERYTHING, LAYERS, type ExhibitionItem, type Layer } from "../../api/types/exhibitions.ts";
+import { CHARTS, EVERYTHING, LAYERS, type Chart, type ExhibitionItem, type Layer } from "../../api/types/exhibitions.ts";
 import { exhibitions } from "./api.ts";
 import { SuggestionBoxes, SuggestionList } from "./FaceSuggestions.tsx";
 import "./exhibitions.css";
@@ -26,7 +26,8 @@ export function ExhibitionPage({ params }: ScreenProps) {
   const view = useAsync(() => exhibitions.show(params.id!), [params.id]);
   const { busy, error, act } = useAct();
   const reload = () => view.reload();
-  const [kind, setKind] = useState<"photo" | "body" | "text">("photo");
+  const [kind, setKind] = useState<"photo" | "body" | "text" | "chart">("photo");
+  const [chart, setChart] = useState<Chart>(CHARTS[0]);
   const [ref, setRef] = useState("");
   const [capAr, setCapAr] = useState("");
   const [capEn, setCapEn] = useState("");
@@ -39,7 +40,7 @@ export function ExhibitionPage({ params }: ScreenProps) {
     e.preventDefault();
     await act(async () => {
       const caption = { ar: capAr.trim() || null, en: capEn.trim() || null };
-      await exhibitions.addItem(summary.id, kind === "text" ? { kind, caption } : kind === "body" ? { kind, body: ref.trim(), caption } : { kind, sha256: ref.trim().toLowerCase(), caption });
+      await exhibitions.addItem(summary.id, kind === "text" ? { kind, caption } : kind === "chart" ? { kind, chart, caption } : kind === "body" ? { kind, body: ref.trim(), caption } : { kind, sha256: ref.trim().toLowerCase(), caption });
       setRef("");
       setCapAr("");
       setCapEn("");
@@ -95,10 +96,19 @@ export function ExhibitionPage({ params }: ScreenProps) {
           <div className="field">
             <label htmlFor="exh-kind">{t("exhibitions.fields.kind")}</label>
             <select id="exh-kind" value={kind} onChange={(e) => setKind(e.target.value as typeof kind)}>
-              {(["photo", "body", "text"] as const).map((k) => <option key={k} value={k}>{t(`exhibitions.kind.${k}`)}</option>)}
+              {(["photo", "body", "text", "chart"] as const).map((k) => <option key={k} value={k}>{t(`exhibitions.kind.${k}`)}</option>)}
             </select>
           </div>
-          {kind !== "text" && (
+          {kind === "chart" && (
+            <div className="field">
+              <label htmlFor="exh-chart">{t("exhibitions.add.chart")}</label>
+              <select id="exh-chart" value={chart} onChange={(e) => setChart(e.target.value as Chart)} aria-describedby="exh-chart-help">
+                {CHARTS.map((c) => <option key={c} value={c}>{t(`exhibitions.chart.${c}`)}</option>)}
+              </select>
+              <p id="exh-chart-help" className="small muted">{t("exhibitions.add.chartHelp")}</p>
+            </div>
+          )}
+          {(kind === "photo" || kind === "body") && (
             <div className="field">
               <label htmlFor="exh-ref">{t(kind === "photo" ? "exhibitions.add.sha256" : "exhibitions.add.body")}</label>
               <input id="exh-ref" dir="ltr" required value={ref} onChange={(e) => setRef(e.target.value)} />
@@ -214,6 +224,7 @@ function ItemCard({ item, draft, inReview, onChange, move }: { item: ExhibitionI
         {t("exhibitions.fields.consent")}: {t(`exhibitions.consent.${item.consent}`)} ·{" "}
         {item.reviewed ? (item.reviewed.current ? <>{t("exhibitions.review.done")} <Person id={item.reviewed.by} /></> : t("exhibitions.review.stale")) : t("exhibitions.review.none")}
       </p>
+      {item.kind === "chart" && item.chart && <ChartNumbers item={item} />}
       {item.sha256 && (
         <>
           <fieldset className="exh-layers" disabled={!canEdit || busy}>
@@ -294,5 +305,27 @@ function ItemCard({ item, draft, inReview, onChange, move }: { item: ExhibitionI
       </div>
       <ErrorNote error={error} />
     </li>
+  );
+}
+
+/** A chart item on the curator's screen: which chart, and its numbers once the review has frozen them. */
+function ChartNumbers({ item }: { item: ExhibitionItem }) {
+  const { t, i18n } = useTranslation();
+  const ar = i18n.language.startsWith("ar");
+  const fmt = useFormat();
+  const data = item.chartData;
+  const title = t(`exhibitions.chart.${item.chart!}`);
+  if (!data) return <p className="small"><strong>{title}</strong> · <span className="muted">{t("exhibitions.chart.pending")}</span></p>;
+  const label = (b: (typeof data.buckets)[number]) => (b.value === null ? t("exhibitions.chart.unknown") : b.value === "imprecise" ? t("exhibitions.chart.imprecise") : ((ar ? (b.labelAr ?? b.labelEn) : (b.labelEn ?? b.labelAr)) ?? b.value));
+  return (
+    <table className="small">
+      <caption>{title}</caption>
+      <thead><tr><th scope="col">{t("exhibitions.chart.category")}</th><th scope="col">{t("exhibitions.chart.count")}</th></tr></thead>
+      <tbody>
+        {data.buckets.map((b, i) => (
+          <tr key={i}><th scope="row" dir="auto">{label(b)}</th><td>{b.count === null ? t("exhibitions.chart.withheld", { k: fmt.num(data.minCount) }) : fmt.num(b.count)}</td></tr>
+        ))}
+      </tbody>
+    </table>
   );
 }
