@@ -16,7 +16,9 @@ import { say } from "../core/messages.ts";
  *
  * Who sees them is the catalogue's readers (catalogue.read), counting only the bodies their clearance lets them
  * read, so a figure never reveals a record its reader could not open. The public and curators get nothing here:
- * the policy grants them no reading of body records, aggregated or not.
+ * the policy grants them no reading of body records, aggregated or not, with one exception (decision 0030):
+ * `publishableBreakdown`, one breakdown of the bodies marked public with small cells withheld, which an
+ * exhibition's reviewer freezes into a chart item.
  *
  * A figure meant for publication can be asked for with `minCount` (k): every cell counting fewer than k bodies
  * (but some) is withheld, and when a breakdown withholds exactly one cell the next smallest is withheld too, so
