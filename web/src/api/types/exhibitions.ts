@@ -15,6 +15,7 @@ export type Layers = server.Layers;
 
 /** Requests (decision 0021): the use cases' inputs without the fields the path gives. */
 export type NewExhibition = z.input<typeof server.CreateExhibitionInput>;
+export type ExhibitionEdit = Omit<z.input<typeof server.UpdateExhibitionInput>, "id">;
 export type NewExhibitionItem = Omit<z.input<typeof server.AddItemInput>, "exhibition">;
 export type ExhibitionItemEdit = Omit<z.input<typeof server.UpdateItemInput>, "item">;
 export type NewExhibitionRegion = Omit<z.input<typeof server.AddRegionInput>, "item">;

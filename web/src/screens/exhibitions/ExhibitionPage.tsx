@@ -8,7 +8,7 @@ import { ErrorNote } from "../../components/ErrorNote.tsx";
 import { useAsync } from "../../components/useAsync.ts";
 import { Person } from "../../components/Person.tsx";
 import { useAct } from "../catalogue/shared.tsx";
-import { CHARTS, EVERYTHING, LAYERS, type Chart, type ExhibitionItem, type Layer } from "../../api/types/exhibitions.ts";
+import { CHARTS, EVERYTHING, LAYERS, type Chart, type ExhibitionItem, type ExhibitionSummary, type Layer } from "../../api/types/exhibitions.ts";
 import { exhibitions } from "./api.ts";
 import { SuggestionBoxes, SuggestionList } from "./FaceSuggestions.tsx";
 import "./exhibitions.css";
@@ -61,6 +61,9 @@ export function ExhibitionPage({ params }: ScreenProps) {
           {summary.approvedBy && <> · {t("exhibitions.page.approvedBy")} <Person id={summary.approvedBy} /></>}
         </p>
       </div>
+      {summary.statement.ar && <p lang="ar" dir="rtl">{summary.statement.ar}</p>}
+      {summary.statement.en && <p lang="en" dir="ltr">{summary.statement.en}</p>}
+      {draft && session.can("exhibition.edit") && <EditWords key={summary.updatedAt} summary={summary} onSaved={reload} />}
       <p className="muted small">{t("exhibitions.page.policy")}</p>
       <div className="exh-steps" role="group" aria-label={t("exhibitions.page.steps")}>
         {draft && session.can("exhibition.edit") && <button type="button" className="primary" disabled={busy} onClick={() => step("submitExhibition")}>{t("exhibitions.steps.submit")}</button>}
@@ -127,6 +130,49 @@ export function ExhibitionPage({ params }: ScreenProps) {
       )}
       <p><Link to="/exhibitions-work">{t("exhibitions.list.title")}</Link></p>
     </section>
+  );
+}
+
+/** A draft's titles and statements, changed in place (PUT /api/exhibitions/:id). */
+function EditWords({ summary, onSaved }: { summary: ExhibitionSummary; onSaved: () => void }) {
+  const { t } = useTranslation();
+  const { busy, error, act } = useAct();
+  const [open, setOpen] = useState(false);
+  const [titleAr, setTitleAr] = useState(summary.title.ar ?? "");
+  const [titleEn, setTitleEn] = useState(summary.title.en ?? "");
+  const [stAr, setStAr] = useState(summary.statement.ar ?? "");
+  const [stEn, setStEn] = useState(summary.statement.en ?? "");
+  if (!open) return <p><button type="button" onClick={() => setOpen(true)}>{t("exhibitions.page.editWords")}</button></p>;
+  const save = (e: FormEvent) => {
+    e.preventDefault();
+    void act(async () => {
+      await exhibitions.update(summary.id, { title: { ar: titleAr.trim() || null, en: titleEn.trim() || null }, statement: { ar: stAr.trim() || null, en: stEn.trim() || null } });
+      setOpen(false);
+      onSaved();
+    });
+  };
+  return (
+    <form className="exh-form" onSubmit={save} data-testid="exhibition-edit-words">
+      <div className="field">
+        <label htmlFor="exh-title-ar">{t("exhibitions.fields.titleAr")}</label>
+        <input id="exh-title-ar" lang="ar" dir="rtl" maxLength={300} value={titleAr} onChange={(e) => setTitleAr(e.target.value)} />
+      </div>
+      <div className="field">
+        <label htmlFor="exh-title-en">{t("exhibitions.fields.titleEn")}</label>
+        <input id="exh-title-en" lang="en" dir="ltr" maxLength={300} value={titleEn} onChange={(e) => setTitleEn(e.target.value)} />
+      </div>
+      <div className="field">
+        <label htmlFor="exh-st-ar">{t("exhibitions.fields.statementAr")}</label>
+        <textarea id="exh-st-ar" lang="ar" dir="rtl" rows={3} maxLength={8000} value={stAr} onChange={(e) => setStAr(e.target.value)} />
+      </div>
+      <div className="field">
+        <label htmlFor="exh-st-en">{t("exhibitions.fields.statementEn")}</label>
+        <textarea id="exh-st-en" lang="en" dir="ltr" rows={3} maxLength={8000} value={stEn} onChange={(e) => setStEn(e.target.value)} />
+      </div>
+      <ErrorNote error={error} />
+      <button type="submit" className="primary" disabled={busy}>{t("exhibitions.page.saveWords")}</button>{" "}
+      <button type="button" disabled={busy} onClick={() => setOpen(false)}>{t("exhibitions.page.cancel")}</button>
+    </form>
   );
 }
 
