@@ -11,6 +11,7 @@ import { useAct } from "../catalogue/shared.tsx";
 import { CHARTS, EVERYTHING, LAYERS, type Chart, type ExhibitionItem, type ExhibitionSummary, type Layer } from "../../api/types/exhibitions.ts";
 import { exhibitions } from "./api.ts";
 import { SuggestionBoxes, SuggestionList } from "./FaceSuggestions.tsx";
+import { WordsField } from "./WordsField.tsx";
 import "./exhibitions.css";
 
 type Rect = { x: number; y: number; w: number; h: number };
@@ -117,14 +118,8 @@ export function ExhibitionPage({ params }: ScreenProps) {
               <input id="exh-ref" dir="ltr" required value={ref} onChange={(e) => setRef(e.target.value)} />
             </div>
           )}
-          <div className="field">
-            <label htmlFor="exh-cap-ar">{t("exhibitions.fields.captionAr")}</label>
-            <textarea id="exh-cap-ar" lang="ar" dir="rtl" rows={2} maxLength={4000} value={capAr} onChange={(e) => setCapAr(e.target.value)} />
-          </div>
-          <div className="field">
-            <label htmlFor="exh-cap-en">{t("exhibitions.fields.captionEn")}</label>
-            <textarea id="exh-cap-en" lang="en" dir="ltr" rows={2} maxLength={4000} value={capEn} onChange={(e) => setCapEn(e.target.value)} />
-          </div>
+          <WordsField id="exh-cap-ar" lang="ar" label={t("exhibitions.fields.captionAr")} value={capAr} onChange={setCapAr} max={4000} rows={2} />
+          <WordsField id="exh-cap-en" lang="en" label={t("exhibitions.fields.captionEn")} value={capEn} onChange={setCapEn} max={4000} rows={2} />
           <button type="submit" className="primary" disabled={busy}>{t("exhibitions.add.submit")}</button>
         </form>
       )}
@@ -153,22 +148,10 @@ function EditWords({ summary, onSaved }: { summary: ExhibitionSummary; onSaved: 
   };
   return (
     <form className="exh-form" onSubmit={save} data-testid="exhibition-edit-words">
-      <div className="field">
-        <label htmlFor="exh-title-ar">{t("exhibitions.fields.titleAr")}</label>
-        <input id="exh-title-ar" lang="ar" dir="rtl" maxLength={300} value={titleAr} onChange={(e) => setTitleAr(e.target.value)} />
-      </div>
-      <div className="field">
-        <label htmlFor="exh-title-en">{t("exhibitions.fields.titleEn")}</label>
-        <input id="exh-title-en" lang="en" dir="ltr" maxLength={300} value={titleEn} onChange={(e) => setTitleEn(e.target.value)} />
-      </div>
-      <div className="field">
-        <label htmlFor="exh-st-ar">{t("exhibitions.fields.statementAr")}</label>
-        <textarea id="exh-st-ar" lang="ar" dir="rtl" rows={3} maxLength={8000} value={stAr} onChange={(e) => setStAr(e.target.value)} />
-      </div>
-      <div className="field">
-        <label htmlFor="exh-st-en">{t("exhibitions.fields.statementEn")}</label>
-        <textarea id="exh-st-en" lang="en" dir="ltr" rows={3} maxLength={8000} value={stEn} onChange={(e) => setStEn(e.target.value)} />
-      </div>
+      <WordsField id="exh-edit-title-ar" lang="ar" label={t("exhibitions.fields.titleAr")} value={titleAr} onChange={setTitleAr} max={300} />
+      <WordsField id="exh-edit-title-en" lang="en" label={t("exhibitions.fields.titleEn")} value={titleEn} onChange={setTitleEn} max={300} />
+      <WordsField id="exh-edit-st-ar" lang="ar" label={t("exhibitions.fields.statementAr")} value={stAr} onChange={setStAr} max={8000} rows={3} />
+      <WordsField id="exh-edit-st-en" lang="en" label={t("exhibitions.fields.statementEn")} value={stEn} onChange={setStEn} max={8000} rows={3} />
       <ErrorNote error={error} />
       <button type="submit" className="primary" disabled={busy}>{t("exhibitions.page.saveWords")}</button>{" "}
       <button type="button" disabled={busy} onClick={() => setOpen(false)}>{t("exhibitions.page.cancel")}</button>
@@ -255,14 +238,8 @@ function ItemCard({ item, draft, inReview, onChange, move }: { item: ExhibitionI
             });
           }}
         >
-          <div className="field">
-            <label htmlFor={`cap-ar-${item.id}`}>{t("exhibitions.fields.captionAr")}</label>
-            <textarea id={`cap-ar-${item.id}`} lang="ar" dir="rtl" rows={2} maxLength={4000} value={capAr} onChange={(e) => setCapAr(e.target.value)} />
-          </div>
-          <div className="field">
-            <label htmlFor={`cap-en-${item.id}`}>{t("exhibitions.fields.captionEn")}</label>
-            <textarea id={`cap-en-${item.id}`} lang="en" dir="ltr" rows={2} maxLength={4000} value={capEn} onChange={(e) => setCapEn(e.target.value)} />
-          </div>
+          <WordsField id={`cap-ar-${item.id}`} lang="ar" label={t("exhibitions.fields.captionAr")} value={capAr} onChange={setCapAr} max={4000} rows={2} />
+          <WordsField id={`cap-en-${item.id}`} lang="en" label={t("exhibitions.fields.captionEn")} value={capEn} onChange={setCapEn} max={4000} rows={2} />
           <button type="submit" className="primary" disabled={busy}>{t("exhibitions.page.saveCaption")}</button>
         </form>
       )}
