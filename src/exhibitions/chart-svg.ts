@@ -23,6 +23,7 @@ const WORDS = {
     imprecise: "Date not precise",
     category: "Category",
     bodies: "Bodies",
+    none: "No body open to the public was counted.",
   },
   ar: {
     titles: {
@@ -38,6 +39,7 @@ const WORDS = {
     imprecise: "تاريخ غير دقيق",
     category: "الفئة",
     bodies: "عدد الجثامين",
+    none: "لم يُحصَ أي جثمان متاح للعموم.",
   },
 } as const;
 
@@ -87,5 +89,6 @@ export function chartSvg(data: ChartData, lang: Lang, id: string): string {
 export function chartTable(data: ChartData, lang: Lang): string {
   const w = WORDS[lang];
   const rows = data.buckets.map((b) => `<tr><th scope="row">${esc(label(b, lang))}</th><td>${b.count === null ? esc(w.withheld(data.minCount)) : b.count}</td></tr>`);
+  if (rows.length === 0) return `<p class="note">${esc(w.none)}</p>`;
   return `<table class="chart-data"><caption>${esc(chartTitle(data, lang))}</caption><thead><tr><th scope="col">${w.category}</th><th scope="col">${w.bodies}</th></tr></thead><tbody>${rows.join("")}</tbody></table><p class="note">${esc(w.desc(data.minCount))}</p>`;
 }
