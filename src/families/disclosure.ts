@@ -284,7 +284,8 @@ export async function approveRequest(ctx: Ctx, actor: Actor, sent: z.input<typeo
     const now = ctx.clock.now().toISOString();
     const rows: CaseDisclosuresTable[] = chosen.map((sha) => ({
       id: newId("dis"), report_id: r.id, body_id: fresh.body_id, recipient_id: fresh.requested_by, stage: "more", status: decision.status, text: words(input.text, "text"),
-      consent_note: `requested in the portal (${fresh.id})`, decided_by: actor.id, reason, created_at: now, photo_sha256: sha, image_sha256: images.get(sha)!,
+      consent_note: "requested in the portal", // the request itself is request_id: no id in a note a person reads
+      decided_by: actor.id, reason, created_at: now, photo_sha256: sha, image_sha256: images.get(sha)!,
       blurred: kind === "plain" ? 0 : 1, request_id: fresh.id, withdrawn_at: null, withdrawn_by: null, withdraw_reason: null, withdraw_note: null, preview_id: null,
     }));
     await cwdb(tx).insertInto("family_disclosures").values(rows).execute();

@@ -192,7 +192,7 @@ for (const { backend, skip } of await backends()) {
       assert.deepEqual(refs(await searchBodies(t.archive, investigator, { hospital: ["Harasta Military Hospital"] })), ["5"], "a label selects its code");
       assert.deepEqual(refs(await searchBodies(t.archive, investigator, { q: "احمد", hospital: ["تشرين"] })), ["2"]);
       assert.deepEqual(refs(await searchBodies(t.archive, investigator, { identification: ["identified"], sex: ["unknown"] })), ["5"]);
-      await assert.rejects(searchBodies(t.archive, investigator, { review: ["finished"] }), (e: unknown) => e instanceof Invalid && /not a review status/.test(e.message));
+      await assert.rejects(searchBodies(t.archive, investigator, { review: ["finished"] }), (e: unknown) => e instanceof Invalid && /"finished" is not a value review takes/.test(e.message));
       await assert.rejects(searchBodies(t.archive, investigator, { period: ["March 2012"] }), (e: unknown) => e instanceof Invalid && /YYYY-MM/.test(e.message));
     } finally {
       await t.close();

@@ -49,7 +49,7 @@ for (const b of await backends()) {
       assert.equal(await q.forgetDone("test.tick", new Date(Date.now() - 3_600_000)), 0, "recent jobs stay");
       assert.equal(await q.forgetDone("test.tick", new Date(Date.now() + 60_000)), 1);
       assert.equal(await q.forgetDone("test.fail", new Date(Date.now() + 60_000)), 0, "failed jobs stay");
-      await assert.rejects(q.get(tick), /No job/);
+      await assert.rejects(q.get(tick), /no such background job/);
       assert.equal((await q.get(other)).status, "done", "other kinds stay");
     } finally {
       await close();
