@@ -107,3 +107,4 @@ export {
 export { bodiesStamp } from "./facet-index.ts";
 export { catalogueWork, type CatalogueWork } from "./work.ts";
 export { photoGallery, photoBodies, GALLERY_BODY_FILTERS, GALLERY_NUMBER_FILTERS, type PhotoGalleryQuery } from "./gallery.ts";
+export { publishableBreakdown, STATISTIC_BREAKDOWNS, PUBLIC_MIN_COUNT, IMPRECISE, type Breakdown, type StatBucket } from "./statistics.ts";

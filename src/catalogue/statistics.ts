@@ -16,7 +16,9 @@ import { say } from "../core/messages.ts";
  *
  * Who sees them is the catalogue's readers (catalogue.read), counting only the bodies their clearance lets them
  * read, so a figure never reveals a record its reader could not open. The public and curators get nothing here:
- * the policy grants them no reading of body records, aggregated or not.
+ * the policy grants them no reading of body records, aggregated or not, with one exception (decision 0030):
+ * `publishableBreakdown`, one breakdown of the bodies marked public with small cells withheld, which an
+ * exhibition's reviewer freezes into a chart item.
  *
  * A figure meant for publication can be asked for with `minCount` (k): every cell counting fewer than k bodies
  * (but some) is withheld, and when a breakdown withholds exactly one cell the next smallest is withheld too, so
@@ -150,4 +152,28 @@ export async function readStatistics(ctx: Ctx, actor: Actor, opts: { minCount?: 
     byDeathMonth: buckets(g.death, k, byMonth, vocab, null),
     byFinding: buckets(g.finding, k, byCount, vocab, "finding"),
   };
+}
+
+/** The fewest bodies a published cell may count (decision 0030): smaller cells are withheld as above. */
+export const PUBLIC_MIN_COUNT = 5;
+
+const BREAKDOWN_SOURCES: Record<Breakdown, { field: "branch" | "hospital" | "photo" | "death" | "finding"; order: (a: Counted, b: Counted) => number; vocab: VocabularyName | null }> = {
+  byBranch: { field: "branch", order: byCount, vocab: "branch" },
+  byHospital: { field: "hospital", order: byCount, vocab: "hospital" },
+  byPhotoMonth: { field: "photo", order: byMonth, vocab: null },
+  byDeathMonth: { field: "death", order: byMonth, vocab: null },
+  byFinding: { field: "finding", order: byCount, vocab: "finding" },
+};
+
+/**
+ * One breakdown for publication (an exhibition's chart, decision 0030): counts of the bodies marked public only,
+ * every cell under PUBLIC_MIN_COUNT withheld, labels from the vocabularies and nothing else (no names, no
+ * references). Asked by the second person who reviews an exhibition's chart item (exhibition.review): the
+ * exhibition freezes the answer into the item, and its pages show only that.
+ */
+export async function publishableBreakdown(ctx: Ctx, actor: Actor, breakdown: Breakdown): Promise<StatBucket[]> {
+  ctx.policy.require(actor, "exhibition.review");
+  const source = BREAKDOWN_SOURCES[breakdown];
+  const { g, vocab } = await ctx.db.transaction(async (tx) => ({ g: await gather(tx, ["public"]), vocab: await Vocabularies.load(tx) }));
+  return buckets(g[source.field], PUBLIC_MIN_COUNT, source.order, vocab, source.vocab);
 }

@@ -418,6 +418,7 @@ export const MESSAGES = {
   "exhibition.notDraft": ["ref", "status"],
   "exhibition.unreviewed": ["ref", "items"],
   "exhibition.noConsent": ["ref", "items"],
+  "exhibition.chartNeeded": [],
   // Families: reports, candidates, decisions, disclosures, the portal (src/families).
   "families.birthDate": ["text"],
   "families.nameNeeded": [],

@@ -17,6 +17,7 @@ import * as m0016 from "./migrations/0016-mirrors.ts";
 import * as m0017 from "./migrations/0017-exhibitions.ts";
 import * as m0018 from "./migrations/0018-reasons-as-keys.ts";
 import * as m0021 from "./migrations/0021-face-suggestions.ts";
+import * as m0022 from "./migrations/0022-exhibition-charts.ts";
 
 export type Dialect = "sqlite" | "postgres";
 
@@ -51,6 +52,7 @@ const MIGRATIONS: Record<string, MigrationModule> = {
   "0017-exhibitions": m0017,
   "0018-reasons-as-keys": m0018,
   "0021-face-suggestions": m0021,
+  "0022-exhibition-charts": m0022,
 };
 
 export function registerMigration(name: string, mod: MigrationModule): void {

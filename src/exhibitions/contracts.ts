@@ -7,7 +7,10 @@ import { z } from "zod";
 
 export const LANGUAGES = ["ar", "en"] as const;
 export const EXHIBITION_STATUSES = ["draft", "review", "approved", "published", "withdrawn"] as const;
-export const ITEM_KINDS = ["photo", "body", "text"] as const;
+export const ITEM_KINDS = ["photo", "body", "text", "chart"] as const;
+/** The catalogue's aggregate breakdowns a chart item may show (bodies marked public, by month, branch, …). */
+export const CHARTS = ["byPhotoMonth", "byDeathMonth", "byBranch", "byHospital", "byFinding"] as const;
+export const CHART_FORMAT = "dalil.exhibition-chart/1";
 /** The redaction layers, each on or off per item (docs/exhibitions.md says what each hides). */
 export const LAYERS = ["faces", "numbers", "marks", "background", "everything"] as const;
 /** With the everything layer on: the body as a silhouette (its regions filled on a plain ground) or not at all. */
@@ -62,12 +65,25 @@ export const ExhibitionSummary = z.object({
 });
 export type ExhibitionSummary = z.infer<typeof ExhibitionSummary>;
 
+/** A chart item's numbers as frozen at its review: labels and counts only (null: a withheld small cell). */
+export const ChartData = z.object({
+  v: z.literal(CHART_FORMAT),
+  chart: z.enum(CHARTS),
+  scope: z.literal("public"),
+  minCount: z.number(),
+  buckets: z.array(z.object({ value: z.string().nullable(), count: z.number().nullable(), labelAr: z.string().optional(), labelEn: z.string().optional() })),
+});
+export type ChartData = z.infer<typeof ChartData>;
+
 export const ExhibitionItem = z.object({
   id: z.string(),
   position: z.number(),
   kind: z.enum(ITEM_KINDS),
   sha256: z.string().nullable(),
   bodyId: z.string().nullable(),
+  /** A chart item: which breakdown, and its numbers once frozen by the review (null before). */
+  chart: z.enum(CHARTS).nullable(),
+  chartData: ChartData.nullable(),
   caption: z.object({ ar: z.string().nullable(), en: z.string().nullable() }),
   graphic: z.boolean(),
   layers: Layers,
@@ -107,10 +123,25 @@ export const ManifestImage = z.object({
 });
 export type ManifestImage = z.infer<typeof ManifestImage>;
 
+/** One chart of a published exhibition in its manifest: no original (it is not a photo), its data's SHA-256. */
+export const ManifestChart = z.object({
+  file: z.string(),
+  item: z.string(),
+  chart: z.enum(CHARTS),
+  /** SHA-256 of the chart's frozen data (the canonical JSON in the file named). */
+  dataSha256: z.string(),
+  approvedBy: z.string(),
+  approvedAt: z.string(),
+  logIndex: z.number(),
+});
+export type ManifestChart = z.infer<typeof ManifestChart>;
+
 export const Manifest = z.object({
   v: z.literal("dalil.exhibition-manifest/1"),
   exhibition: z.object({ ref: z.string(), publishedAt: z.string().nullable(), publishLogIndex: z.number().nullable() }),
   images: z.array(ManifestImage),
+  /** Present when the exhibition has chart items. */
+  charts: z.array(ManifestChart).optional(),
 });
 export type Manifest = z.infer<typeof Manifest>;
 
@@ -135,9 +166,9 @@ export const CreateExhibitionInput = z.object({ title: Bilingual(300), statement
 /** PUT /api/exhibitions/:id: a draft's titles, statements or languages (`id`: its id or reference). */
 export const UpdateExhibitionInput = z.object({ id: RecordId, title: Bilingual(300).optional(), statement: Bilingual(8000).optional(), languages: Languages.optional() }).strict();
 
-/** POST /api/exhibitions/:id/items: a photo (sha256), a body's photo (body, and which photo) or a text panel. */
+/** POST /api/exhibitions/:id/items: a photo (sha256), a body's photo (body, and which photo), a text panel or a chart (chart). */
 export const AddItemInput = z
-  .object({ exhibition: RecordId, kind: z.enum(ITEM_KINDS), sha256: z.string().regex(/^[0-9a-f]{64}$/).optional(), body: z.string().max(64).optional(), caption: Bilingual(4000).optional(), graphic: z.boolean().optional(), layers: LayersPatch.optional() })
+  .object({ exhibition: RecordId, kind: z.enum(ITEM_KINDS), sha256: z.string().regex(/^[0-9a-f]{64}$/).optional(), body: z.string().max(64).optional(), chart: z.enum(CHARTS).optional(), caption: Bilingual(4000).optional(), graphic: z.boolean().optional(), layers: LayersPatch.optional() })
   .strict();
 
 /** PUT /api/exhibition-items/:item: captions, the content warning and the layers of an item. */

@@ -1,6 +1,7 @@
 /**
  * An exhibition's items: photos (an original by SHA-256), bodies (a body's photo: the body by id or reference,
- * the photo one of its own), and text panels; their order, captions in Arabic and English, the content warning,
+ * the photo one of its own), text panels and charts (one of the catalogue's aggregate breakdowns, its numbers
+ * frozen into the item by the review); their order, captions in Arabic and English, the content warning,
  * the redaction layers and the regions of each layer; and the second person's review of each item. Items change
  * only while the exhibition is a draft, except the review, which is given while it is in review.
  */
@@ -12,14 +13,14 @@ import { newId } from "../core/ids.ts";
 import { canonicalJson } from "../core/canonical-json.ts";
 import type { Tx } from "../db/database.ts";
 import { originalFact } from "../archive/index.ts";
-import { findBodyRow, photosOfBodies } from "../catalogue/index.ts";
+import { findBodyRow, photosOfBodies, publishableBreakdown, PUBLIC_MIN_COUNT } from "../catalogue/index.ts";
 import { uprightSize } from "./clean-copy.ts";
 import { authorsOf, loadDraft, refuseAuthor, words } from "./exhibitions.ts";
 import { logExhibition } from "./log.ts";
-import { activeItems, activeRegions, consentStates, loadExhibition, loadItem, redactionRecord, recordSha256, reviewSha256, toItem, toRegion } from "./records.ts";
+import { activeItems, activeRegions, consentStates, loadExhibition, loadItem, redactionRecord, recordSha256, reviewSha256, toItem, toRegion, chartDataSha256 } from "./records.ts";
 import { xdb, type ExhibitionItemsTable, type ExhibitionRegionsTable } from "./tables.ts";
 import * as contracts from "./contracts.ts";
-import type { Layers, ExhibitionItem, ExhibitionRegion } from "./contracts.ts";
+import type { Layers, ExhibitionItem, ExhibitionRegion, ChartData } from "./contracts.ts";
 import { parseInput } from "../core/input.ts";
 import { say } from "../core/messages.ts";
 import type { z } from "zod";
@@ -58,7 +59,9 @@ export async function addItem(ctx: Ctx, actor: Actor, sent: AddItem): Promise<Ex
   const input = parseInput(contracts.AddItemInput, sent);
   let sha256: string | null = null;
   let bodyId: string | null = null;
-  if (input.kind === "text") {
+  if (input.kind === "chart") {
+    if (!input.chart) throw new Invalid(say("exhibition.chartNeeded"), "chart");
+  } else if (input.kind === "text") {
     if (!input.caption?.ar?.trim() && !input.caption?.en?.trim()) throw new Invalid(say("exhibition.textNeedsWords"), "caption");
   } else if (input.kind === "body") {
     if (!input.body) throw new Invalid(say("exhibition.bodyNeeded"), "body");
@@ -89,8 +92,10 @@ export async function addItem(ctx: Ctx, actor: Actor, sent: AddItem): Promise<Ex
       kind: input.kind,
       sha256,
       body_id: bodyId,
+      chart: input.kind === "chart" ? input.chart! : null,
+      chart_data: null,
       ...captionOf(input.caption),
-      graphic: input.graphic ?? input.kind !== "text" ? 1 : 0,
+      graphic: input.kind === "chart" ? 0 : input.graphic ?? input.kind !== "text" ? 1 : 0,
       layers: canonicalJson(layers),
       status: "active",
       reviewed_by: null,
@@ -107,7 +112,7 @@ export async function addItem(ctx: Ctx, actor: Actor, sent: AddItem): Promise<Ex
     };
     await xdb(tx).insertInto("exhibition_items").values(row).execute();
     const objects = [{ id: row.id, role: "exhibition item" }, ...(sha256 ? [{ sha256, role: "original" }] : []), ...(bodyId ? [{ id: bodyId, role: "body" }] : [])];
-    await logExhibition(ctx, tx, actor, ex.id, objects, { action: "exhibition.item-add", item: row.id, kind: row.kind, position });
+    await logExhibition(ctx, tx, actor, ex.id, objects, { action: "exhibition.item-add", item: row.id, kind: row.kind, position, ...(row.chart ? { chart: row.chart } : {}) });
     await touch(tx, ex.id, now);
     return itemView(tx, row);
   });
@@ -232,8 +237,12 @@ export async function removeRegion(ctx: Ctx, actor: Actor, regionId: string): Pr
 export async function reviewItem(ctx: Ctx, actor: Actor, sent: z.input<typeof contracts.ReviewItemInput>): Promise<ExhibitionItem> {
   ctx.policy.require(actor, "exhibition.review");
   const input = parseInput(contracts.ReviewItemInput, sent);
+  // A chart's numbers are read now, outside the review's transaction, and frozen into the item by the review.
+  const pending = await loadItem(ctx.db.db, input.item);
+  const chartData = pending.kind === "chart" && pending.chart ? await freezeChart(ctx, actor, pending.chart as ChartName) : null;
   return ctx.db.transaction(async (tx) => {
-    const it = await loadItem(tx, input.item);
+    const loaded = await loadItem(tx, input.item);
+    const it = chartData === null ? loaded : { ...loaded, chart_data: chartData };
     const ex = await loadExhibition(tx, it.exhibition_id);
     if (ex.status !== "review") throw new Conflict(say("exhibition.reviewWhileInReview", { ref: ex.ref, status: ex.status }));
     refuseAuthor(await authorsOf(tx, ex), actor, ex.ref);
@@ -242,9 +251,19 @@ export async function reviewItem(ctx: Ctx, actor: Actor, sent: z.input<typeof co
     const reviewed = reviewSha256(it, regions);
     const now = ctx.clock.now().toISOString();
     const objects = [{ id: it.id, role: "exhibition item" }, ...(it.sha256 ? [{ sha256: it.sha256, role: "original" }] : [])];
-    const seq = await logExhibition(ctx, tx, actor, ex.id, objects, { action: "exhibition.item-review", item: it.id, record, review: reviewed, regions: regions.length }, "redaction");
+    const data = it.kind === "chart" ? { chart: it.chart, data: chartDataSha256(it) } : {};
+    const seq = await logExhibition(ctx, tx, actor, ex.id, objects, { action: "exhibition.item-review", item: it.id, record, review: reviewed, regions: regions.length, ...data }, "redaction");
     const next = { ...it, reviewed_by: actor.id, reviewed_at: now, reviewed_record: reviewed, review_seq: seq };
-    await xdb(tx).updateTable("exhibition_items").set({ reviewed_by: actor.id, reviewed_at: now, reviewed_record: reviewed, review_seq: seq }).where("id", "=", it.id).execute();
+    await xdb(tx).updateTable("exhibition_items").set({ reviewed_by: actor.id, reviewed_at: now, reviewed_record: reviewed, review_seq: seq, chart_data: it.chart_data }).where("id", "=", it.id).execute();
     return toItem(next, regions, (await consentStates(tx, [it])).get(it.id) ?? "missing");
   });
+}
+
+type ChartName = (typeof contracts.CHARTS)[number];
+
+/** A chart's numbers as the public may see them (bodies marked public, small cells withheld): canonical JSON. */
+async function freezeChart(ctx: Ctx, actor: Actor, chart: ChartName): Promise<string> {
+  const buckets = await publishableBreakdown(ctx, actor, chart);
+  const data: ChartData = { v: contracts.CHART_FORMAT, chart, scope: "public", minCount: PUBLIC_MIN_COUNT, buckets };
+  return canonicalJson(data);
 }

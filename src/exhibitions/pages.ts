@@ -5,13 +5,14 @@
  * one style sheet, no script: the same files are served by dalil at /exhibitions/<ref>/ and exported as a static
  * folder any web host can serve. Arabic pages are right-to-left.
  */
-import type { Layers } from "./contracts.ts";
+import type { ChartData, Layers } from "./contracts.ts";
+import { chartSvg, chartTable } from "./chart-svg.ts";
 
 export type Lang = "ar" | "en";
 
 export interface PageItem {
   position: number;
-  kind: "photo" | "body" | "text";
+  kind: "photo" | "body" | "text" | "chart";
   caption: { ar: string | null; en: string | null };
   graphic: boolean;
   layers: Layers;
@@ -19,6 +20,8 @@ export interface PageItem {
   file: string | null;
   width: number | null;
   height: number | null;
+  /** A chart item's frozen numbers (null for other kinds). */
+  chart?: ChartData | null;
 }
 
 export interface PageInput {
@@ -122,6 +125,13 @@ function itemHtml(it: PageItem, lang: Lang, textOnly: boolean): string {
   const w = WORDS[lang];
   const caption = said(it.caption, lang, "p");
   if (it.kind === "text") return `<section class="panel" aria-label="${w.item} ${it.position}">${said(it.caption, lang, "p")}</section>`;
+  if (it.kind === "chart") {
+    if (!it.chart) return `<section class="panel" aria-label="${w.item} ${it.position}">${caption}</section>`;
+    const figure = textOnly ? "" : `<figure>${chartSvg(it.chart, lang, `chart-${it.position}`)}<figcaption>${caption}</figcaption></figure>\n`;
+    return `<section class="item chart" aria-label="${w.item} ${it.position}">
+${figure}${textOnly ? caption : ""}${chartTable(it.chart, lang)}
+</section>`;
+  }
   const notes: string[] = [];
   if (it.layers.everything === "silhouette") notes.push(w.silhouette);
   else if (it.file) notes.push(w.redacted);
@@ -170,5 +180,7 @@ a { color: #0b4f8a; }
 summary { cursor: pointer; font-weight: 600; padding: 0.5rem 0; }
 img { max-width: 100%; height: auto; display: block; }
 .note { display: block; color: #4a4a4a; font-size: 0.9rem; }
+table.chart-data { border-collapse: collapse; margin: 0.5rem 0; }
+table.chart-data th, table.chart-data td { border: 1px solid #ccc; padding: 0.2rem 0.6rem; text-align: start; }
 .ways { list-style: none; padding: 0; display: flex; flex-direction: column; gap: 0.5rem; }
 `;

@@ -13,14 +13,14 @@ import { canonicalJson } from "../core/canonical-json.ts";
 import type { Tx } from "../db/database.ts";
 import { cleanCopy, type LayerRegion } from "./clean-copy.ts";
 import { originalBytes } from "./items.ts";
-import { activeItems, activeRegions, consentStates, loadExhibition, loadItem, redactionRecord, recordSha256 } from "./records.ts";
+import { activeItems, activeRegions, consentStates, loadExhibition, loadItem, redactionRecord, recordSha256, chartDataSha256 } from "./records.ts";
 import { NotFound } from "../core/errors.ts";
 import { say } from "../core/messages.ts";
 import { recordOriginalRead } from "../access/index.ts";
 import { doorPage, exhibitionPage, STYLE, type Lang, type PageItem } from "./pages.ts";
 import { verifyText } from "./verify-text.ts";
 import type { ExhibitionsTable } from "./tables.ts";
-import type { Layers, Manifest, ManifestImage } from "./contracts.ts";
+import type { ChartData, Layers, Manifest, ManifestChart, ManifestImage } from "./contracts.ts";
 
 export const MANIFEST_FORMAT = "dalil.exhibition-manifest/1";
 
@@ -57,6 +57,7 @@ export async function buildPublication(ctx: Ctx, ex: ExhibitionsTable): Promise<
   const consent = await consentStates(tx, items);
   const files = new Map<string, Buffer>();
   const images: ManifestImage[] = [];
+  const charts: ManifestChart[] = [];
   const pageItems: PageItem[] = [];
   const withheld: string[] = [];
   let n = 0;
@@ -67,6 +68,16 @@ export async function buildPublication(ctx: Ctx, ex: ExhibitionsTable): Promise<
     }
     const layers = JSON.parse(it.layers) as Layers;
     const base = { position: pageItems.length + 1, kind: it.kind as PageItem["kind"], caption: { ar: it.caption_ar, en: it.caption_en }, graphic: it.graphic === 1, layers };
+    if (it.kind === "chart") {
+      const chart = it.chart_data === null ? null : (JSON.parse(it.chart_data) as ChartData);
+      if (chart && it.chart_data !== null) {
+        const file = `charts/${String(charts.length + 1).padStart(3, "0")}.json`;
+        files.set(file, Buffer.from(it.chart_data));
+        charts.push({ file, item: it.id, chart: chart.chart, dataSha256: chartDataSha256(it)!, approvedBy: it.reviewed_by ?? "", approvedAt: it.reviewed_at ?? "", logIndex: Number(it.review_seq ?? -1) });
+      }
+      pageItems.push({ ...base, file: null, width: null, height: null, chart });
+      continue;
+    }
     if (!it.sha256 || layers.everything === "hidden") {
       pageItems.push({ ...base, file: null, width: null, height: null });
       continue;
@@ -94,7 +105,7 @@ export async function buildPublication(ctx: Ctx, ex: ExhibitionsTable): Promise<
     });
     pageItems.push({ ...base, file, width: copy.width, height: copy.height });
   }
-  const manifest: Manifest = { v: MANIFEST_FORMAT, exhibition: { ref: ex.ref, publishedAt: ex.published_at, publishLogIndex: await publishSeq(ctx, ex.id) }, images };
+  const manifest: Manifest = { v: MANIFEST_FORMAT, exhibition: { ref: ex.ref, publishedAt: ex.published_at, publishLogIndex: await publishSeq(ctx, ex.id) }, images, ...(charts.length ? { charts } : {}) };
   const page = { ref: ex.ref, title: { ar: ex.title_ar, en: ex.title_en }, statement: { ar: ex.statement_ar, en: ex.statement_en }, languages: JSON.parse(ex.languages) as Lang[], items: pageItems };
   const out = new Map<string, Buffer>();
   out.set("index.html", Buffer.from(doorPage(page)));

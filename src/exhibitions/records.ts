@@ -81,8 +81,13 @@ export function recordSha256(record: Record<string, unknown> | null): string | n
  * to any of them after the review voids it (the item must be reviewed again before publication).
  */
 export function reviewSha256(item: ExhibitionItemsTable, regions: readonly ExhibitionRegionsTable[]): string {
-  const body = { record: recordSha256(redactionRecord(item, regions)), kind: item.kind, captionAr: item.caption_ar, captionEn: item.caption_en, graphic: item.graphic === 1 };
+  const body = { record: recordSha256(redactionRecord(item, regions)), kind: item.kind, captionAr: item.caption_ar, captionEn: item.caption_en, graphic: item.graphic === 1, ...(item.kind === "chart" ? { chart: item.chart, data: chartDataSha256(item) } : {}) };
   return createHash("sha256").update(canonicalJson(body), "utf8").digest("hex");
+}
+
+/** SHA-256 of a chart item's frozen data (its canonical JSON as stored), or null before its review. */
+export function chartDataSha256(item: ExhibitionItemsTable): string | null {
+  return item.chart_data === null ? null : createHash("sha256").update(item.chart_data, "utf8").digest("hex");
 }
 
 export type ConsentState = contracts.ExhibitionItem["consent"];
@@ -115,6 +120,8 @@ export function toItem(it: ExhibitionItemsTable, regions: readonly ExhibitionReg
     kind: it.kind as contracts.ExhibitionItem["kind"],
     sha256: it.sha256,
     bodyId: it.body_id,
+    chart: it.chart as contracts.ExhibitionItem["chart"],
+    chartData: it.chart_data === null ? null : (JSON.parse(it.chart_data) as contracts.ChartData),
     caption: { ar: it.caption_ar, en: it.caption_en },
     graphic: it.graphic === 1,
     layers: JSON.parse(it.layers) as contracts.Layers,

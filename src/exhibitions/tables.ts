@@ -29,9 +29,11 @@ export interface ExhibitionItemsTable {
   id: string; // exi_…
   exhibition_id: string;
   position: number;
-  kind: string; // photo | body | text
+  kind: string; // photo | body | text | chart
   sha256: string | null; // the original shown (photo and body items)
   body_id: string | null;
+  chart: string | null; // chart items: the breakdown shown (migration 0022)
+  chart_data: string | null; // chart items: canonical JSON of ChartData, frozen at the review
   caption_ar: string | null;
   caption_en: string | null;
   graphic: number; // 1: a content warning before it

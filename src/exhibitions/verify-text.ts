@@ -38,7 +38,12 @@ was changed beyond the redaction: you can check that, given the originals.
 5. The images carry no metadata: no EXIF, XMP, ICC, IPTC/APP13, JFIF, comment or thumbnail, and nothing after
    the end-of-image marker. exiftool -a -G1 image.jpg lists only the file's own structure.
 
-Items that show an identified person appear only with the family's recorded consent to public display; if the
+${m.charts?.length ? `6. The charts are the numbers the manifest names. Each chart's numbers are in charts/ as canonical JSON
+   (aggregate counts of bodies open to the public, small counts withheld; no names, no references), frozen when
+   the second person reviewed the chart item ("approvedBy", "logIndex"):
+     jq -r '.charts[] | "\\(.dataSha256)  \\(.file)"' manifest.json | sha256sum -c -
+
+` : ""}Items that show an identified person appear only with the family's recorded consent to public display; if the
 consent is withdrawn, the item is taken down from the live exhibition and left out of the next export.
 `;
 }

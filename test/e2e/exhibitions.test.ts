@@ -115,8 +115,8 @@ test("two curators build, redact (a region drawn on the image and faces suggeste
     for (const [i, lang] of (["en", "ar"] as const).entries()) {
       await t.test(lang, async () => {
         const words = lang === "en"
-          ? { create: "Create the exhibition", add: "Add the item", show: "Show the image as published", submit: "Submit for review", confirm: "Confirm this item as it stands", approve: "Approve", publish: "Publish", published: "Published", open: "Open the public exhibition", edit: "Change the captions", save: "Save the captions", look: "Look for faces", accept: "Accept (hide this face)", discard: "Discard" }
-          : { create: "إنشاء المعرض", add: "إضافة العنصر", show: "عرض الصورة كما ستُنشر", submit: "إرسال للمراجعة", confirm: "تأكيد هذا العنصر بحالته الحالية", approve: "اعتماد", publish: "نشر", published: "منشور", open: "فتح المعرض العام", edit: "تعديل التعليقات", save: "حفظ التعليقات", look: "ابحث عن الوجوه", accept: "اقبل (أخفِ هذا الوجه)", discard: "استبعد" };
+          ? { create: "Create the exhibition", add: "Add the item", show: "Show the image as published", submit: "Submit for review", confirm: "Confirm this item as it stands", approve: "Approve", publish: "Publish", published: "Published", open: "Open the public exhibition", edit: "Change the captions", save: "Save the captions", look: "Look for faces", accept: "Accept (hide this face)", discard: "Discard", editWords: "Change the title and statement", saveWords: "Save the title and statement", enter: "Enter the exhibition" }
+          : { create: "إنشاء المعرض", add: "إضافة العنصر", show: "عرض الصورة كما ستُنشر", submit: "إرسال للمراجعة", confirm: "تأكيد هذا العنصر بحالته الحالية", approve: "اعتماد", publish: "نشر", published: "منشور", open: "فتح المعرض العام", edit: "تعديل التعليقات", save: "حفظ التعليقات", look: "ابحث عن الوجوه", accept: "اقبل (أخفِ هذا الوجه)", discard: "استبعد", editWords: "تعديل العنوان والبيان", saveWords: "حفظ العنوان والبيان", enter: "الدخول إلى المعرض" };
         const ref = `X-000${i + 1}`;
         const a = await openBrowser({ locale: lang === "ar" ? "ar-SY" : "en-GB" });
         try {
@@ -173,6 +173,18 @@ test("two curators build, redact (a region drawn on the image and faces suggeste
             for (let n = 0; n < 100 && (await faces.locator("[data-testid=face-suggestion-box]").count()) >= left; n++) await a.page.waitForTimeout(100);
           }
           await faces.locator("[data-testid=face-suggestions]").waitFor({ state: "detached" });
+
+          // The statement written on the page; a chart of the archive's figures added (its numbers frozen at the review).
+          await a.page.getByRole("button", { name: words.editWords }).click();
+          await a.page.fill("#exh-edit-st-en", "The statement, written on the page.");
+          await a.page.getByRole("button", { name: words.saveWords }).click();
+          await a.page.getByText("The statement, written on the page.").waitFor();
+          await a.page.selectOption("#exh-kind", "chart");
+          await a.page.selectOption("#exh-chart", "byPhotoMonth");
+          await a.page.fill("#exh-cap-en", "Bodies by month");
+          await a.page.getByRole("button", { name: words.add }).click();
+          await a.page.locator("[data-testid=exhibition-item]").nth(2).waitFor();
+          await expectNoAxeViolations(a.page, `exhibition draft with a chart (${lang})`);
           await a.page.getByRole("button", { name: words.submit }).click();
           await a.page.getByRole("button", { name: words.submit }).waitFor({ state: "detached" });
         } finally {
@@ -197,6 +209,9 @@ test("two curators build, redact (a region drawn on the image and faces suggeste
           await b.page.getByRole("link", { name: words.open }).click();
           await b.page.waitForURL(`**/exhibitions/${ref}/`);
           await expectNoAxeViolations(b.page, `public door of the exhibition made in ${lang}`);
+          await b.page.getByRole("link", { name: words.enter }).first().click();
+          await b.page.locator("section.chart svg[role=img] title").waitFor({ state: "attached" });
+          await expectNoAxeViolations(b.page, `public exhibition with a chart made in ${lang}`);
         } finally {
           await b.close();
         }

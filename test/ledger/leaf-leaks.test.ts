@@ -150,17 +150,18 @@ for (const { backend, skip } of await backends()) {
       const ofBody = await addItem(a, curator, { exhibition: ex.id, kind: "body", body: b2!.ref, caption: { en: `${MARK} body caption` } });
       const panel = await addItem(a, curator, { exhibition: ex.id, kind: "text", caption: { en: `${MARK} panel words` } });
       const stray = await addItem(a, curator, { exhibition: ex.id, kind: "text", caption: { en: `${MARK} stray` } });
+      const chart = await addItem(a, curator, { exhibition: ex.id, kind: "chart", chart: "byBranch", caption: { en: `${MARK} chart caption` } });
       await removeItem(a, curator, stray.id);
       for (const layer of ["faces", "numbers", "marks", "background", "everything"] as const) await addRegion(a, curator, { item: shown.id, layer, x: 10, y: 10, w: 20, h: 20, origin: layer === "faces" ? "suggested" : "drawn" });
       const gone = await addRegion(a, curator, { item: shown.id, layer: "faces", x: 1, y: 1, w: 2, h: 2 });
       await removeRegion(a, curator, gone.id);
       await updateItem(a, curator, { item: shown.id, caption: { en: `${MARK} recaptioned` }, layers: { everything: "silhouette" }, graphic: true });
-      await orderItems(a, curator, { exhibition: ex.id, order: [panel.id, shown.id, ofBody.id] });
+      await orderItems(a, curator, { exhibition: ex.id, order: [panel.id, shown.id, ofBody.id, chart.id] });
       await submitExhibition(a, curator, ex.id);
       await returnToDraft(a, reviewer, ex.id);
       await submitExhibition(a, curator, ex.id);
       await previewItem(a, reviewer, shown.id);
-      for (const it of [shown, ofBody, panel]) await reviewItem(a, reviewer, { item: it.id });
+      for (const it of [shown, ofBody, panel, chart]) await reviewItem(a, reviewer, { item: it.id });
       await approveExhibition(a, reviewer, ex.id);
       await setConsent(a, caseworker, r.id, "publicDisplay", true);
       await publishExhibition(a, reviewer, ex.id);
@@ -417,6 +418,10 @@ const ALLOWED: Record<string, Kind[]> = {
   "redaction|detail.record": ["hash", "null"],
   "redaction|detail.review": ["hash"],
   "redaction|detail.regions": ["number"],
+  // a chart item (exhibitions/items.ts): which breakdown, and the SHA-256 of its numbers frozen by the review
+  "metadata modification|detail.chart": ["enum"],
+  "redaction|detail.chart": ["enum"],
+  "redaction|detail.data": ["hash"],
   "viewed original|detail.read": ["enum"],
   "export|detail.images": ["number"],
   "export|detail.withheld": ["number"],

@@ -3,6 +3,7 @@ export const EXHIBITIONS_ENDPOINTS = {
   exhibitions: { method: "GET", url: "/api/exhibitions" },
   createExhibition: { method: "POST", url: "/api/exhibitions" },
   exhibition: { method: "GET", url: "/api/exhibitions/:id" },
+  updateExhibition: { method: "PUT", url: "/api/exhibitions/:id" },
   addExhibitionItem: { method: "POST", url: "/api/exhibitions/:id/items" },
   orderExhibitionItems: { method: "POST", url: "/api/exhibitions/:id/order" },
   submitExhibition: { method: "POST", url: "/api/exhibitions/:id/submit" },

@@ -8,9 +8,10 @@ import { ErrorNote } from "../../components/ErrorNote.tsx";
 import { useAsync } from "../../components/useAsync.ts";
 import { Person } from "../../components/Person.tsx";
 import { useAct } from "../catalogue/shared.tsx";
-import { EVERYTHING, LAYERS, type ExhibitionItem, type Layer } from "../../api/types/exhibitions.ts";
+import { CHARTS, EVERYTHING, LAYERS, type Chart, type ExhibitionItem, type ExhibitionSummary, type Layer } from "../../api/types/exhibitions.ts";
 import { exhibitions } from "./api.ts";
 import { SuggestionBoxes, SuggestionList } from "./FaceSuggestions.tsx";
+import { WordsField } from "./WordsField.tsx";
 import "./exhibitions.css";
 
 type Rect = { x: number; y: number; w: number; h: number };
@@ -26,7 +27,8 @@ export function ExhibitionPage({ params }: ScreenProps) {
   const view = useAsync(() => exhibitions.show(params.id!), [params.id]);
   const { busy, error, act } = useAct();
   const reload = () => view.reload();
-  const [kind, setKind] = useState<"photo" | "body" | "text">("photo");
+  const [kind, setKind] = useState<"photo" | "body" | "text" | "chart">("photo");
+  const [chart, setChart] = useState<Chart>(CHARTS[0]);
   const [ref, setRef] = useState("");
   const [capAr, setCapAr] = useState("");
   const [capEn, setCapEn] = useState("");
@@ -39,7 +41,7 @@ export function ExhibitionPage({ params }: ScreenProps) {
     e.preventDefault();
     await act(async () => {
       const caption = { ar: capAr.trim() || null, en: capEn.trim() || null };
-      await exhibitions.addItem(summary.id, kind === "text" ? { kind, caption } : kind === "body" ? { kind, body: ref.trim(), caption } : { kind, sha256: ref.trim().toLowerCase(), caption });
+      await exhibitions.addItem(summary.id, kind === "text" ? { kind, caption } : kind === "chart" ? { kind, chart, caption } : kind === "body" ? { kind, body: ref.trim(), caption } : { kind, sha256: ref.trim().toLowerCase(), caption });
       setRef("");
       setCapAr("");
       setCapEn("");
@@ -60,6 +62,9 @@ export function ExhibitionPage({ params }: ScreenProps) {
           {summary.approvedBy && <> · {t("exhibitions.page.approvedBy")} <Person id={summary.approvedBy} /></>}
         </p>
       </div>
+      {summary.statement.ar && <p lang="ar" dir="rtl">{summary.statement.ar}</p>}
+      {summary.statement.en && <p lang="en" dir="ltr">{summary.statement.en}</p>}
+      {draft && session.can("exhibition.edit") && <EditWords key={summary.updatedAt} summary={summary} onSaved={reload} />}
       <p className="muted small">{t("exhibitions.page.policy")}</p>
       <div className="exh-steps" role="group" aria-label={t("exhibitions.page.steps")}>
         {draft && session.can("exhibition.edit") && <button type="button" className="primary" disabled={busy} onClick={() => step("submitExhibition")}>{t("exhibitions.steps.submit")}</button>}
@@ -95,28 +100,62 @@ export function ExhibitionPage({ params }: ScreenProps) {
           <div className="field">
             <label htmlFor="exh-kind">{t("exhibitions.fields.kind")}</label>
             <select id="exh-kind" value={kind} onChange={(e) => setKind(e.target.value as typeof kind)}>
-              {(["photo", "body", "text"] as const).map((k) => <option key={k} value={k}>{t(`exhibitions.kind.${k}`)}</option>)}
+              {(["photo", "body", "text", "chart"] as const).map((k) => <option key={k} value={k}>{t(`exhibitions.kind.${k}`)}</option>)}
             </select>
           </div>
-          {kind !== "text" && (
+          {kind === "chart" && (
+            <div className="field">
+              <label htmlFor="exh-chart">{t("exhibitions.add.chart")}</label>
+              <select id="exh-chart" value={chart} onChange={(e) => setChart(e.target.value as Chart)} aria-describedby="exh-chart-help">
+                {CHARTS.map((c) => <option key={c} value={c}>{t(`exhibitions.chart.${c}`)}</option>)}
+              </select>
+              <p id="exh-chart-help" className="small muted">{t("exhibitions.add.chartHelp")}</p>
+            </div>
+          )}
+          {(kind === "photo" || kind === "body") && (
             <div className="field">
               <label htmlFor="exh-ref">{t(kind === "photo" ? "exhibitions.add.sha256" : "exhibitions.add.body")}</label>
               <input id="exh-ref" dir="ltr" required value={ref} onChange={(e) => setRef(e.target.value)} />
             </div>
           )}
-          <div className="field">
-            <label htmlFor="exh-cap-ar">{t("exhibitions.fields.captionAr")}</label>
-            <textarea id="exh-cap-ar" lang="ar" dir="rtl" rows={2} maxLength={4000} value={capAr} onChange={(e) => setCapAr(e.target.value)} />
-          </div>
-          <div className="field">
-            <label htmlFor="exh-cap-en">{t("exhibitions.fields.captionEn")}</label>
-            <textarea id="exh-cap-en" lang="en" dir="ltr" rows={2} maxLength={4000} value={capEn} onChange={(e) => setCapEn(e.target.value)} />
-          </div>
+          <WordsField id="exh-cap-ar" lang="ar" label={t("exhibitions.fields.captionAr")} value={capAr} onChange={setCapAr} max={4000} rows={2} />
+          <WordsField id="exh-cap-en" lang="en" label={t("exhibitions.fields.captionEn")} value={capEn} onChange={setCapEn} max={4000} rows={2} />
           <button type="submit" className="primary" disabled={busy}>{t("exhibitions.add.submit")}</button>
         </form>
       )}
       <p><Link to="/exhibitions-work">{t("exhibitions.list.title")}</Link></p>
     </section>
+  );
+}
+
+/** A draft's titles and statements, changed in place (PUT /api/exhibitions/:id). */
+function EditWords({ summary, onSaved }: { summary: ExhibitionSummary; onSaved: () => void }) {
+  const { t } = useTranslation();
+  const { busy, error, act } = useAct();
+  const [open, setOpen] = useState(false);
+  const [titleAr, setTitleAr] = useState(summary.title.ar ?? "");
+  const [titleEn, setTitleEn] = useState(summary.title.en ?? "");
+  const [stAr, setStAr] = useState(summary.statement.ar ?? "");
+  const [stEn, setStEn] = useState(summary.statement.en ?? "");
+  if (!open) return <p><button type="button" onClick={() => setOpen(true)}>{t("exhibitions.page.editWords")}</button></p>;
+  const save = (e: FormEvent) => {
+    e.preventDefault();
+    void act(async () => {
+      await exhibitions.update(summary.id, { title: { ar: titleAr.trim() || null, en: titleEn.trim() || null }, statement: { ar: stAr.trim() || null, en: stEn.trim() || null } });
+      setOpen(false);
+      onSaved();
+    });
+  };
+  return (
+    <form className="exh-form" onSubmit={save} data-testid="exhibition-edit-words">
+      <WordsField id="exh-edit-title-ar" lang="ar" label={t("exhibitions.fields.titleAr")} value={titleAr} onChange={setTitleAr} max={300} />
+      <WordsField id="exh-edit-title-en" lang="en" label={t("exhibitions.fields.titleEn")} value={titleEn} onChange={setTitleEn} max={300} />
+      <WordsField id="exh-edit-st-ar" lang="ar" label={t("exhibitions.fields.statementAr")} value={stAr} onChange={setStAr} max={8000} rows={3} />
+      <WordsField id="exh-edit-st-en" lang="en" label={t("exhibitions.fields.statementEn")} value={stEn} onChange={setStEn} max={8000} rows={3} />
+      <ErrorNote error={error} />
+      <button type="submit" className="primary" disabled={busy}>{t("exhibitions.page.saveWords")}</button>{" "}
+      <button type="button" disabled={busy} onClick={() => setOpen(false)}>{t("exhibitions.page.cancel")}</button>
+    </form>
   );
 }
 
@@ -199,14 +238,8 @@ function ItemCard({ item, draft, inReview, onChange, move }: { item: ExhibitionI
             });
           }}
         >
-          <div className="field">
-            <label htmlFor={`cap-ar-${item.id}`}>{t("exhibitions.fields.captionAr")}</label>
-            <textarea id={`cap-ar-${item.id}`} lang="ar" dir="rtl" rows={2} maxLength={4000} value={capAr} onChange={(e) => setCapAr(e.target.value)} />
-          </div>
-          <div className="field">
-            <label htmlFor={`cap-en-${item.id}`}>{t("exhibitions.fields.captionEn")}</label>
-            <textarea id={`cap-en-${item.id}`} lang="en" dir="ltr" rows={2} maxLength={4000} value={capEn} onChange={(e) => setCapEn(e.target.value)} />
-          </div>
+          <WordsField id={`cap-ar-${item.id}`} lang="ar" label={t("exhibitions.fields.captionAr")} value={capAr} onChange={setCapAr} max={4000} rows={2} />
+          <WordsField id={`cap-en-${item.id}`} lang="en" label={t("exhibitions.fields.captionEn")} value={capEn} onChange={setCapEn} max={4000} rows={2} />
           <button type="submit" className="primary" disabled={busy}>{t("exhibitions.page.saveCaption")}</button>
         </form>
       )}
@@ -214,6 +247,7 @@ function ItemCard({ item, draft, inReview, onChange, move }: { item: ExhibitionI
         {t("exhibitions.fields.consent")}: {t(`exhibitions.consent.${item.consent}`)} ·{" "}
         {item.reviewed ? (item.reviewed.current ? <>{t("exhibitions.review.done")} <Person id={item.reviewed.by} /></> : t("exhibitions.review.stale")) : t("exhibitions.review.none")}
       </p>
+      {item.kind === "chart" && item.chart && <ChartNumbers item={item} />}
       {item.sha256 && (
         <>
           <fieldset className="exh-layers" disabled={!canEdit || busy}>
@@ -294,5 +328,27 @@ function ItemCard({ item, draft, inReview, onChange, move }: { item: ExhibitionI
       </div>
       <ErrorNote error={error} />
     </li>
+  );
+}
+
+/** A chart item on the curator's screen: which chart, and its numbers once the review has frozen them. */
+function ChartNumbers({ item }: { item: ExhibitionItem }) {
+  const { t, i18n } = useTranslation();
+  const ar = i18n.language.startsWith("ar");
+  const fmt = useFormat();
+  const data = item.chartData;
+  const title = t(`exhibitions.chart.${item.chart!}`);
+  if (!data) return <p className="small"><strong>{title}</strong> · <span className="muted">{t("exhibitions.chart.pending")}</span></p>;
+  const label = (b: (typeof data.buckets)[number]) => (b.value === null ? t("exhibitions.chart.unknown") : b.value === "imprecise" ? t("exhibitions.chart.imprecise") : ((ar ? (b.labelAr ?? b.labelEn) : (b.labelEn ?? b.labelAr)) ?? b.value));
+  return (
+    <table className="small">
+      <caption>{title}</caption>
+      <thead><tr><th scope="col">{t("exhibitions.chart.category")}</th><th scope="col">{t("exhibitions.chart.count")}</th></tr></thead>
+      <tbody>
+        {data.buckets.map((b, i) => (
+          <tr key={i}><th scope="row" dir="auto">{label(b)}</th><td>{b.count === null ? t("exhibitions.chart.withheld", { k: fmt.num(data.minCount) }) : fmt.num(b.count)}</td></tr>
+        ))}
+      </tbody>
+    </table>
   );
 }

@@ -9,6 +9,7 @@ import { useAsync } from "../../components/useAsync.ts";
 import { useAct } from "../catalogue/shared.tsx";
 import { exhibitions } from "./api.ts";
 import "./exhibitions.css";
+import { WordsField } from "./WordsField.tsx";
 
 /** Every exhibition with its state, and (for curators) a form to begin a new one. */
 export function ExhibitionsList(_props: ScreenProps) {
@@ -71,14 +72,8 @@ export function ExhibitionsList(_props: ScreenProps) {
         <form className="exh-form" onSubmit={(e) => void create(e)} data-testid="exhibition-create">
           <h2>{t("exhibitions.create.title")}</h2>
           <p className="muted small">{t("exhibitions.create.help")}</p>
-          <div className="field">
-            <label htmlFor="exh-title-ar">{t("exhibitions.fields.titleAr")}</label>
-            <input id="exh-title-ar" lang="ar" dir="rtl" maxLength={300} value={titleAr} onChange={(e) => setTitleAr(e.target.value)} />
-          </div>
-          <div className="field">
-            <label htmlFor="exh-title-en">{t("exhibitions.fields.titleEn")}</label>
-            <input id="exh-title-en" lang="en" dir="ltr" maxLength={300} value={titleEn} onChange={(e) => setTitleEn(e.target.value)} />
-          </div>
+          <WordsField id="exh-title-ar" lang="ar" label={t("exhibitions.fields.titleAr")} value={titleAr} onChange={setTitleAr} max={300} />
+          <WordsField id="exh-title-en" lang="en" label={t("exhibitions.fields.titleEn")} value={titleEn} onChange={setTitleEn} max={300} />
           <ErrorNote error={error} />
           <button type="submit" className="primary" disabled={busy || (!titleAr.trim() && !titleEn.trim())}>
             {t("exhibitions.create.submit")}

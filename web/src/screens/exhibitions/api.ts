@@ -1,5 +1,5 @@
 import { api, typedCall, urlOf } from "../../api/client.ts";
-import type { ExhibitionItemEdit, NewExhibition, NewExhibitionItem, NewExhibitionRegion } from "../../api/types/exhibitions.ts";
+import type { ExhibitionEdit, ExhibitionItemEdit, NewExhibition, NewExhibitionItem, NewExhibitionRegion } from "../../api/types/exhibitions.ts";
 
 /** The exhibitions area's calls, typed with the server's views (web/src/api/types/exhibitions.ts). */
 const none = {} as never;
@@ -8,6 +8,7 @@ export const exhibitions = {
   list: async () => await typedCall("exhibitions", none),
   create: async (input: NewExhibition) => await typedCall("createExhibition", none, { body: input }),
   show: async (id: string) => await typedCall("exhibition", { id }),
+  update: async (id: string, input: ExhibitionEdit) => await typedCall("updateExhibition", { id }, { body: input }),
   addItem: async (id: string, input: NewExhibitionItem) => await typedCall("addExhibitionItem", { id }, { body: input }),
   updateItem: async (item: string, input: ExhibitionItemEdit) => await typedCall("updateExhibitionItem", { item }, { body: input }),
   removeItem: async (item: string) => await typedCall("removeExhibitionItem", { item }, { body: {} }),
