@@ -3,6 +3,7 @@ import { benchLedger } from "./ledger.ts";
 import { runNamesBench } from "./names.ts";
 import { benchPackages } from "./packages.ts";
 import { benchFamilies } from "./families.ts";
+import { benchDuplicates } from "./family-duplicates.ts";
 import { benchGrouping } from "./grouping.ts";
 import { runLedgerMerkleBench } from "./ledger-merkle.ts";
 import { benchSearch } from "./search.ts";
@@ -15,7 +16,7 @@ import { benchExhibitions } from "./exhibitions.ts";
 
 /**
  * `npm run bench [-- part …]`: every figure is printed beside a baseline measured in the same run on the same
- * data, as a ratio. Parts: ingest, packages, grouping, families, names, ledger, search, report, ocr, bounds, authenticity, mirror, exhibitions. No timing is ever asserted in a test.
+ * data, as a ratio. Parts: ingest, packages, grouping, families, duplicates (also run by families), names, ledger, search, report, ocr, bounds, authenticity, mirror, exhibitions. No timing is ever asserted in a test.
  */
 const parts: Record<string, () => Promise<void>> = {
   ingest: () => benchIngest(Number(process.env.BENCH_BODIES ?? 420), process.env.BENCH_DOUBLE !== "0"),
@@ -25,6 +26,10 @@ const parts: Record<string, () => Promise<void>> = {
   },
   families: async () => {
     await benchFamilies();
+    await benchDuplicates();
+  },
+  duplicates: async () => {
+    await benchDuplicates();
   },
   names: async () => {
     await runNamesBench();

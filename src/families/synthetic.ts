@@ -30,6 +30,10 @@ export interface SyntheticReport {
   input: ReportInput & { ref: string };
   /** The body this report is about, or null when the person is not in the catalogue. */
   truth: string | null;
+  /** The missing person ("P-…"): reports with the same key are duplicates, filed by different relatives. */
+  person: string;
+  /** For a duplicate: the ref of the first report about the same person. */
+  duplicateOf?: string;
 }
 
 type Name = { ar: string[]; lat: string[] };
@@ -156,6 +160,12 @@ export interface SyntheticOptions {
   /** Share of bodies named in a document. */
   named?: number;
   seed?: number;
+  /**
+   * Share of reports about whom another relative files a second report (and a fifth of those a third): another
+   * spelling or script of the name, a birth year a year or two off, the arrest date as that relative remembers it.
+   * Drawn from its own random stream after the others, so the reports without duplicates are unchanged.
+   */
+  duplicates?: number;
 }
 
 export function generateSynthetic(opts: SyntheticOptions): { bodies: SyntheticBody[]; reports: SyntheticReport[] } {
@@ -220,6 +230,8 @@ export function generateSynthetic(opts: SyntheticOptions): { bodies: SyntheticBo
     [order[i], order[j]] = [order[j]!, order[i]!];
   }
   let next = 0;
+  const persons: Person[] = [];
+  const arrestOf: Date[] = [];
   for (let r = 0; r < opts.reports; r++) {
     const absent = rnd() < (opts.absent ?? 0.3) || next >= order.length;
     const idx = absent ? -1 : order[next++]!;
@@ -259,9 +271,61 @@ export function generateSynthetic(opts: SyntheticOptions): { bodies: SyntheticBo
     input.marks = marks;
     if (body && rnd() < 0.05) input.numbers = [{ role: "detainee", value: body.detaineeNo }];
     input.reporterRelationship = pick(["mother", "father", "wife", "brother", "sister", "son", "daughter"]);
-    reports.push({ input, truth: body?.key ?? null });
+    reports.push({ input, truth: body?.key ?? null, person: `P-${String(r + 1).padStart(6, "0")}` });
+    persons.push(p);
+    arrestOf.push(arrest);
   }
+  if (opts.duplicates) reports.push(...duplicateReports(reports, persons, arrestOf, opts.duplicates, opts.seed ?? 1));
   return { bodies, reports };
+}
+
+const RELATIONSHIPS = ["mother", "father", "wife", "brother", "sister", "son", "daughter", "cousin", "uncle"];
+
+/** Second (and third) reports about the same people, by other relatives; see SyntheticOptions.duplicates. */
+function duplicateReports(firsts: readonly SyntheticReport[], persons: readonly Person[], arrests: readonly Date[], share: number, seed: number): SyntheticReport[] {
+  const rnd = prng(seed * 7919 + 101);
+  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)]!;
+  const out: SyntheticReport[] = [];
+  const n = firsts.length;
+  firsts.forEach((first, k) => {
+    if (rnd() >= share) return;
+    const copies = rnd() < 0.2 ? 2 : 1;
+    for (let c = 0; c < copies; c++) {
+      const p = persons[k]!;
+      // a relative abroad often writes the name in Latin letters only; one at home in Arabic, spelled their way
+      const hasAr = rnd() < 0.6;
+      const hasLat = !hasAr || rnd() < 0.4;
+      const chain = (pickName: (n: Name) => string) =>
+        [pickName(p.given), pickName(p.father), rnd() < 0.4 ? pickName(p.grandfather) : null, pickName(p.family)].filter(Boolean).join(" ");
+      const input: SyntheticReport["input"] = { ref: `FR-${String(n + out.length + 1).padStart(6, "0")}`, sex: p.sex };
+      if (hasAr) input.nameAr = chain((x) => pick(x.ar));
+      if (hasLat) input.nameLat = chain((x) => pick(x.lat));
+      if (rnd() < 0.5) input.motherName = hasAr ? pick(p.mother.ar) : pick(p.mother.lat);
+      const by = p.birthYear + (rnd() < 0.6 ? 0 : rnd() < 0.5 ? -1 : 1) * (rnd() < 0.7 ? 1 : 2);
+      if (rnd() < 0.9) input.birthDate = rnd() < 0.25 ? `~${by}` : String(by);
+      const arrest = new Date(arrests[k]!.getTime() + Math.round((rnd() - 0.5) * 40) * 86_400_000);
+      const prec = rnd();
+      if (rnd() < 0.9) input.arrestDate = prec < 0.3 ? iso(arrest) : prec < 0.8 ? iso(arrest).slice(0, 7) : iso(arrest).slice(0, 4);
+      input.arrestGovernorate = rnd() < 0.7 ? (first.input.arrestGovernorate ?? null) : pick(GOVERNORATES);
+      input.branch = rnd() < 0.5 ? (first.input.branch ?? null) : null;
+      if (input.branch) input.branchCertainty = first.input.branchCertainty ?? "probable";
+      input.marks = rnd() < 0.5 ? (first.input.marks ?? []) : [];
+      input.reporterRelationship = pick(RELATIONSHIPS.filter((x) => x !== first.input.reporterRelationship));
+      out.push({ input, truth: first.truth, person: first.person, duplicateOf: first.input.ref });
+    }
+  });
+  return out;
+}
+
+/** Pairs of refs ("a|b", a < b) that are the same person: what a duplicate scan should propose. */
+export function duplicatePairs(reports: readonly SyntheticReport[]): Set<string> {
+  const byPerson = new Map<string, string[]>();
+  for (const r of reports) byPerson.set(r.person, [...(byPerson.get(r.person) ?? []), r.input.ref]);
+  const out = new Set<string>();
+  for (const refs of byPerson.values()) {
+    for (let i = 0; i < refs.length; i++) for (let j = i + 1; j < refs.length; j++) out.add([refs[i]!, refs[j]!].sort().join("|"));
+  }
+  return out;
 }
 
 /** What matching sees of a synthetic body (the same features `bodyFeatures` reads from a stored one). */
