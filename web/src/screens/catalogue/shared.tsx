@@ -18,10 +18,13 @@ export function Thumb({ sha256, label, size = 120 }: { sha256: string; label: st
   );
 }
 
-/** The labels of a vocabulary in the reader's language, by code (the code itself until they arrive). */
-export function useTerms(vocabulary: string): { terms: Term[]; label: (code: string | null | undefined) => string } {
+/**
+ * The labels of a vocabulary in the reader's language, by code (the code itself until they arrive). `load` reads
+ * the terms elsewhere than the catalogue (the families portal serves the few its forms need).
+ */
+export function useTerms(vocabulary: string, load: (vocabulary: string) => Promise<Term[]> = catalogue.vocabulary): { terms: Term[]; label: (code: string | null | undefined) => string } {
   const { lang } = usePrefs();
-  const { data } = useAsync(() => catalogue.vocabulary(vocabulary), [vocabulary]);
+  const { data } = useAsync(() => load(vocabulary), [vocabulary, load]);
   const terms = data ?? [];
   const label = useCallback(
     (code: string | null | undefined) => {

@@ -5,7 +5,7 @@ import { Link, navigate } from "../../app/router.tsx";
 import type { ScreenProps } from "../../app/screens.ts";
 import { ErrorNote } from "../../components/ErrorNote.tsx";
 import { families } from "./api.ts";
-import { listOf, useAct, useFormTerms } from "./shared.tsx";
+import { listOf, TermField, useAct, useFormTerms } from "./shared.tsx";
 import "./families.css";
 
 /**
@@ -175,17 +175,7 @@ function ReportForm({ portal }: { portal: boolean }) {
             <label htmlFor="rep-arrest-place">{L("fields.arrestPlace")}</label>
             <input id="rep-arrest-place" dir="auto" value={arrestPlace} onChange={(e) => setArrestPlace(e.target.value)} />
           </div>
-          <div className="field">
-            <label htmlFor="rep-governorate">{L("fields.governorate")}</label>
-            <select id="rep-governorate" value={governorate} onChange={(e) => setGovernorate(e.target.value)}>
-              <option value="">{t("families.unknown")}</option>
-              {governorates.terms.map((g) => (
-                <option key={g.code} value={g.code}>
-                  {governorates.label(g.code)}
-                </option>
-              ))}
-            </select>
-          </div>
+          <TermField id="rep-governorate" label={L("fields.governorate")} value={governorate} onChange={setGovernorate} vocabulary={governorates} />
           <div className="field">
             <label htmlFor="rep-branch">{L("fields.branch")}</label>
             <input id="rep-branch" dir="auto" value={branch} onChange={(e) => setBranch(e.target.value)} />
@@ -207,28 +197,8 @@ function ReportForm({ portal }: { portal: boolean }) {
         {marks.map((m, i) => (
           <fieldset className="fam-mark" key={i}>
             <legend>{L("form.markN", { n: i + 1 })}</legend>
-            <div className="field">
-              <label htmlFor={`mark-type-${i}`}>{L("form.markType")}</label>
-              <select id={`mark-type-${i}`} value={m.type} onChange={(e) => setMarks(marks.map((x, j) => (j === i ? { ...x, type: e.target.value } : x)))}>
-                <option value="">{t("families.unknown")}</option>
-                {markTypes.terms.map((x) => (
-                  <option key={x.code} value={x.code}>
-                    {markTypes.label(x.code)}
-                  </option>
-                ))}
-              </select>
-            </div>
-            <div className="field">
-              <label htmlFor={`mark-region-${i}`}>{L("form.markRegion")}</label>
-              <select id={`mark-region-${i}`} value={m.region ?? ""} onChange={(e) => setMarks(marks.map((x, j) => (j === i ? { ...x, region: e.target.value || null } : x)))}>
-                <option value="">{t("families.unknown")}</option>
-                {regions.terms.map((x) => (
-                  <option key={x.code} value={x.code}>
-                    {regions.label(x.code)}
-                  </option>
-                ))}
-              </select>
-            </div>
+            <TermField id={`mark-type-${i}`} label={L("form.markType")} value={m.type} onChange={(v) => setMarks(marks.map((x, j) => (j === i ? { ...x, type: v } : x)))} vocabulary={markTypes} />
+            <TermField id={`mark-region-${i}`} label={L("form.markRegion")} value={m.region ?? ""} onChange={(v) => setMarks(marks.map((x, j) => (j === i ? { ...x, region: v || null } : x)))} vocabulary={regions} />
             <div className="field">
               <label htmlFor={`mark-desc-${i}`}>{L("form.markDescription")}</label>
               <input id={`mark-desc-${i}`} dir="auto" value={m.description} onChange={(e) => setMarks(marks.map((x, j) => (j === i ? { ...x, description: e.target.value } : x)))} />

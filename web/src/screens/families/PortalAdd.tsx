@@ -4,7 +4,7 @@ import type { PortalReport, ProposalFields } from "../../api/types/families.ts";
 import { useFormat } from "../../app/prefs.tsx";
 import { ErrorNote } from "../../components/ErrorNote.tsx";
 import { portal } from "./api.ts";
-import { useAct, useFormTerms } from "./shared.tsx";
+import { TermField, useAct, useFormTerms } from "./shared.tsx";
 
 /**
  * What a family adds or corrects (a mark remembered, a document found, a place, a mistake), sent to their
@@ -75,28 +75,8 @@ export function PortalAdd({ report, onChange }: { report: PortalReport["report"]
           ))}
           {kind === "mark" && (
             <>
-              <div className="field">
-                <label htmlFor={`${id}-mark-type`}>{t("families.portalForm.form.markType")}</label>
-                <select id={`${id}-mark-type`} value={mark.type} onChange={(e) => setMark({ ...mark, type: e.target.value })}>
-                  <option value="">{t("families.unknown")}</option>
-                  {markTypes.terms.map((x) => (
-                    <option key={x.code} value={x.code}>
-                      {markTypes.label(x.code)}
-                    </option>
-                  ))}
-                </select>
-              </div>
-              <div className="field">
-                <label htmlFor={`${id}-mark-region`}>{t("families.portalForm.form.markRegion")}</label>
-                <select id={`${id}-mark-region`} value={mark.region} onChange={(e) => setMark({ ...mark, region: e.target.value })}>
-                  <option value="">{t("families.unknown")}</option>
-                  {regions.terms.map((x) => (
-                    <option key={x.code} value={x.code}>
-                      {regions.label(x.code)}
-                    </option>
-                  ))}
-                </select>
-              </div>
+              <TermField id={`${id}-mark-type`} label={t("families.portalForm.form.markType")} value={mark.type} onChange={(v) => setMark({ ...mark, type: v })} vocabulary={markTypes} />
+              <TermField id={`${id}-mark-region`} label={t("families.portalForm.form.markRegion")} value={mark.region} onChange={(v) => setMark({ ...mark, region: v })} vocabulary={regions} />
               {text("mark-desc", t("families.portalForm.form.markDescription"), mark.description, (s) => setMark({ ...mark, description: s }))}
             </>
           )}

@@ -1,11 +1,10 @@
-import { useCallback, useState } from "react";
+import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { Band, ReportView } from "../../api/types/families.ts";
 import { usePrefs } from "../../app/prefs.tsx";
-import type { Term } from "../../api/types/catalogue.ts";
-import { useAsync } from "../../components/useAsync.ts";
 import { catalogue } from "../catalogue/api.ts";
 import { portal as portalApi } from "./api.ts";
+import { useTerms } from "../catalogue/shared.tsx";
 
 /** A report's name in the reader's script first, the other after it; its reference when no name was given. */
 export function reportName(r: Pick<ReportView, "ref" | "nameAr" | "nameLat">, lang: string): string {
@@ -62,17 +61,24 @@ export function useAct(onChange: () => Promise<void> = async () => {}) {
  * A vocabulary's terms for a families form: from the catalogue for caseworkers, from the portal (the few the
  * family's forms need) for a family member, who may not read the catalogue.
  */
-export function useFormTerms(vocabulary: "mark_type" | "body_region" | "governorate", inPortal: boolean): { terms: Term[]; label: (code: string | null | undefined) => string } {
-  const { lang } = usePrefs();
-  const { data } = useAsync(() => (inPortal ? portalApi.vocabulary(vocabulary) : catalogue.vocabulary(vocabulary)), [vocabulary, inPortal]);
-  const terms = data ?? [];
-  const label = useCallback(
-    (code: string | null | undefined) => {
-      if (!code) return "—";
-      const term = terms.find((x) => x.code === code);
-      return term ? (lang === "ar" ? term.labelAr : term.labelEn) : code;
-    },
-    [terms, lang],
+export function useFormTerms(vocabulary: "mark_type" | "body_region" | "governorate", inPortal: boolean): ReturnType<typeof useTerms> {
+  return useTerms(vocabulary, inPortal ? portalApi.vocabulary : catalogue.vocabulary);
+}
+
+/** A labelled choice of one vocabulary term, "unknown" (the empty value) first. */
+export function TermField({ id, label, value, onChange, vocabulary }: { id: string; label: string; value: string; onChange: (code: string) => void; vocabulary: ReturnType<typeof useTerms> }) {
+  const { t } = useTranslation();
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      <select id={id} value={value} onChange={(e) => onChange(e.target.value)}>
+        <option value="">{t("families.unknown")}</option>
+        {vocabulary.terms.map((x) => (
+          <option key={x.code} value={x.code}>
+            {vocabulary.label(x.code)}
+          </option>
+        ))}
+      </select>
+    </div>
   );
-  return { terms, label };
 }
