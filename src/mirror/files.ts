@@ -9,6 +9,13 @@ import { syncDir } from "../core/key-file.ts";
  * synced, so after a crash (or kill -9) it is the old file or the new one, never half of either.
  */
 export function writeDurably(path: string, bytes: Buffer | string, mode = 0o600): void {
+  const tmp = writeAside(path, bytes, mode, true);
+  renameSync(tmp, path);
+  syncDir(dirname(path));
+}
+
+/** The bytes in a new file beside `path` (its name returned), synced to disk only when asked. */
+function writeAside(path: string, bytes: Buffer | string, mode: number, sync: boolean): string {
   const dir = dirname(path);
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   const tmp = join(dir, `.${randomBytes(6).toString("hex")}.tmp`);
@@ -16,12 +23,11 @@ export function writeDurably(path: string, bytes: Buffer | string, mode = 0o600)
   try {
     const b = typeof bytes === "string" ? Buffer.from(bytes, "utf8") : bytes;
     for (let off = 0; off < b.length; ) off += writeSync(fd, b, off, b.length - off);
-    fsyncSync(fd);
+    if (sync) fsyncSync(fd);
   } finally {
     closeSync(fd);
   }
-  renameSync(tmp, path);
-  syncDir(dir);
+  return tmp;
 }
 
 /**
@@ -36,17 +42,8 @@ export class DurableBatch {
   constructor(private readonly root: string) {}
 
   stage(path: string, bytes: Buffer | string, mode = 0o600): void {
-    const dir = dirname(path);
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
-    const tmp = join(dir, `.${randomBytes(6).toString("hex")}.tmp`);
-    const fd = openSync(tmp, "wx", mode);
-    try {
-      const b = typeof bytes === "string" ? Buffer.from(bytes, "utf8") : bytes;
-      for (let off = 0; off < b.length; ) off += writeSync(fd, b, off, b.length - off);
-    } finally {
-      closeSync(fd);
-    }
-    this.staged.push({ tmp, path, mode });
+    // not synced one by one: commit's syncfs makes every staged file durable at once
+    this.staged.push({ tmp: writeAside(path, bytes, mode, false), path, mode });
   }
 
   commit(): void {
