@@ -635,6 +635,7 @@ export const MESSAGES = {
   "copies.empty": ["file"],
   "copies.entry": ["copy", "file"],
   "copies.unreadable": ["folder", "name"],
+  "copies.s3Unreachable": ["name", "problem", "where"],
   "copies.unrepaired": ["findings"],
   "tile.noEntryBundle": ["path"],
   "log.restoreCheckpointKey": ["problem"],
