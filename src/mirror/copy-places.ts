@@ -4,7 +4,7 @@ import { join, relative, sep } from "node:path";
 import { Invalid } from "../core/errors.ts";
 import { say } from "../core/messages.ts";
 import { blobLayout, openS3Objects } from "../archive/index.ts";
-import { writeDurably } from "./files.ts";
+import { writeDurably } from "../core/durable-files.ts";
 
 /**
  * Where one copy of the blob store lives, as the copy audit reads and writes it: a folder on this machine (a
