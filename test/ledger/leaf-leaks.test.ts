@@ -33,6 +33,7 @@ import { proposeChange } from "../../src/families/portal.ts";
 import { drawReviewSample } from "../../src/review/samples.ts";
 import { addItem, addRegion, approveExhibition, createExhibition, exportExhibition, orderItems, publishExhibition, removeItem, removeRegion, returnToDraft, previewItem, reviewItem, submitExhibition, sweepConsent, updateExhibition, updateItem, withdrawExhibition } from "../../src/exhibitions/index.ts";
 import { grantMirror, revokeMirror } from "../../src/mirror/index.ts";
+import { addWitness, generateCosigner, removeWitness, setWitnessQuorum } from "../../src/ledger/index.ts";
 import { parseLeaf, type CustodyEvent } from "../../src/ledger/events.ts";
 import { isCommitment } from "../../src/ledger/openings.ts";
 import { backends, tempDir } from "../support/backends.ts";
@@ -73,6 +74,12 @@ for (const { backend, skip } of await backends()) {
       await rotateSealedKey(a, admin);
       await grantMirror(a, admin, { name: `${MARK} Museum of Memory` });
       await revokeMirror(a, admin, { name: `${MARK} Museum of Memory` });
+      // the witness policy edited on the admin screen: names, keys and addresses typed by the admin
+      await addWitness(a, admin, { name: `${MARK}witness`, vkey: generateCosigner(`${MARK}.example/witness`).vkey, url: `https://${MARK}.example/witness` });
+      await addWitness(a, admin, { name: `${MARK}other`, vkey: generateCosigner(`${MARK}.example/other`).vkey });
+      await setWitnessQuorum(a, admin, { threshold: 1, members: [`${MARK}witness`, `${MARK}other`] });
+      await setWitnessQuorum(a, admin, { quorum: `${MARK}witness` });
+      await removeWitness(a, admin, { name: `${MARK}other` });
       await addUser(a, operator, { email: `${MARK}.person@example.org`, role: "investigator" });
       await verifyArchive(a, operator);
       await buildPackage(a, operator, { originals: shas.slice(0, 2), recipient: `${MARK} Office of the Prosecutor`, purpose: `${MARK} case 12`, out: join(tempDir("dalil-leaf-"), "pkg") });
@@ -313,6 +320,14 @@ const ALLOWED: Record<string, Kind[]> = {
   "fixity check|detail.bytes": ["number"],
   "fixity check|detail.checked": ["number"],
   "fixity check|detail.failed": ["number"],
+  "witness policy change|detail.change": ["enum"],
+  "witness policy change|detail.witness": ["commitment"],
+  "witness policy change|detail.key": ["hash"],
+  "witness policy change|detail.policy": ["hash"],
+  "witness policy change|detail.witnesses": ["number"],
+  "witness policy change|detail.groups": ["number"],
+  "witness policy change|detail.threshold": ["number"],
+  "witness policy change|detail.members": ["number"],
   "key rotation|detail.key": ["enum"],
   "key rotation|detail.from": ["keyid", "null"],
   "key rotation|detail.to": ["keyid"],
