@@ -46,6 +46,7 @@ export async function openBlobStore(url: string, keys: BlobKeys, opts: OpenOptio
  * copy of the store kept in a bucket holds. Checked reachable at open (NotFound, Forbidden or an Error saying why).
  */
 export async function openS3Objects(url: string, env: NodeJS.ProcessEnv = process.env): Promise<Backend> {
+  // Loaded on demand, as in openBlobStore: the AWS SDK only for those who use S3.
   const { openS3Backend } = await import("./s3-backend.ts");
   return openS3Backend(url, env);
 }
