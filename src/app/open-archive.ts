@@ -14,7 +14,6 @@ import { registerFamiliesJobs } from "../families/index.ts";
 import { registerDossierJobs } from "../dossiers/index.ts";
 import { registerPackageExpiry } from "../dossiers/index.ts";
 import { registerReviewBlinding } from "../review/index.ts";
-import { Invalid } from "../core/errors.ts";
 import { LogTree, WitnessClient, WitnessPolicyWatch, assertPolicyForLog, loadOrCreateLogKey, loadWitnessPolicy, newOrigin, type WitnessPolicySource } from "../ledger/index.ts";
 import { registerAuthenticityJobs } from "../authenticity/index.ts";
 import { registerExhibitionJobs } from "../exhibitions/index.ts";

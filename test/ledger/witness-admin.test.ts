@@ -7,6 +7,7 @@ import type { DalilError } from "../../src/core/errors.ts";
 import { custody, parseLeaf } from "../../src/ledger/events.ts";
 import { generateCosigner } from "../../src/ledger/cosignature.ts";
 import { parseWitnessPolicy } from "../../src/ledger/witness-policy.ts";
+import type { WitnessClient } from "../../src/ledger/witness-client.ts";
 import { addWitness, removeWitness, setWitnessQuorum, showWitnessPolicy } from "../../src/ledger/witness-admin.ts";
 import { backends, tempDir } from "../support/backends.ts";
 import { freshArchive } from "../support/archive.ts";
@@ -30,7 +31,9 @@ for (const { backend, skip } of await backends()) {
     try {
       const file = join(dataDir, "witnesses.policy");
       assert.deepEqual(await showWitnessPolicy(a, admin), { file, exists: false, witnesses: [], groups: [], quorum: "none" });
-      assert.equal(a.tree.witnesses, undefined);
+      // read at each use (a getter), so no narrowing from one use to the next
+      const inForce = (): WitnessClient | undefined => a.tree.witnesses;
+      assert.equal(inForce(), undefined);
       await assert.rejects(addWitness(a, archivist, { name: "live", vkey: live.vkey }), /Your role \(archivist\) may not do this \(witness.manage\)/);
 
       const before = await a.log.size();
@@ -44,10 +47,10 @@ for (const { backend, skip } of await backends()) {
       assert.deepEqual(parsed.witnesses.map((w) => w.key.vkey), [live.vkey, other.vkey]);
 
       // in force at once: the running archive's next checkpoint goes to the witness just added, and is cosigned
-      assert.deepEqual(a.tree.witnesses?.policy.witnesses.map((w) => w.name), ["live", "offline"]);
+      assert.deepEqual(inForce()?.policy.witnesses.map((w) => w.name), ["live", "offline"]);
       await a.db.transaction((tx) => a.log.append(tx, custody("validation", admin, a.clock.now(), [{ id: "x_1", role: "test" }], {})));
       await a.tree.checkpoint();
-      const states = await a.tree.witnesses!.states();
+      const states = await inForce()!.states();
       assert.ok(states.find((s) => s.name === "live")?.lastCosigned, "the witness added on screen cosigned the next checkpoint");
 
       // refusals, each with its sentence
@@ -67,7 +70,7 @@ for (const { backend, skip } of await backends()) {
       await assert.rejects(removeWitness(a, admin, { name: "live" }), refusedWith("witness.isQuorum"));
       const r = await removeWitness(a, admin, { name: "offline" });
       assert.deepEqual(r.groups, [{ name: "quorum", threshold: 1, members: ["live"] }], "taken out of the group too");
-      assert.deepEqual(a.tree.witnesses?.policy.witnesses.map((w) => w.name), ["live"]);
+      assert.deepEqual(inForce()?.policy.witnesses.map((w) => w.name), ["live"]);
 
       // every change is one event: what changed and counts; the name only as a commitment, no key, no address
       const events = (await a.db.db.selectFrom("custody_events").select("leaf").where("seq", ">=", before).orderBy("seq").execute()).map((x) => parseLeaf(x.leaf)).filter((e) => e.type === "witness policy change");
@@ -78,9 +81,9 @@ for (const { backend, skip } of await backends()) {
       // a policy file changed by another hand (an editor, the CLI in another process) is read at the next use;
       // one that does not parse leaves the policy read before in force
       writeFileSync(file, `log ${a.tree.verifierKey}\nquorum none\n`);
-      assert.deepEqual(a.tree.witnesses?.policy.witnesses, []);
+      assert.deepEqual(inForce()?.policy.witnesses, []);
       writeFileSync(file, "witness broken\n");
-      assert.deepEqual(a.tree.witnesses?.policy.quorum, "none");
+      assert.deepEqual(inForce()?.policy.quorum, "none");
     } finally {
       await live.stop();
       await close();
