@@ -73,6 +73,12 @@ async function save(ctx: Ctx, actor: Actor, c: Current, next: WitnessPolicy, det
   return view({ file: c.file, exists: true, policy: parsed });
 }
 
+/** The groups but the one an earlier "k of" quorum wrote (unless another group uses it): a new quorum replaces it. */
+const withoutQuorumGroup = (p: WitnessPolicy): PolicyGroup[] => p.groups.filter((g) => g.name !== QUORUM_GROUP || p.groups.some((o) => o.members.includes(QUORUM_GROUP)));
+
+/** Whether the quorum or a group names this group. */
+const usedElsewhere = (p: WitnessPolicy, group: string): boolean => p.quorum === group || p.groups.some((g) => g.members.includes(group));
+
 const namesOf = (p: WitnessPolicy): Set<string> => new Set(["none", ...p.witnesses.map((w) => w.name), ...p.groups.map((g) => g.name)]);
 
 export async function addWitness(ctx: Ctx, actor: Actor, sent: AddWitnessInput): Promise<WitnessPolicyView> {
@@ -101,14 +107,20 @@ export async function removeWitness(ctx: Ctx, actor: Actor, sent: RemoveWitnessI
   const w = c.policy.witnesses.find((x) => x.name === name);
   if (!w) throw new NotFound(say("witness.notInPolicy", { name }));
   if (c.policy.quorum === name) throw new Conflict(say("witness.isQuorum", { name }));
-  // taken out of every group; a group of "all" stays all of the rest, and one left short of its threshold is refused
-  const groups: PolicyGroup[] = c.policy.groups.map((g) => {
-    if (!g.members.includes(name)) return g;
+  // taken out of every group; a group of "all" stays all of the rest; a group left empty that nothing uses goes
+  // with it; one left short of its threshold, or empty but in use, is refused
+  const groups: PolicyGroup[] = [];
+  for (const g of c.policy.groups) {
+    if (!g.members.includes(name)) {
+      groups.push(g);
+      continue;
+    }
     const members = g.members.filter((m) => m !== name);
     const threshold = g.threshold === g.members.length ? members.length : g.threshold;
+    if (members.length === 0 && !usedElsewhere(c.policy, g.name)) continue;
     if (members.length === 0 || threshold > members.length) throw new Conflict(say("witness.leavesGroupShort", { name, group: g.name }));
-    return { name: g.name, threshold, members };
-  });
+    groups.push({ name: g.name, threshold, members });
+  }
   const next: WitnessPolicy = { ...c.policy, witnesses: c.policy.witnesses.filter((x) => x !== w), groups };
   return save(ctx, actor, c, next, { change: "witness removed", witness: secret(name), key: sha256Hex(w.key.vkey) });
 }
@@ -120,10 +132,11 @@ export async function setWitnessQuorum(ctx: Ctx, actor: Actor, sent: SetWitnessQ
   const names = namesOf(c.policy);
   if ("quorum" in input) {
     if (!names.has(input.quorum)) throw new Invalid(say("witness.quorumUnknown", { name: input.quorum }), "quorum");
-    return save(ctx, actor, c, { ...c.policy, quorum: input.quorum }, { change: "quorum set", threshold: input.quorum === "none" ? 0 : 1 });
+    const groups = input.quorum === QUORUM_GROUP ? c.policy.groups : withoutQuorumGroup(c.policy);
+    return save(ctx, actor, c, { ...c.policy, groups, quorum: input.quorum }, { change: "quorum set", threshold: input.quorum === "none" ? 0 : 1 });
   }
-  // k of some witnesses and groups: the group "quorum" (made anew; a group of that name used by no other is replaced)
-  const kept = c.policy.groups.filter((g) => g.name !== QUORUM_GROUP || c.policy.groups.some((o) => o.members.includes(QUORUM_GROUP)));
+  // k of some witnesses and groups: the group "quorum", made anew
+  const kept = withoutQuorumGroup(c.policy);
   const known = new Set([...c.policy.witnesses.map((w) => w.name), ...kept.map((g) => g.name)]);
   for (const m of input.members) if (!known.has(m)) throw new Invalid(say("witness.quorumUnknown", { name: m }), "members");
   if (new Set(input.members).size !== input.members.length) throw new Invalid(say("witness.quorumTwice"), "members");

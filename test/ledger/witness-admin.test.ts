@@ -62,19 +62,21 @@ for (const { backend, skip } of await backends()) {
       await assert.rejects(setWitnessQuorum(a, admin, { quorum: "nobody" }), refusedWith("witness.quorumUnknown"));
       await assert.rejects(removeWitness(a, admin, { name: "nobody" }), refusedWith("witness.notInPolicy"));
 
-      // quorum: 1 of the two, then the live witness alone (which can then not be removed)
+      // quorum: 1 of the two; a witness removed leaves the group; then the live witness alone (the group goes),
+      // which can then not be removed
       const q = await setWitnessQuorum(a, admin, { threshold: 1, members: ["live", "offline"] });
       assert.deepEqual([q.quorum, q.groups], ["quorum", [{ name: "quorum", threshold: 1, members: ["live", "offline"] }]]);
       assert.match(readFileSync(file, "utf8"), /^group quorum any live offline\nquorum quorum$/m);
-      await setWitnessQuorum(a, admin, { quorum: "live" });
-      await assert.rejects(removeWitness(a, admin, { name: "live" }), refusedWith("witness.isQuorum"));
       const r = await removeWitness(a, admin, { name: "offline" });
       assert.deepEqual(r.groups, [{ name: "quorum", threshold: 1, members: ["live"] }], "taken out of the group too");
       assert.deepEqual(inForce()?.policy.witnesses.map((w) => w.name), ["live"]);
+      const one = await setWitnessQuorum(a, admin, { quorum: "live" });
+      assert.deepEqual([one.quorum, one.groups], ["live", []], "the group the earlier quorum wrote is gone");
+      await assert.rejects(removeWitness(a, admin, { name: "live" }), refusedWith("witness.isQuorum"));
 
       // every change is one event: what changed and counts; the name only as a commitment, no key, no address
       const events = (await a.db.db.selectFrom("custody_events").select("leaf").where("seq", ">=", before).orderBy("seq").execute()).map((x) => parseLeaf(x.leaf)).filter((e) => e.type === "witness policy change");
-      assert.deepEqual(events.map((e) => e.detail.change), ["witness added", "witness added", "quorum set", "quorum set", "witness removed"]);
+      assert.deepEqual(events.map((e) => e.detail.change), ["witness added", "witness added", "quorum set", "witness removed", "quorum set"]);
       const leaves = JSON.stringify(events);
       for (const typed of ["offline", live.vkey, other.vkey, live.url, "witness.test"]) assert.ok(!leaves.includes(typed), `${typed} is not in a leaf in the clear`);
 
