@@ -149,9 +149,14 @@ export function AdminWitnesses() {
             <label htmlFor="witness-quorum-choice">{t("adminWitnesses.quorumChoice")}</label>
             <select id="witness-quorum-choice" value={choice || d.quorum} onChange={(e) => setChoice(e.target.value)}>
               <option value="none">{t("adminWitnesses.quorumNone")}</option>
-              {[...d.witnesses.map((w) => w.name), ...d.groups.map((g) => g.name)].map((n) => (
-                <option key={n} value={n}>
-                  {t("adminWitnesses.quorumOne", { name: n })}
+              {d.witnesses.map((w) => (
+                <option key={w.name} value={w.name}>
+                  {t("adminWitnesses.quorumOne", { name: w.name })}
+                </option>
+              ))}
+              {d.groups.map((g) => (
+                <option key={g.name} value={g.name}>
+                  {words({ ...d, quorum: g.name })}
                 </option>
               ))}
               {d.witnesses.length > 0 && <option value="*some">{t("adminWitnesses.quorumSomeChoice")}</option>}
