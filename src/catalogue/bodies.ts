@@ -10,7 +10,7 @@ import { secret } from "../ledger/index.ts";
 import { cdb, type BodiesTable, type BodyFindingsTable } from "./tables.ts";
 import { recordChanges, type Change, type RecordChanges } from "./history.ts";
 import { Vocabularies } from "./vocabularies.ts";
-import { checkMark, type Mark } from "./marks.ts";
+import { checkMark, withReviewClothing, withReviewMarks, type Mark } from "./marks.ts";
 import { monthOf, parseFuzzyDate, type FuzzyDate } from "./dates.ts";
 import { insertNumbers, normaliseNumber, numbersOf, refreshCurrentNumbers, type NewNumber } from "./numbers.ts";
 import { bodySearchText, findingCodesText, refreshSearchText } from "./search-index.ts";
@@ -66,10 +66,15 @@ export interface BodyPatch {
   sensitivity?: Sensitivity;
 }
 
-/** What other modules may also set, in their own transaction: forensic review (status, findings). */
+/**
+ * What other modules may also set, in their own transaction: forensic review (status, findings, and the marks and
+ * clothing a settled review recorded: added to the body's, never replacing them).
+ */
 export interface SystemBodyPatch extends BodyPatch {
   reviewStatus?: ReviewStatus;
   reviewFindings?: string[];
+  reviewMarks?: Mark[];
+  reviewClothing?: string | null;
 }
 
 export const EDITABLE_FIELDS = [
@@ -187,9 +192,28 @@ function applyPatch(
   if (amin !== null && amax !== null && amin > amax) throw new Invalid(say("body.ageRange", { min: amin, max: amax }), "ageMin");
   if (has("marks")) {
     if (!Array.isArray(patch.marks) || patch.marks.length > 50) throw new Invalid(say("body.marksList"), "marks");
-    set.marks = JSON.stringify(patch.marks.map((m) => checkMark({ type: m.type, region: m.region ?? null, description: m.description ?? "" }, vocab)));
+    // a mark kept as it was keeps where it came from (an edit cannot say a mark came from review)
+    const was = new Map((JSON.parse(current.marks) as Mark[]).filter((m) => m.source).map((m) => [`${m.type}|${m.region ?? ""}|${m.description}`, m.source]));
+    set.marks = JSON.stringify(
+      patch.marks.map((m) => {
+        const c = checkMark({ type: m.type, region: m.region ?? null, description: m.description ?? "" }, vocab);
+        const source = was.get(`${c.type}|${c.region ?? ""}|${c.description}`);
+        return source ? { ...c, source } : c;
+      }),
+    );
+  }
+  if (has("reviewMarks")) {
+    if (!Array.isArray(patch.reviewMarks) || patch.reviewMarks.length > 50) throw new Invalid(say("body.marksList"), "marks");
+    const before = JSON.parse(set.marks ?? current.marks) as Mark[];
+    const after = withReviewMarks(before, patch.reviewMarks!, vocab);
+    if (after.length > 50) throw new Invalid(say("body.marksList"), "marks");
+    if (after.length !== before.length) set.marks = JSON.stringify(after);
   }
   if (has("clothing")) set.clothing = text(patch.clothing, "clothing");
+  if (has("reviewClothing")) {
+    const after = withReviewClothing(set.clothing !== undefined ? set.clothing : current.clothing, patch.reviewClothing ?? "");
+    if (after !== current.clothing) set.clothing = text(after, "clothing");
+  }
   if (has("identificationStatus")) {
     set.identification_status = oneOf(IDENTIFICATION_STATUSES, patch.identificationStatus!, "identificationStatus");
   }

@@ -20,7 +20,8 @@ export type SearchResult = z.infer<typeof SearchResult>;
 export const FuzzyDate = z.object({ text: z.string(), earliest: z.string(), latest: z.string() });
 export type FuzzyDate = z.infer<typeof FuzzyDate>;
 
-export const Mark = z.object({ type: z.string(), region: z.string().nullable(), description: z.string() });
+/** `source`: "review" when a settled forensic review recorded the mark; absent when it was entered in the catalogue or imported. */
+export const Mark = z.object({ type: z.string(), region: z.string().nullable(), description: z.string(), source: z.literal("review").optional() });
 export type Mark = z.infer<typeof Mark>;
 
 export const BodyView = z.object({ id: z.string(), ref: z.string(), refNo: z.number(), externalRef: z.string().nullable(), sourceId: z.string().nullable(), detaineeNo: z.string().nullable(), detaineeNoNorm: z.string().nullable(), branchNo: z.string().nullable(), branchNoNorm: z.string().nullable(), examinerNo: z.string().nullable(), examinerNoNorm: z.string().nullable(), hospital: z.string().nullable(), photoDate: z.string().nullable(), photoMonth: z.string().nullable(), deathDate: FuzzyDate.nullable(), sex: z.enum(["male", "female"]).nullable(), ageMin: z.number().nullable(), ageMax: z.number().nullable(), marks: z.array(Mark), clothing: z.string().nullable(), injuries: z.array(z.string()), reviewFindings: z.array(z.string()), identificationStatus: z.enum(["unidentified", "possible_match", "identified"]), nameAr: z.string().nullable(), nameLat: z.string().nullable(), reviewStatus: z.enum(["unreviewed", "sampled", "in_review", "reviewed", "disputed"]), notes: z.string().nullable(), sensitivity: Sensitivity, mergedInto: z.string().nullable(), version: z.number(), createdAt: z.string(), createdBy: z.string(), updatedAt: z.string() });

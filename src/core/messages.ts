@@ -375,6 +375,7 @@ export const MESSAGES = {
   // Review and authenticity (src/review, src/authenticity).
   "review.regionPhoto": ["photo"],
   "review.rectangle": [],
+  "review.markTwice": ["type", "region"],
   "review.polygon": [],
   "review.noAssignment": ["id"],
   "review.notYours": [],
