@@ -14,6 +14,7 @@ import { checkMark, withReviewClothing, withReviewMarks, type Mark } from "./mar
 import { monthOf, parseFuzzyDate, type FuzzyDate } from "./dates.ts";
 import { insertNumbers, normaliseNumber, numbersOf, refreshCurrentNumbers, type NewNumber } from "./numbers.ts";
 import { bodySearchText, findingCodesText, refreshSearchText } from "./search-index.ts";
+import { documentsOf } from "./documents.ts";
 import { identificationsOf, moveIdentificationOnMerge, standingIdentification } from "./identifications.ts";
 import {
   IDENTIFICATION_STATUSES,
@@ -296,7 +297,7 @@ async function viewOf(tx: Tx, row: BodiesTable): Promise<BodyView> {
 }
 
 export async function detailOf(tx: Tx, row: BodiesTable): Promise<BodyDetail> {
-  const [view, photos, numbers, identifications] = await Promise.all([
+  const [view, photos, numbers, identifications, documents] = await Promise.all([
     viewOf(tx, row),
     // Joined with archive's originals on purpose (allowed in scripts/check-modules.mjs): through originalFacts
     // this read took 1.2–1.5× as long (`npm run bench -- bounds`), on every body read.
@@ -309,12 +310,14 @@ export async function detailOf(tx: Tx, row: BodiesTable): Promise<BodyDetail> {
       .execute(),
     numbersOf(tx, row.id),
     identificationsOf(tx, row.id),
+    documentsOf(tx, [row.id]),
   ]);
   return {
     ...view,
     photos: photos.map((p) => ({ sha256: p.original_sha256, role: p.role, position: p.position, captureTime: p.capture_time, width: p.width, height: p.height })),
     numbers,
     identifications,
+    documents: documents.get(row.id) ?? [],
   };
 }
 
@@ -795,6 +798,8 @@ export async function mergeBodies(ctx: Ctx, actor: Actor, sent: MergeBodies): Pr
     }
     const nums = await db.selectFrom("body_numbers").select("id").where("body_id", "=", absorb.id).execute();
     if (nums.length) await db.updateTable("body_numbers").set({ body_id: keep.id }).where("body_id", "=", absorb.id).execute();
+    const docs = await db.selectFrom("body_documents").select("id").where("body_id", "=", absorb.id).execute();
+    if (docs.length) await db.updateTable("body_documents").set({ body_id: keep.id }).where("body_id", "=", absorb.id).execute();
     await db.deleteFrom("body_findings").where("body_id", "=", absorb.id).execute();
     await refreshFindingCodes(tx, absorb.id);
     const links = await db.selectFrom("links").select(["id", "from_id", "to_id"]).where((eb) => eb.or([eb("from_id", "=", absorb.id), eb("to_id", "=", absorb.id)])).execute();
@@ -824,6 +829,7 @@ export async function mergeBodies(ctx: Ctx, actor: Actor, sent: MergeBodies): Pr
         { recordType: "body", recordId: absorb.id, field: "mergedInto", old: null, new: keep.id },
         { recordType: "body", recordId: absorb.id, field: "photos", old: aPhotos.map((p) => p.original_sha256), new: [] },
         ...nums.map((n) => ({ recordType: "body_number", recordId: n.id, field: "bodyId", old: absorb.id, new: keep.id })),
+        ...docs.map((d) => ({ recordType: "body_document", recordId: d.id, field: "bodyId", old: absorb.id, new: keep.id })),
         ...links.flatMap((l) => [
           ...(l.from_id === absorb.id ? [{ recordType: "link", recordId: l.id, field: "fromId", old: absorb.id, new: keep.id }] : []),
           ...(l.to_id === absorb.id ? [{ recordType: "link", recordId: l.id, field: "toId", old: absorb.id, new: keep.id }] : []),

@@ -91,7 +91,7 @@ const HEADER_ALIASES: Record<string, ImportColumn> = {
   ملاحظات: "notes",
 };
 
-function headerKey(h: string): string {
+export function headerKey(h: string): string {
   return normaliseArabic(h).replace(/[\s_-]+/g, " ").trim();
 }
 

@@ -18,7 +18,7 @@ const report: ReportFeatures = {
 };
 
 async function ranking(t: Awaited<ReturnType<typeof freshAccessArchive>>): Promise<string[]> {
-  const bodies = (await readBodies(t.ctx, admin, { limit: 100 })).items.map(bodyFeatures);
+  const bodies = (await readBodies(t.ctx, admin, { limit: 100 })).items.map((b) => bodyFeatures(b));
   return rankBodies(report, bodies).map((s) => s.ref);
 }
 
