@@ -289,7 +289,7 @@ export async function importBodyDocuments(ctx: Ctx, actor: Actor, sent: ImportDo
         action: "catalogue.documents-import",
         format: "csv",
         sha256,
-        source: secret(source),
+        document: secret(source),
         rows: report.rows,
         attached: report.attached,
         bodies: report.bodies,

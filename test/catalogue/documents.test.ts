@@ -72,7 +72,7 @@ for (const { backend, skip } of await backends()) {
       // one custody event per file; the source typed is a commitment in the leaf, never in the clear
       const ev = (await a.log.eventsFor(r.importId)).map((e) => e.event).find((e) => e.detail.action === "catalogue.documents-import")!;
       assert.ok(ev, "the import is logged");
-      assert.ok(isCommitment(ev.detail.source));
+      assert.ok(isCommitment(ev.detail.document));
       assert.equal(ev.detail.attached, 6);
 
       // the search finds a body by a document's number and by its name in the other script
