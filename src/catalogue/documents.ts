@@ -4,11 +4,11 @@ import type { Actor } from "../core/actor.ts";
 import { Invalid } from "../core/errors.ts";
 import { newId } from "../core/ids.ts";
 import type { Tx } from "../db/database.ts";
-import { custody, secret } from "../ledger/index.ts";
+import { secret } from "../ledger/index.ts";
 import { crossScriptKey } from "../names/index.ts";
 import { cdb, type BodiesTable, type BodyDocumentsTable } from "./tables.ts";
 import { parseCsv, unprotectCell } from "./csv.ts";
-import { headerKey } from "./csv-import.ts";
+import { columnOf as bodyColumnOf, headerKey, logCsvImport } from "./csv-import.ts";
 import { checkNumberValue, normaliseNumber } from "./numbers.ts";
 import { bodiesHiddenFrom, visibleSensitivities } from "./bodies.ts";
 import { recordManyChanges, type RecordChanges } from "./history.ts";
@@ -48,37 +48,21 @@ const VALUE_COLUMNS: { column: Column; kind: DocumentKind }[] = [
   { column: "name_lat", kind: "name" },
 ];
 
-// Header spellings (compared after csv-import's normalisation: case, spaces, Arabic letter forms).
+// Header spellings beyond the body import's (csv-import.ts, whose spellings of the same columns count here too),
+// compared after its normalisation: case, spaces, Arabic letter forms.
 const ALIASES: Record<string, Column> = {
-  reference: "ref",
   المرجع: "ref",
   "مرجع الجثمان": "ref",
   "المرجع الخارجي": "external_ref",
   "مرجع الشريك": "external_ref",
-  "partner ref": "external_ref",
-  detainee: "detainee_no",
-  "detainee number": "detainee_no",
-  "رقم المعتقل": "detainee_no",
-  "رقم المحتجز": "detainee_no",
   "رقم الموقوف": "detainee_no",
-  branch: "branch_no",
-  "branch number": "branch_no",
-  "رقم الفرع": "branch_no",
-  الفرع: "branch_no",
-  examiner: "examiner_no",
-  "examiner number": "examiner_no",
   "body number": "examiner_no",
-  "رقم الطبيب الشرعي": "examiner_no",
-  "الرقم الطبي": "examiner_no",
   "رقم الجثه": "examiner_no",
   hospital: "hospital_no",
   "hospital number": "hospital_no",
   "hospital no": "hospital_no",
   "رقم المشفي": "hospital_no",
   "رقم المستشفي": "hospital_no",
-  الاسم: "name",
-  "الاسم بالعربيه": "name_ar",
-  "الاسم باللاتينيه": "name_lat",
 };
 
 const MAX_ROWS = 200_000;
@@ -90,9 +74,10 @@ const FORMULA = /^[=+\-@\t\r]/;
 
 function columnOf(h: string): Column | null {
   const k = headerKey(h);
-  const snake = k.replace(/ /g, "_");
-  if ((DOCUMENT_COLUMNS as readonly string[]).includes(snake)) return snake as Column;
-  return ALIAS_KEYS.get(k) ?? null;
+  const own = ALIAS_KEYS.get(k);
+  if (own) return own;
+  const c = bodyColumnOf(h);
+  return c && (DOCUMENT_COLUMNS as readonly string[]).includes(c) ? (c as Column) : null;
 }
 
 const ALIAS_KEYS = new Map(Object.entries(ALIASES).map(([h, c]) => [headerKey(h), c]));
@@ -283,18 +268,7 @@ export async function importBodyDocuments(ctx: Ctx, actor: Actor, sent: ImportDo
       await refreshSearchText(tx, bodyId, vocab);
     }
     await recordManyChanges(ctx, tx, actor, records);
-    await ctx.log.append(
-      tx,
-      custody("metadata modification", actor, ctx.clock.now(), [{ id: importId, role: "import" }], {
-        action: "catalogue.documents-import",
-        format: "csv",
-        sha256,
-        document: secret(source),
-        rows: report.rows,
-        attached: report.attached,
-        bodies: report.bodies,
-      }),
-    );
+    await logCsvImport(ctx, tx, actor, { importId, action: "catalogue.documents-import", sha256 }, { document: secret(source), rows: report.rows, attached: report.attached, bodies: report.bodies });
   });
   report.rejected.sort((a, b) => a.row - b.row);
   report.ok = report.rejected.length === 0;

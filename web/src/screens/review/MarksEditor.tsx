@@ -23,28 +23,8 @@ export function MarksEditor({ draft, onDraft }: { draft: ReviewDraft; onDraft: (
       <ol className="plain">
         {draft.marks.map((m, i) => (
           <li key={m.key} className="mark-row">
-            <div className="field">
-              <label htmlFor={`mark-type-${m.key}`}>{t("review.markType", { n: fmt.num(i + 1) })}</label>
-              <select id={`mark-type-${m.key}`} value={m.type} onChange={(e) => set(i, { type: e.target.value })}>
-                <option value="">{t("review.chooseMarkType")}</option>
-                {types.terms.filter((x) => !x.retired).map((x) => (
-                  <option key={x.code} value={x.code}>
-                    {types.label(x.code)}
-                  </option>
-                ))}
-              </select>
-            </div>
-            <div className="field">
-              <label htmlFor={`mark-region-${m.key}`}>{t("review.markRegion", { n: fmt.num(i + 1) })}</label>
-              <select id={`mark-region-${m.key}`} value={m.region} onChange={(e) => set(i, { region: e.target.value })}>
-                <option value="">{t("review.regionUnknown")}</option>
-                {regions.terms.filter((x) => !x.retired).map((x) => (
-                  <option key={x.code} value={x.code}>
-                    {regions.label(x.code)}
-                  </option>
-                ))}
-              </select>
-            </div>
+            <TermSelect id={`mark-type-${m.key}`} label={t("review.markType", { n: fmt.num(i + 1) })} empty={t("review.chooseMarkType")} value={m.type} onChange={(type) => set(i, { type })} vocabulary={types} />
+            <TermSelect id={`mark-region-${m.key}`} label={t("review.markRegion", { n: fmt.num(i + 1) })} empty={t("review.regionUnknown")} value={m.region} onChange={(region) => set(i, { region })} vocabulary={regions} />
             <div className="field">
               <label htmlFor={`mark-words-${m.key}`}>{t("review.markWords", { n: fmt.num(i + 1) })}</label>
               <input id={`mark-words-${m.key}`} maxLength={500} dir="auto" value={m.description} onChange={(e) => set(i, { description: e.target.value })} />
@@ -63,6 +43,25 @@ export function MarksEditor({ draft, onDraft }: { draft: ReviewDraft; onDraft: (
         <textarea id="review-clothing" rows={2} maxLength={4000} dir="auto" value={draft.clothing} onChange={(e) => onDraft({ ...draft, clothing: e.target.value })} />
       </div>
     </fieldset>
+  );
+}
+
+/** A labelled choice of one current term of a vocabulary, `empty` (the empty value) first. */
+function TermSelect({ id, label, empty, value, onChange, vocabulary }: { id: string; label: string; empty: string; value: string; onChange: (code: string) => void; vocabulary: ReturnType<typeof useTerms> }) {
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      <select id={id} value={value} onChange={(e) => onChange(e.target.value)}>
+        <option value="">{empty}</option>
+        {vocabulary.terms
+          .filter((x) => !x.retired)
+          .map((x) => (
+            <option key={x.code} value={x.code}>
+              {vocabulary.label(x.code)}
+            </option>
+          ))}
+      </select>
+    </div>
   );
 }
 
