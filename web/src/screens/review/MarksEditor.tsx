@@ -65,18 +65,19 @@ function TermSelect({ id, label, empty, value, onChange, vocabulary }: { id: str
   );
 }
 
-/** The marks and clothing of a signed review, for reading. */
-export function RecordedMarks({ marks, clothing }: { marks: { type: string; region: string | null; description: string }[]; clothing: string | undefined }) {
+/** The marks and clothing of a signed review, for reading (`bare`: the marks' words alone, for a label). */
+export function RecordedMarks({ marks, clothing, bare = false }: { marks: { type: string; region: string | null; description: string }[]; clothing: string | undefined; bare?: boolean }) {
   const { t } = useTranslation();
   const types = useTerms("mark_type", reviewApi.vocabulary);
   const regions = useTerms("body_region", reviewApi.vocabulary);
   if (marks.length === 0 && !clothing) return null;
+  const words = marks.map((m) => `${types.label(m.type)} (${m.region ? regions.label(m.region) : t("review.regionUnknown")})${m.description ? `: ${m.description}` : ""}`).join(t("review.sep"));
+  if (bare) return <span dir="auto">{words}</span>;
   return (
     <>
       {marks.length > 0 && (
-        <p>
-          {t("review.marks")}:{" "}
-          {marks.map((m) => `${types.label(m.type)} (${m.region ? regions.label(m.region) : t("review.regionUnknown")})${m.description ? `: ${m.description}` : ""}`).join(t("review.sep"))}
+        <p dir="auto">
+          {t("review.marks")}: {words}
         </p>
       )}
       {clothing && (
