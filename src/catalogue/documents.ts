@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { sql } from "kysely";
 import type { Ctx } from "../app/context.ts";
 import type { Actor } from "../core/actor.ts";
 import { Invalid } from "../core/errors.ts";
@@ -265,6 +266,8 @@ export async function importBodyDocuments(ctx: Ctx, actor: Actor, sent: ImportDo
         changes: mine.map((f) => ({ recordType: "body_document", recordId: f.id, field: f.kind, old: null, new: { value: f.value, source, row: f.source_row } })),
         detail: { ref: refOf.get(bodyId)!, import: importId },
       });
+      // a new version of the body: its readers (families' re-rank watches the bodies' stamp) see it changed
+      await db.updateTable("bodies").set({ version: sql<number>`version + 1`, updated_at: now }).where("id", "=", bodyId).execute();
       await refreshSearchText(tx, bodyId, vocab);
     }
     await recordManyChanges(ctx, tx, actor, records);

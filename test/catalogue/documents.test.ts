@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { backends } from "../support/backends.ts";
 import { freshArchive } from "../support/archive.ts";
 import { investigator, seedBodies, typed, as } from "../support/catalogue.ts";
-import { getBody, importBodyDocuments, mergeBodies, searchBodies } from "../../src/catalogue/index.ts";
+import { bodiesStamp, getBody, importBodyDocuments, mergeBodies, searchBodies } from "../../src/catalogue/index.ts";
 import { Forbidden, Invalid } from "../../src/core/errors.ts";
 import { isCommitment } from "../../src/ledger/openings.ts";
 import { loadBodyFeatures } from "../../src/families/matching.ts";
@@ -48,7 +48,11 @@ for (const { backend, skip } of await backends()) {
         `${b2!.ref},,,,,H-77,`,
         ",P-9,,,,,Samer Haddad",
       ].join("\r\n");
+      const stamp = await bodiesStamp(a.db.db);
+      const version = (await getBody(a, investigator, b1!.id)).version;
       const r = await importBodyDocuments(a, investigator, { csv: withExt, source: SOURCE });
+      assert.ok((await bodiesStamp(a.db.db)) > stamp, "the bodies' stamp moves, so families re-rank");
+      assert.equal((await getBody(a, investigator, b1!.id)).version, version + 1);
       assert.deepEqual(r.rejected, []);
       assert.equal(r.ok, true);
       assert.equal(r.bodies, 3);
