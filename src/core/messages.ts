@@ -298,6 +298,10 @@ export const MESSAGES = {
   "csv.quoteInside": ["line"],
   "csv.quoteOpen": ["line"],
   "csv.empty": [],
+  "documents.source": ["max"],
+  "documents.tooLarge": ["max"],
+  "documents.notUtf8": [],
+  "documents.noValueColumn": ["columns"],
   "date.yearRange": ["date", "max", "min"],
   "date.notInCalendar": ["date"],
   "date.noMonth": ["date"],
@@ -388,6 +392,7 @@ export const MESSAGES = {
   // Review and authenticity (src/review, src/authenticity).
   "review.regionPhoto": ["photo"],
   "review.rectangle": [],
+  "review.markTwice": ["type", "region"],
   "review.polygon": [],
   "review.noAssignment": ["id"],
   "review.notYours": [],

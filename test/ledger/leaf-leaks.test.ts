@@ -17,6 +17,7 @@ import { addNumber, checkNumber, retireNumber } from "../../src/catalogue/number
 import { createLink, retractLink } from "../../src/catalogue/links.ts";
 import { addVocabularyTerm, updateVocabularyTerm } from "../../src/catalogue/vocabularies.ts";
 import { exportBodiesCsv } from "../../src/catalogue/csv-import.ts";
+import { importBodyDocuments } from "../../src/catalogue/documents.ts";
 import { buildPackage } from "../../src/dossiers/package.ts";
 import { createDossier, freezeDossier } from "../../src/dossiers/dossiers.ts";
 import { addExhibit, reviseReasoning, withdrawExhibit } from "../../src/dossiers/exhibits.ts";
@@ -110,6 +111,8 @@ for (const { backend, skip } of await backends()) {
       await addVocabularyTerm(a, admin, { vocabulary: "hospital", code: "mujtahid", labelAr: "مشفى المجتهد", labelEn: `${MARK} Al-Mujtahid Hospital` });
       await updateVocabularyTerm(a, admin, { vocabulary: "hospital", code: "mujtahid", labelEn: `${MARK} renamed` });
       await exportBodiesCsv(a, investigator);
+      const documents = await importBodyDocuments(a, investigator, { csv: `ref,detainee_no,name_lat\n${b2!.ref},7788,${MARK} Haddad\n`, source: `${MARK} Register 601` });
+      assert.equal(documents.attached, 2);
       await drawReviewSample(a, investigator, { size: 1, seed: `${MARK} seed` });
 
       // A dossier: named and reasoned in words, an exhibit withdrawn with a reason, a version frozen.
@@ -359,6 +362,10 @@ const ALLOWED: Record<string, Kind[]> = {
   "metadata modification|detail.created": ["number"],
   "metadata modification|detail.updated": ["number"],
   "metadata modification|detail.unchanged": ["number"],
+  // numbers and names read from documents (catalogue/documents.ts): the source named by a commitment, counts
+  "metadata modification|detail.document": ["commitment"],
+  "metadata modification|detail.attached": ["number"],
+  "metadata modification|detail.bodies": ["number"],
   "metadata modification|detail.proposal": ["id"],
   "metadata modification|detail.proposals": ["number"],
   "metadata modification|detail.proposals[]": ["id"],

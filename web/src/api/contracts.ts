@@ -47,6 +47,7 @@ export interface RouteContracts {
   "GET /api/bodies/:id/reviews": { answer: z.infer<typeof review.GetBodiesByIdReviewsAnswer>; body: undefined };
   "POST /api/bodies/:id/split": { answer: z.infer<typeof catalogue.PostBodiesByIdSplitAnswer>; body: Omit<z.input<typeof catalogue.SplitBodyInput>, "bodyId"> };
   "POST /api/bodies/merge": { answer: z.infer<typeof catalogue.MergeResult>; body: z.input<typeof catalogue.MergeBodiesInput> };
+  "POST /api/catalogue/documents/import": { answer: z.infer<typeof catalogue.DocumentsImportReport>; body: z.input<typeof catalogue.ImportDocumentsInput> };
   "GET /api/catalogue/export": { answer: Blob; body: undefined };
   "POST /api/catalogue/import": { answer: z.infer<typeof catalogue.ImportReport>; body: z.input<typeof catalogue.ImportCsvInput> };
   "GET /api/dossiers": { answer: z.infer<typeof dossiers.GetDossiersAnswer>; body: undefined };
