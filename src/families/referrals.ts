@@ -56,10 +56,10 @@ function objectsOf(row: DnaReferralsTable): EventObject[] {
   return [{ id: row.report_id, role: "report" }, ...(row.body_id ? [{ id: row.body_id, role: "body" }] : []), { id: row.referral, role: "dna referral" }];
 }
 
-async function store(ctx: Ctx, tx: Tx, actor: Actor, row: DnaReferralsTable, action: string): Promise<void> {
+async function store(ctx: Ctx, tx: Tx, actor: Actor, row: DnaReferralsTable, how: { action: string }): Promise<void> {
   checkVersion(row);
   await fdb(tx).insertInto("family_dna_referrals").values(row).execute();
-  await ctx.log.append(tx, custody("metadata modification", actor, ctx.clock.now(), objectsOf(row), { action, referral: row.referral, status: row.status }));
+  await ctx.log.append(tx, custody("metadata modification", actor, ctx.clock.now(), objectsOf(row), { ...how, referral: row.referral, status: row.status }));
 }
 
 /** A report's referral refused without the family's consent to it, standing now. */
@@ -92,7 +92,7 @@ export async function createReferral(ctx: Ctx, actor: Actor, sent: z.input<typeo
       recorded_by: actor.id,
       recorded_at: ctx.clock.now().toISOString(),
     };
-    await store(ctx, tx, actor, row, "report.dna-referral");
+    await store(ctx, tx, actor, row, { action: "report.dna-referral" });
     return row;
   });
   if (row.result || row.body_id) await enqueueRerank(ctx, { reportId: row.report_id });
@@ -125,7 +125,7 @@ export async function updateReferral(ctx: Ctx, actor: Actor, sent: z.input<typeo
       recorded_by: actor.id,
       recorded_at: ctx.clock.now().toISOString(),
     };
-    await store(ctx, tx, actor, row, "report.dna-referral-changed");
+    await store(ctx, tx, actor, row, { action: "report.dna-referral-changed" });
     return { row, prev };
   });
   if (row.result !== prev.result || row.body_id !== prev.body_id || row.status !== prev.status) await enqueueRerank(ctx, { reportId: row.report_id });
