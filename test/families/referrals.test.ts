@@ -9,7 +9,7 @@ import { createReferral, listReferrals, updateReferral } from "../../src/familie
 import { linkMember } from "../../src/families/members.ts";
 import { portalReport } from "../../src/families/portal.ts";
 import { rankBodies, rankBodiesNaive, type Scored } from "../../src/families/scoring.ts";
-import { generateSynthetic, syntheticBodyFeatures, syntheticReportFeatures } from "../../src/families/synthetic.ts";
+import { bodiesWithEvidence, generateSynthetic, reportWithEvidence, syntheticBodyFeatures, syntheticReportFeatures } from "../../src/families/synthetic.ts";
 import { Conflict, Forbidden, Invalid } from "../../src/core/errors.ts";
 
 const line = (s: Scored[]): string => s.map((c) => `${c.ref}:${c.score}:${c.band}`).join(" ");
@@ -119,3 +119,44 @@ for (const { backend, skip } of await backends()) {
     }
   });
 }
+
+test("the generator's evidence options: the bodies and reports are those without them, the shares are kept, the same seed gives the same evidence", () => {
+  const plain = generateSynthetic({ bodies: 4000, reports: 3000, seed: 41 });
+  const opts = { hiddenMarks: 0.5, reviewMarks: 0.4, documents: 0.25, documentNoise: 0.2, dna: 0.2, dnaTruth: 0.6, dnaInconclusive: 0 };
+  const a = generateSynthetic({ bodies: 4000, reports: 3000, seed: 41, evidence: opts });
+  const b = generateSynthetic({ bodies: 4000, reports: 3000, seed: 41, evidence: opts });
+  assert.deepEqual(a.bodies, plain.bodies);
+  assert.deepEqual(a.reports, plain.reports, "the reports are left as they are");
+  const ev = a.evidence!;
+  const flat = (e: typeof ev) => JSON.stringify([...Object.entries(e)].map(([k, m]) => [k, [...m.entries()]]));
+  assert.equal(flat(ev), flat(b.evidence!));
+  // within four standard deviations of a share drawn n times
+  const near = (x: number, want: number, what: string, n: number): void =>
+    assert.ok(Math.abs(x - want) < 4 * Math.sqrt((want * (1 - want)) / n), `${what}: ${x.toFixed(3)}, expected about ${want} of ${n}`);
+  const bare = a.bodies.filter((x) => x.marks.length === 0);
+  near(ev.hiddenMarks.size / bare.length, 0.5, "bodies without recorded marks that had some", bare.length);
+  assert.ok([...ev.hiddenMarks.keys()].every((k) => bare.some((x) => x.key === k)), "only bodies without recorded marks");
+  near(ev.reviewMarks.size / ev.hiddenMarks.size, 0.4, "of those, recorded in review", ev.hiddenMarks.size);
+  assert.ok([...ev.reviewMarks].every(([k, m]) => m.map((x) => x.type).join() === ev.hiddenMarks.get(k)!.map((x) => x.type).join()), "a review records the marks the person had");
+  near(ev.documents.size / a.bodies.length, 0.25, "bodies in registers", a.bodies.length);
+  near(ev.dna.size / a.reports.length, 0.2, "reports with DNA comparisons", a.reports.length);
+  const findings = [...ev.dna].flatMap(([ref, fs]) => fs.map((f) => ({ ref, ...f })));
+  const truth = new Map(a.reports.map((r) => [r.input.ref, r.truth]));
+  assert.ok(findings.every((f) => (f.outcome === "match") === (f.bodyId === truth.get(f.ref))), "matches are the right body, exclusions wrong ones");
+  const present = [...ev.dna.keys()].filter((ref) => truth.get(ref) !== null);
+  near(findings.filter((f) => f.outcome === "match").length / present.length, 0.6, "reports about someone in the catalogue compared with the right body", present.length);
+  assert.ok(findings.some((f) => f.outcome === "exclusion"));
+
+  // bodies with the evidence, as bodyFeatures reads a stored body: review marks added, a register's name where none
+  const both = bodiesWithEvidence(a.bodies, ev, { review: true, documents: true });
+  const [key, marks] = [...ev.reviewMarks][0]!;
+  assert.deepEqual(both.find((x) => x.key === key)!.marks, marks);
+  const unnamed = [...ev.documents].find(([k]) => { const x = a.bodies.find((y) => y.key === k)!; return !x.nameAr && !x.nameLat; })!;
+  const named = both.find((x) => x.key === unnamed[0])!;
+  assert.equal(named.nameAr ?? named.nameLat, unnamed[1].name);
+  assert.ok(syntheticBodyFeatures(named).name);
+  assert.deepEqual(bodiesWithEvidence(a.bodies, ev, {}), a.bodies);
+  const withMarks = [...ev.reportedMarks][0]!;
+  const r = a.reports.find((x) => x.input.ref === withMarks[0])!;
+  assert.deepEqual(reportWithEvidence(r.input, ev).marks, [...(r.input.marks ?? []), ...withMarks[1]]);
+});
