@@ -212,7 +212,7 @@ test("the families screens in Chromium: a caseworker decides and discloses in wo
           assert.ok((await sent.textContent())!.includes(firstRef) && (await sent.textContent())!.includes("LAB-2026-0042"), "the referral with its body and the laboratory's reference");
           assert.ok((await sent.textContent())!.includes(LAB_WORDS[l.code]!.sent), "the status in the page's language");
           await expectNoAxeViolations(page, "report with a DNA referral");
-          await shot(page, p("04b-referral"));
+          await shot(page, p("04a-referral"));
 
           if (l.code === "en") {
             // English goes one stage further: the family's consent to see photographs, then the blurred face.
