@@ -256,7 +256,7 @@ function evidenceSection(bodies: readonly SyntheticBody[], reports: readonly Syn
     if (n) console.log(`  ${label[k].padEnd(31)}${String(n).padStart(5)}  ${results.map((x) => cell(f3s(x.byKind.get(k)!))).join("")}`);
   }
   console.log(`  ${"one report, top 10: median".padEnd(31)}${"".padStart(5)}  ${results.map((x) => cell(`${x.median.toFixed(2)} ms`)).join("")}`);
-  console.log(`  ${"index of the bodies".padEnd(31)}${"".padStart(5)}  ${results.map((x) => cell(x.run.indexMs ? `${x.run.indexMs.toFixed(0)} ms` : "(reused)")).join("")}`);
+  console.log(`  ${"features + index of the bodies".padEnd(31)}${"".padStart(5)}  ${results.map((x) => cell(x.run.indexMs ? `${x.run.indexMs.toFixed(0)} ms` : "(reused)")).join("")}`);
   const at = (i: number, k?: Kind): number => {
     const t = k ? results[i]!.byKind.get(k)! : results[i]!.all;
     return t.n ? t.at10 / t.n : 0;
