@@ -6,16 +6,16 @@ import { join } from "node:path";
 import { loadConfig } from "../src/core/config.ts";
 import { operatorActor, systemActor } from "../src/core/actor.ts";
 import { openArchive } from "../src/app/open-archive.ts";
-import { buildHttpApp } from "../src/http/app.ts";
 import { custody } from "../src/ledger/index.ts";
 import { followOnce, grantMirror, initMirror } from "../src/mirror/index.ts";
+import { serveArchive } from "../test/support/mirror.ts";
 import { listFiles, row, sha256sumSeconds, timed } from "./support.ts";
 
 /**
  * A mirror's catch-up: an archive of `events` custody events and `photos` stored objects (random bytes of a
  * photograph's size: the mirror moves ciphertext and cannot tell), served over HTTP on this machine, followed
  * from nothing by `followOnce` (checkpoint, every tile, entries, sealed openings, every object, each written and
- * synced, the tree recomputed). The floor: `cp -r` of the same blob folder and `sha256sum` of the copy, in the
+ * synced, the tree recomputed). The archive is served by `dalil serve` in its own process. The floor: `cp -r` of the same blob folder and `sha256sum` of the copy, in the
  * same run. The issue's target is within 2× of that floor.
  */
 export async function benchMirror(events: number, photos: number, photoBytes = 400_000): Promise<void> {
@@ -23,6 +23,7 @@ export async function benchMirror(events: number, photos: number, photoBytes = 4
   const root = mkdtempSync(join(tmpdir(), "dalil-bench-mirror-"));
   process.env.DALIL_MIRROR_RATE = "1000000";
   const a = await openArchive(loadConfig({ data: join(root, "archive") }));
+  let closed = false;
   try {
     for (let i = 0; i < photos; i++) await a.blobs.putBuffer(randomBytes(photoBytes));
     const now = new Date();
@@ -34,11 +35,16 @@ export async function benchMirror(events: number, photos: number, photoBytes = 4
     }
     const { token } = await grantMirror(a, operatorActor(), { name: "bench" });
     await a.tree.checkpoint();
-    const { app } = await buildHttpApp(a);
-    const url = await app.listen({ port: 0, host: "127.0.0.1" });
+    await a.close();
+    closed = true;
+    // the archive in its own process, as another custodian's mirror meets it: its work is not the follower's
+    const served = await serveArchive(join(root, "archive"), { DALIL_MIRROR_RATE: "1000000" });
+    const url = served.url;
     try {
       const dir = join(root, "mirror");
       await initMirror(dir, { url, token });
+      // the setup's own writes flushed first: neither the follow nor the floor should pay for them
+      spawnSync("sync");
       const follow = await timed(() => followOnce(dir));
       const copy = join(root, "copy");
       const floor = await timed(async () => {
@@ -54,10 +60,10 @@ export async function benchMirror(events: number, photos: number, photoBytes = 4
       );
       row("  held", `${r.size} events, ${r.objectsHeld} objects, ${(r.bytesFetched / 1e6).toFixed(0)} MB`);
     } finally {
-      await app.close();
+      await served.stop();
     }
   } finally {
-    await a.close();
+    if (!closed) await a.close();
     rmSync(root, { recursive: true, force: true });
   }
 }

@@ -72,7 +72,11 @@ export interface FollowReport {
 type Fetch = (path: string, opts?: { auth?: boolean }) => Promise<Buffer>;
 
 const OBJECT_CONCURRENCY = 8;
-const OBJECT_SLICE = 64;
+/** Objects made durable together (one pair of syncfs): at most this many, or this many bytes. */
+const OBJECT_SLICE = 512;
+const SLICE_BYTES = 128 * 1024 * 1024;
+/** Tiles requested ahead of the one being checked: the archive answers while the mirror hashes. */
+const FETCH_AHEAD = 8;
 
 export class ForkDetected extends IntegrityError {
   constructor(
@@ -152,6 +156,28 @@ function httpFetcher(url: string, token: string, fetchImpl: typeof fetch = fetch
       return body;
     }
   };
+}
+
+/**
+ * fn over items, results in the items' order, with up to `ahead` calls in flight. A call that fails is
+ * thrown where its result is due; calls still in flight when the caller stops are left to settle unobserved.
+ */
+async function* inOrder<T, R>(items: readonly T[], fn: (item: T) => Promise<R>, ahead: number): AsyncGenerator<R> {
+  const pending: Promise<R>[] = [];
+  let next = 0;
+  const fill = (): void => {
+    while (next < items.length && pending.length < ahead) {
+      const p = fn(items[next++]!);
+      p.catch(() => undefined); // observed when its turn comes
+      pending.push(p);
+    }
+  };
+  fill();
+  while (pending.length) {
+    const r = await pending.shift()!;
+    fill();
+    yield r;
+  }
 }
 
 function sleep(ms: number): Promise<void> {
@@ -265,9 +291,13 @@ export async function followOnce(dir: string, opts: { fetchImpl?: typeof fetch; 
       const stored = async (i: number): Promise<Buffer> => (i >= firstStored ? newHashes[i - firstStored]! : (await hashes.read([i]))[0]!);
       const writes: { path: string; bytes: Buffer }[] = [];
       const tiles = tilesBetween(held.size, cp.size);
-      for (const t of tiles.filter((x): x is TileCoord & { kind: "entries" } => x.kind === "entries")) {
+      const entryTiles = tiles.filter((x): x is TileCoord & { kind: "entries" } => x.kind === "entries");
+      const fetchEntries = (t: TileCoord): Promise<[Buffer, Buffer]> =>
+        Promise.all([get(`/mirror/${tilePath(t)}`, { auth: true }), get(`/mirror/openings/${tilePath(t)}`, { auth: true })]);
+      let at = 0;
+      for await (const [bundle, openings] of inOrder(entryTiles, fetchEntries, FETCH_AHEAD)) {
+        const t = entryTiles[at++]!;
         const path = tilePath(t);
-        const bundle = await get(`/mirror/${path}`, { auth: true });
         const leaves = decodeEntryBundle(bundle);
         if (leaves.length !== t.width) await fork(`the entry bundle ${path} holds ${leaves.length} entries, not ${t.width}.`);
         const first = t.index * TILE_WIDTH;
@@ -284,14 +314,16 @@ export async function followOnce(dir: string, opts: { fetchImpl?: typeof fetch; 
         }
         report.entriesFetched += leaves.length;
         writes.push({ path: join("log", path), bytes: bundle });
-        writes.push({ path: join("log", "openings", path), bytes: await get(`/mirror/openings/${path}`, { auth: true }) });
+        writes.push({ path: join("log", "openings", path), bytes: openings });
       }
       if (!appender.root().equals(cp.rootHash)) {
         await fork(`the entries the archive served, after the ${held.size} this mirror held, do not hash to the root it signed for ${cp.size} (an older entry was rewritten, or the log forked).`);
       }
-      for (const t of tiles.filter((x): x is TileCoord & { kind: "hash" } => x.kind === "hash")) {
+      const hashTiles = tiles.filter((x): x is TileCoord & { kind: "hash" } => x.kind === "hash");
+      at = 0;
+      for await (const tile of inOrder(hashTiles, (t) => get(`/log/${tilePath(t)}`), FETCH_AHEAD)) {
+        const t = hashTiles[at++]!;
         const path = tilePath(t);
-        const tile = await get(`/log/${path}`);
         const want: Buffer[] = [];
         for (let i = 0; i < t.width; i++) want.push(await stored(storedHashIndex(8 * t.level, t.index * TILE_WIDTH + i)));
         if (!tile.equals(Buffer.concat(want))) await fork(`the public hash tile ${path} does not hold the hashes of the entries under the signed root of ${cp.size}.`);
@@ -319,8 +351,7 @@ export async function followOnce(dir: string, opts: { fetchImpl?: typeof fetch; 
     });
   const wanted = listing.filter((o) => manifest[o.key]?.size !== o.size);
   // in slices: a follow killed mid-way keeps every slice it committed (and its manifest) and resumes after it
-  for (let from = 0; from < wanted.length; from += OBJECT_SLICE) {
-    const slice = wanted.slice(from, from + OBJECT_SLICE);
+  for (const slice of slices(wanted)) {
     const objects = new DurableBatch(dir);
     let next = 0;
     const worker = async (): Promise<void> => {
@@ -351,6 +382,24 @@ export async function followOnce(dir: string, opts: { fetchImpl?: typeof fetch; 
   report.cosignature = line.trim();
   cleanTemporaries(dir);
   return report;
+}
+
+/** The objects in runs of at most OBJECT_SLICE objects and SLICE_BYTES bytes (one object alone may be larger). */
+function slices<O extends { size: number }>(objects: readonly O[]): O[][] {
+  const out: O[][] = [];
+  let run: O[] = [];
+  let bytes = 0;
+  for (const o of objects) {
+    if (run.length && (run.length >= OBJECT_SLICE || bytes + o.size > SLICE_BYTES)) {
+      out.push(run);
+      run = [];
+      bytes = 0;
+    }
+    run.push(o);
+    bytes += o.size;
+  }
+  if (run.length) out.push(run);
+  return out;
 }
 
 /** Files written aside by a follow that was killed before renaming them. */
