@@ -8,7 +8,8 @@ import { createReport, listCandidates, rerank, setConsent } from "../../src/fami
 import { createReferral, listReferrals, updateReferral } from "../../src/families/referrals.ts";
 import { linkMember } from "../../src/families/members.ts";
 import { portalReport } from "../../src/families/portal.ts";
-import { rankBodies, rankBodiesNaive, type Scored } from "../../src/families/scoring.ts";
+import { rankBodies, rankBodiesNaive, type ReportFeatures, type Scored } from "../../src/families/scoring.ts";
+import { rankAll } from "../../src/families/rank-pool.ts";
 import { bodiesWithEvidence, generateSynthetic, reportWithEvidence, syntheticBodyFeatures, syntheticReportFeatures } from "../../src/families/synthetic.ts";
 import { Conflict, Forbidden, Invalid } from "../../src/core/errors.ts";
 
@@ -44,6 +45,18 @@ test("DNA results in the ranking: an exclusion excludes, a match comes first and
       assert.equal(c.evidence.at(-1)!.key, key);
     }
   }
+});
+
+test("DNA results cross to the ranking's worker threads with their report", async () => {
+  const { bodies, reports } = generateSynthetic({ bodies: 400, reports: 12, seed: 32 });
+  const fs = bodies.map(syntheticBodyFeatures);
+  const rf: ReportFeatures[] = reports.map((r, k) => ({ ...syntheticReportFeatures(r.input), dna: [{ bodyId: fs[k * 7]!.id, outcome: "match" as const, on: null }] }));
+  const got: string[] = [];
+  await rankAll(fs, rf, { top: 5, threads: 2, chunk: 4, onChunk: async (start, ranked) => void ranked.forEach((s, k) => (got[start + k] = line(s))) });
+  rf.forEach((f, k) => {
+    assert.equal(got[k], line(rankBodies(f, fs, 5)));
+    assert.ok(got[k]!.startsWith(`${fs[k * 7]!.ref}:`), "the matched body first");
+  });
 });
 
 for (const { backend, skip } of await backends()) {
