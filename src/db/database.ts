@@ -72,6 +72,11 @@ export async function openDatabase(opts: OpenDatabaseOptions): Promise<DatabaseH
       types,
       ...(schema ? { options: `-c search_path=${quoteIdent(schema)}` } : {}),
     });
+    // An idle connection the server drops (a restart, a failover, an administrator's pg_terminate_backend) is an
+    // 'error' event on the pool; unheard, it ends the process with a stack trace (a worker died so when PostgreSQL
+    // restarted). The pool has already discarded that client: the next query opens a new connection, and a query
+    // in flight fails with its own error, which its caller reports.
+    pool.on("error", () => {});
     if (schema) {
       const client = await pool.connect();
       try {

@@ -1,4 +1,4 @@
-import { spawn } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -17,6 +17,10 @@ export interface S3rverHandle {
   /** The server's files: objects are stored as <dir>/<bucket>/<key>._S3rver_object. */
   dir: string;
   stop(): Promise<void>;
+  /** Stops the server (as a crash would: SIGKILL) and keeps its objects, for restart(). */
+  halt(): Promise<void>;
+  /** Starts the server again on the same port over the same objects (after halt()). */
+  restart(): Promise<void>;
 }
 
 /**
@@ -78,7 +82,7 @@ export async function startS3rver(opts: { bucket?: string } = {}): Promise<S3rve
       if (replacementMetadata) await this.putMetadata(destBucket, destKey, replacementMetadata);
       return this.getMetadata(destBucket, destKey);
     };
-    const srv = new S3rver({ port: 0, address: "127.0.0.1", silent: true, directory: process.env.S3RVER_DIR,
+    const srv = new S3rver({ port: Number(process.env.S3RVER_PORT), address: "127.0.0.1", silent: true, directory: process.env.S3RVER_DIR,
       configureBuckets: [{ name: process.env.S3RVER_BUCKET }] });
     srv.run().then((a) => process.stdout.write(JSON.stringify({ port: a.port }) + "\\n"),
       (e) => { console.error(e); process.exit(1); });
@@ -86,31 +90,9 @@ export async function startS3rver(opts: { bucket?: string } = {}): Promise<S3rve
     process.stdin.resume();
     process.on("SIGTERM", () => process.exit(0));
   `;
-  const child = spawn(process.execPath, ["-e", code], {
-    stdio: ["pipe", "pipe", "inherit"],
-    env: { ...process.env, S3RVER_PATH: s3rverPath, S3RVER_DIR: dir, S3RVER_BUCKET: bucket, NODE_OPTIONS: "" },
-  });
-  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-  const port = await new Promise<number>((resolve, reject) => {
-    let out = "";
-    const timer = setTimeout(() => reject(new Error("s3rver did not start within 15 s")), 15_000);
-    child.stdout.on("data", (d: Buffer) => {
-      out += d.toString("utf8");
-      const line = out.split("\n")[0];
-      if (out.includes("\n") && line) {
-        clearTimeout(timer);
-        try {
-          resolve((JSON.parse(line) as { port: number }).port);
-        } catch (err) {
-          reject(err instanceof Error ? err : new Error(String(err)));
-        }
-      }
-    });
-    child.once("exit", (c) => {
-      clearTimeout(timer);
-      reject(new Error(`s3rver exited with code ${c} before it was ready`));
-    });
-  });
+  let child = spawnS3rver(code, { S3RVER_PATH: s3rverPath, S3RVER_DIR: dir, S3RVER_BUCKET: bucket, S3RVER_PORT: "0" });
+  let exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  const port = await portOf(child);
   const endpoint = `http://127.0.0.1:${port}`;
   let stopped = false;
   const query = `endpoint=${encodeURIComponent(endpoint)}&region=us-east-1&forcePathStyle=true`;
@@ -128,5 +110,41 @@ export async function startS3rver(opts: { bucket?: string } = {}): Promise<S3rve
       await exited;
       rmSync(dir, { recursive: true, force: true });
     },
+    async halt() {
+      if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+      await exited;
+    },
+    async restart() {
+      child = spawnS3rver(code, { S3RVER_PATH: s3rverPath, S3RVER_DIR: dir, S3RVER_BUCKET: bucket, S3RVER_PORT: String(port) });
+      exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+      await portOf(child);
+    },
   };
+}
+
+function spawnS3rver(code: string, env: Record<string, string>): ChildProcess {
+  return spawn(process.execPath, ["-e", code], { stdio: ["pipe", "pipe", "inherit"], env: { ...process.env, ...env, NODE_OPTIONS: "" } });
+}
+
+function portOf(child: ChildProcess): Promise<number> {
+  return new Promise<number>((resolve, reject) => {
+    let out = "";
+    const timer = setTimeout(() => reject(new Error("s3rver did not start within 15 s")), 15_000);
+    child.stdout!.on("data", (d: Buffer) => {
+      out += d.toString("utf8");
+      const line = out.split("\n")[0];
+      if (out.includes("\n") && line) {
+        clearTimeout(timer);
+        try {
+          resolve((JSON.parse(line) as { port: number }).port);
+        } catch (err) {
+          reject(err instanceof Error ? err : new Error(String(err)));
+        }
+      }
+    });
+    child.once("exit", (c) => {
+      clearTimeout(timer);
+      reject(new Error(`s3rver exited with code ${c} before it was ready`));
+    });
+  });
 }
