@@ -55,6 +55,13 @@ export function print(opts: CommonOptions, value: unknown, text?: string): void 
 function fileProblem(err: unknown): string | null {
   if (!(err instanceof Error)) return null;
   const { code, path } = err as NodeJS.ErrnoException;
+  // a write to an open file (fd, no path) and a service that does not answer: said plainly, with what to do
+  if (code === "ENOSPC" && !path) return "A disk this command writes to (the data folder or the temporary folder) is full: make room, then run it again.";
+  if (code === "ECONNREFUSED" || code === "ECONNRESET" || code === "ETIMEDOUT") {
+    const at = (err as { address?: string; port?: number }).address;
+    const port = (err as { port?: number }).port;
+    return `The server at ${at ?? "the configured address"}${port ? `:${port}` : ""} did not answer (${code}): is the database or the storage server running? Run the command again when it is.`;
+  }
   if (!code || !path) return null;
   switch (code) {
     case "ENOENT":

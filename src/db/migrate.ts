@@ -110,7 +110,9 @@ async function runMigrator(db: Kysely<unknown>, dialect: Dialect, schema?: strin
   });
   const { error, results } = await migrator.migrateToLatest();
   if (error) {
-    const failed = results?.find((r) => r.status === "Error")?.migrationName ?? "unknown";
+    const failed = results?.find((r) => r.status === "Error")?.migrationName;
+    // no migration failed: the database could not be reached or read at all, which its own error says best
+    if (!failed && error instanceof Error) throw error;
     throw new Error(`database migration ${failed} failed: ${error instanceof Error ? error.message : String(error)}`);
   }
 }
