@@ -38,6 +38,8 @@ export interface ChaosOptions {
   sharedPostgres?: string;
   /** Clock offset of the skewed worker, for libfaketime (e.g. "-3m"). */
   clockOffset: string;
+  /** Rounds of the workload at least (default 2: the second ingests the other card), more until the kills are made. */
+  minCycles?: number;
   log?: (line: string) => void;
 }
 
@@ -271,7 +273,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
     let cycles = 0;
     const shas = cards[0]!.truth.photos.slice(0, 5).map((p) => p.sha256);
     const workload = (async () => {
-      for (let i = 0; i === 0 || (report.kills < o.kills && has("kill")) || i < 2; i++) {
+      for (let i = 0; i === 0 || (report.kills < o.kills && has("kill")) || i < (o.minCycles ?? 2); i++) {
         const card = cards[i % 2]!;
         step = "ingest";
         await untilDone("ingest", ["ingest", card.dir, "--source", `chaos card ${i % 2 ? "b" : "a"}`]);

@@ -15,7 +15,7 @@ const seed = Number(process.env.DALIL_CHAOS_SEED ?? Math.floor(Math.random() * 1
 
 test(`chaos, short: kills, an S3 restart, a skewed clock, a full disk — nothing lost or doubled (seed ${seed})`, { skip: pgLeg!.skip, timeout: 240_000 }, async () => {
   const faults: Fault[] = ["kill", "s3", "clock", ...(process.getuid?.() === 0 ? (["disk"] as const) : [])];
-  const opts = { kills: 6, faults, seed, bodies: 4, intervalMs: [1200, 2500] as [number, number], clockOffset: "-3m", sharedPostgres: PG_URL, log: () => {} };
+  const opts = { kills: 6, faults, seed, bodies: 4, intervalMs: [1200, 2500] as [number, number], clockOffset: "-3m", minCycles: 1, sharedPostgres: PG_URL, log: () => {} };
   const r = await runChaos(opts);
   const text = printReport(r, opts);
   console.log(text);
@@ -25,5 +25,8 @@ test(`chaos, short: kills, an S3 restart, a skewed clock, a full disk — nothin
   assert.equal(r.lost, 0);
   assert.deepEqual(r.doubled, []);
   assert.ok(r.verify.ok, r.verify.text);
-  if (faults.includes("disk")) assert.deepEqual([r.disk?.full, r.disk?.resumedAfterSpace], [true, true], text);
+  if (faults.includes("disk")) {
+    assert.deepEqual([r.disk?.full, r.disk?.resumedAfterSpace], [true, true], text);
+    assert.match(r.disk!.sentence ?? "", /^dalil: .*full/, "the full disk is said in a sentence");
+  }
 });
