@@ -164,8 +164,10 @@ const STACK = /\n\s+at .+[:(]\d+:\d+\)?/;
 
 /** A sentence the person reads: stderr's first line, or what a resumed command said on stdout. */
 function sentence(r: Run): string {
-  const err = r.stderr.split("\n").find((l) => l.startsWith("dalil:")) ?? r.stderr.split("\n").find((l) => l.trim() && !l.startsWith("(node:") && !/Warning|AWS SDK|node >=22/.test(l));
+  // dalil's own words start with "dalil:"; anything else on stderr is Node's or a library's (warnings)
+  const err = r.stderr.split("\n").find((l) => l.startsWith("dalil:"));
   if (err) return err.trim();
+  if (r.code !== 0 && r.stderr.trim()) return `(no sentence) ${r.stderr.trim().split("\n").at(-1)}`;
   const resumed = r.stdout.split("\n").find((l) => /resumed|interrupted/.test(l));
   return resumed ? resumed.trim().replace(/package \S+|job \S+|DATA\/\S+|\/\S+/g, "…") : "";
 }
