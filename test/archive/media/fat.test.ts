@@ -232,12 +232,22 @@ test("an MBR-partitioned card image is read from its FAT partition; other partit
       await m.close();
     }
 
-    // Partition tables without a FAT partition are refused with a sentence saying what was found.
-    const exfat = Buffer.from(mbr);
-    exfat[446 + 4] = 0x07;
-    exfat[446 + 16 + 4] = 0x07;
-    writeFileSync(img, Buffer.concat([exfat, Buffer.alloc(1024)]));
-    await assert.rejects(openCard(img), (err: unknown) => err instanceof Invalid && /no FAT partition.*0x07/.test(err.message));
+    // Partition tables without a FAT or exFAT volume are refused with a sentence saying what was found.
+    const linux = Buffer.from(mbr);
+    linux[446 + 4] = 0x83;
+    writeFileSync(img, Buffer.concat([linux, Buffer.alloc(1024)]));
+    await assert.rejects(openCard(img), (err: unknown) => err instanceof Invalid && /no FAT or exFAT partition \(types 0x83, 0x83\)/.test(err.message));
+    // 0x07 holds exFAT or NTFS: the boot sector decides.
+    const ntfs = Buffer.from(mbr);
+    ntfs[446 + 4] = 0x07;
+    ntfs.writeUInt32LE(2, 446 + 8);
+    const ntfsBoot = Buffer.alloc(512);
+    ntfsBoot.write("\xeb\x52\x90NTFS    ", 0, "latin1");
+    writeFileSync(img, Buffer.concat([ntfs, Buffer.alloc(512), ntfsBoot]));
+    await assert.rejects(openCard(img), (err: unknown) => err instanceof Invalid && /partition 1.*NTFS volume/.test(err.message));
+    ntfs.writeUInt32LE(2048, 446 + 8);
+    writeFileSync(img, Buffer.concat([ntfs, Buffer.alloc(1024)]));
+    await assert.rejects(openCard(img), (err: unknown) => err instanceof Invalid && /starts at sector 2048, past the end of the image/.test(err.message));
     const gpt = Buffer.from(mbr);
     gpt[446 + 4] = 0xee;
     writeFileSync(img, Buffer.concat([gpt, Buffer.alloc(1024)]));
