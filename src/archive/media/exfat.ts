@@ -19,8 +19,8 @@ import type { FileHandle } from "node:fs/promises";
 import { Invalid, TooLarge } from "../../core/errors.ts";
 import { say } from "../../core/messages.ts";
 import { comparePaths, dosWallClock, limitsFrom } from "./card-reading.ts";
-import { badName, FileSlices } from "./fat.ts";
-import type { Slice } from "./fat.ts";
+import { badName, ClusterImage, FileSlices } from "./fat.ts";
+import type { Extent, Slice } from "./fat.ts";
 import type { Located } from "./disk.ts";
 import type { CardEntry, CardMedium, CardOptions } from "./sources.ts";
 
@@ -135,11 +135,6 @@ export function exfatTime(stamp: number, centis: number, utcOffset: number): str
   return `${t}${quarters < 0 ? "-" : "+"}${p(Math.floor(minutes / 60))}:${p(minutes % 60)}`;
 }
 
-interface Extent {
-  cluster: number;
-  count: number;
-}
-
 /** One file or directory as its entry set records it. */
 interface ExEntry {
   name: string;
@@ -163,35 +158,19 @@ interface Listed {
   refused?: string;
 }
 
-class ExVolume {
-  readonly maxCluster: number;
-  /** Which listed file or directory (id + 1) first claimed each cluster. */
-  private readonly owner: Uint32Array;
-  readonly ownerPaths: string[] = [];
-
+class ExVolume extends ClusterImage {
   constructor(
-    readonly fh: FileHandle,
-    readonly imageSize: number,
-    readonly offset: number,
+    fh: FileHandle,
+    imageSize: number,
+    offset: number,
     readonly boot: ExfatBoot,
     private readonly fat: Buffer,
   ) {
-    this.maxCluster = boot.clusterCount + 1;
-    this.owner = new Uint32Array(this.maxCluster + 1);
+    super(fh, imageSize, offset, boot.clusterBytes, boot.clusterCount + 1);
   }
 
   clusterOffset(c: number): number {
     return this.offset + this.boot.clusterHeapOffset * this.boot.bytesPerSector + (c - 2) * this.boot.clusterBytes;
-  }
-
-  ownerOf(c: number): string | undefined {
-    const owner = this.owner[c] ?? 0;
-    return owner === 0 ? undefined : this.ownerPaths[owner - 1];
-  }
-
-  claim(path: string): number {
-    this.ownerPaths.push(path);
-    return this.ownerPaths.length;
   }
 
   /**
@@ -232,28 +211,6 @@ class ExVolume {
     }
     if (needed === undefined) return { extents, crossLinked, problem: "its cluster chain is longer than the volume (a loop)" };
     return { extents, crossLinked };
-  }
-
-  /** Image byte ranges holding the first `size` bytes of these clusters, or why they cannot be read. */
-  slices(extents: Extent[], size: number): { slices: Slice[]; problem?: string } {
-    const slices: Slice[] = [];
-    let left = size;
-    for (const e of extents) {
-      if (left <= 0) break;
-      const len = Math.min(left, e.count * this.boot.clusterBytes);
-      const pos = this.clusterOffset(e.cluster);
-      if (pos + len > this.imageSize) return { slices, problem: "its clusters lie beyond the end of the image file (the image is truncated)" };
-      slices.push({ pos, len });
-      left -= len;
-    }
-    return { slices };
-  }
-
-  async read(pos: number, len: number): Promise<Buffer> {
-    if (pos >= this.imageSize) return Buffer.alloc(0);
-    const buf = Buffer.alloc(Math.min(len, this.imageSize - pos));
-    const { bytesRead } = await this.fh.read(buf, 0, buf.length, pos);
-    return buf.subarray(0, bytesRead);
   }
 }
 
@@ -393,13 +350,13 @@ function listFile(v: ExVolume, path: string, e: ExEntry, notes: string[]): Liste
   const chain = v.clusters(e.firstCluster, needed, e.noFatChain, id);
   if (chain.problem) return { ...base, refused: `It cannot be read: ${chain.problem}.` };
   if (chain.crossLinked) notes.push(`${path} shares clusters with ${chain.crossLinked} (cross-linked): at least one of them does not hold its original content.`);
-  const read = v.slices(chain.extents, e.validLength);
+  const read = v.segments(chain.extents, e.validLength);
   if (read.problem) return { ...base, refused: `It cannot be read: ${read.problem}.` };
   if (e.validLength < e.dataLength) {
     notes.push(`${path}: only its first ${e.validLength} of ${e.dataLength} bytes were written (ValidDataLength); the rest reads as zeros, as exFAT defines, and was extracted as zeros.`);
-    read.slices.push({ pos: 0, len: e.dataLength - e.validLength, zeros: true });
+    read.segments.push({ pos: 0, len: e.dataLength - e.validLength, zeros: true });
   }
-  return { ...base, segments: read.slices };
+  return { ...base, segments: read.segments };
 }
 
 function utf16(b: Buffer, at: number, units: number): string {

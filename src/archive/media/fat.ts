@@ -109,7 +109,7 @@ export function parseBpb(s: Buffer): Bpb | string {
 
 // --- the image --------------------------------------------------------------------------------------------
 
-interface Extent {
+export interface Extent {
   cluster: number;
   count: number;
 }
@@ -133,30 +133,74 @@ interface DirEntry {
   created?: string;
 }
 
-class Volume {
-  readonly clusterBytes: number;
-  readonly maxCluster: number;
-  private readonly eoc: number;
-  private readonly bad: number;
+/** What the FAT and exFAT readers share: an image's clusters, who first claimed each, and bounded reads. */
+export abstract class ClusterImage {
   /** Which listed file or directory (id + 1) first claimed each cluster. */
-  private readonly owner: Uint32Array;
-  /** Generation stamps for loop detection within one walk. */
-  private readonly seen: Uint32Array;
-  private generation = 0;
+  protected readonly owner: Uint32Array;
   readonly ownerPaths: string[] = [];
 
   constructor(
     readonly fh: FileHandle,
     readonly imageSize: number,
     readonly offset: number,
+    readonly clusterBytes: number,
+    readonly maxCluster: number,
+  ) {
+    this.owner = new Uint32Array(maxCluster + 1);
+  }
+
+  abstract clusterOffset(c: number): number;
+
+  ownerOf(c: number): string | undefined {
+    const owner = this.owner[c] ?? 0;
+    return owner === 0 ? undefined : this.ownerPaths[owner - 1];
+  }
+
+  claim(path: string): number {
+    this.ownerPaths.push(path);
+    return this.ownerPaths.length;
+  }
+
+  /** Byte ranges of the image covering `size` bytes of these clusters, or why they cannot be read. */
+  segments(extents: Extent[], size: number): { segments: Slice[]; problem?: string } {
+    const segments: Slice[] = [];
+    let left = size;
+    for (const e of extents) {
+      if (left <= 0) break;
+      const len = Math.min(left, e.count * this.clusterBytes);
+      const pos = this.clusterOffset(e.cluster);
+      if (pos + len > this.imageSize) return { segments, problem: "its clusters lie beyond the end of the image file (the image is truncated)" };
+      segments.push({ pos, len });
+      left -= len;
+    }
+    return { segments };
+  }
+
+  async read(pos: number, len: number): Promise<Buffer> {
+    const buf = Buffer.alloc(len);
+    if (pos >= this.imageSize) return buf.subarray(0, 0);
+    const { bytesRead } = await this.fh.read(buf, 0, Math.min(len, this.imageSize - pos), pos);
+    return buf.subarray(0, bytesRead);
+  }
+}
+
+class Volume extends ClusterImage {
+  private readonly eoc: number;
+  private readonly bad: number;
+  /** Generation stamps for loop detection within one walk. */
+  private readonly seen: Uint32Array;
+  private generation = 0;
+
+  constructor(
+    fh: FileHandle,
+    imageSize: number,
+    offset: number,
     readonly bpb: Bpb,
     private readonly fat: Buffer,
   ) {
-    this.clusterBytes = bpb.bytesPerSector * bpb.sectorsPerCluster;
-    this.maxCluster = bpb.clusterCount + 1;
+    super(fh, imageSize, offset, bpb.bytesPerSector * bpb.sectorsPerCluster, bpb.clusterCount + 1);
     this.eoc = bpb.fsType === "FAT12" ? 0xff8 : bpb.fsType === "FAT16" ? 0xfff8 : 0x0ffffff8;
     this.bad = this.eoc - 1;
-    this.owner = new Uint32Array(this.maxCluster + 1);
     this.seen = new Uint32Array(this.maxCluster + 1);
   }
 
@@ -169,16 +213,6 @@ class Volume {
 
   clusterOffset(c: number): number {
     return this.offset + (this.bpb.firstDataSector + (c - 2) * this.bpb.sectorsPerCluster) * this.bpb.bytesPerSector;
-  }
-
-  ownerOf(c: number): string | undefined {
-    const owner = this.owner[c] ?? 0;
-    return owner === 0 ? undefined : this.ownerPaths[owner - 1];
-  }
-
-  claim(path: string): number {
-    this.ownerPaths.push(path);
-    return this.ownerPaths.length;
   }
 
   /**
@@ -214,28 +248,6 @@ class Volume {
       c = n;
     }
     return { extents, crossLinked, problem: "its cluster chain is longer than the volume (a loop)" };
-  }
-
-  /** Byte ranges of the image covering `size` bytes of these clusters, or why they cannot be read. */
-  segments(extents: Extent[], size: number): { segments: Array<{ pos: number; len: number }>; problem?: string } {
-    const segments: Array<{ pos: number; len: number }> = [];
-    let left = size;
-    for (const e of extents) {
-      if (left <= 0) break;
-      const len = Math.min(left, e.count * this.clusterBytes);
-      const pos = this.clusterOffset(e.cluster);
-      if (pos + len > this.imageSize) return { segments, problem: "its clusters lie beyond the end of the image file (the image is truncated)" };
-      segments.push({ pos, len });
-      left -= len;
-    }
-    return { segments };
-  }
-
-  async read(pos: number, len: number): Promise<Buffer> {
-    const buf = Buffer.alloc(len);
-    if (pos >= this.imageSize) return buf.subarray(0, 0);
-    const { bytesRead } = await this.fh.read(buf, 0, Math.min(len, this.imageSize - pos), pos);
-    return buf.subarray(0, bytesRead);
   }
 }
 

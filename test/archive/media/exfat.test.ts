@@ -1,15 +1,14 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { createHash } from "node:crypto";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { crc32 } from "node:zlib";
 import { openCard } from "../../../src/archive/media/sources.ts";
-import type { CardEntry, CardMedium } from "../../../src/archive/media/sources.ts";
+import type { CardEntry } from "../../../src/archive/media/sources.ts";
 import { bootRegionHolds, entrySetChecksum, exfatTime, MAX_EXFAT_CLUSTERS, parseExfatBoot } from "../../../src/archive/media/exfat.ts";
 import { Invalid, TooLarge } from "../../../src/core/errors.ts";
+import { inWorkdir, list, readAll, sha } from "../../support/card-media.ts";
 import { buildExfat, LINUX_DATA, resealBootRegion, resealGptHeader, setChecksum, wrapGpt, wrapMbr } from "../../support/exfat-image.ts";
 import type { ExfatNode } from "../../support/exfat-image.ts";
 
@@ -22,23 +21,6 @@ function tool(cmd: string, ...args: string[]): { status: number | null; out: str
   const r = spawnSync(cmd, args, { encoding: "utf8", env: { ...process.env, LANG: "C.UTF-8" } });
   if (r.error) throw r.error;
   return { status: r.status, out: r.stdout + r.stderr };
-}
-
-function sha(b: Buffer): string {
-  return createHash("sha256").update(b).digest("hex");
-}
-
-async function list(m: CardMedium): Promise<CardEntry[]> {
-  const out: CardEntry[] = [];
-  for await (const e of m.entries()) out.push(e);
-  return out;
-}
-
-async function readAll(e: CardEntry): Promise<Buffer> {
-  assert.ok(e.open, `${e.path} should be readable, refused: ${e.refused}`);
-  const parts: Buffer[] = [];
-  for await (const c of await e.open()) parts.push(c as Buffer);
-  return Buffer.concat(parts);
 }
 
 function bytes(n: number, seed: number): Buffer {
@@ -58,10 +40,6 @@ const CARD: ExfatNode[] = [
   { path: "A file name longer than thirty characters, over three name entries.JPG", data: bytes(5, 6) },
 ];
 
-function workdir(): string {
-  return mkdtempSync(join(tmpdir(), "dalil-exfat-"));
-}
-
 test("exFAT timestamps are reported as recorded: wall clock, with the UTC offset only when marked valid", () => {
   const s = ((2025 - 1980) << 25) | (3 << 21) | (1 << 16) | (14 << 11) | (30 << 5) | 6;
   assert.equal(exfatTime(s >>> 0, 0, 0), "2025-03-01T14:30:12");
@@ -74,8 +52,7 @@ test("exFAT timestamps are reported as recorded: wall clock, with the UTC offset
 });
 
 test("an exFAT card built after the specification (checked by fsck.exfat) is read file by file, bare and in an MBR", { skip }, async () => {
-  const dir = workdir();
-  try {
+  await inWorkdir("dalil-exfat-", async (dir) => {
     const built = buildExfat(CARD, { label: "كاميرا", serial: 0xc0ffee11 });
     const img = join(dir, "card.img");
     writeFileSync(img, built.image);
@@ -111,14 +88,11 @@ test("an exFAT card built after the specification (checked by fsck.exfat) is rea
         await m.close();
       }
     }
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  });
 });
 
 test("mkfs.exfat's own volume: its boot checksum verifies, and it reads as an empty card; a bad boot region falls back or is refused", { skip }, async () => {
-  const dir = workdir();
-  try {
+  await inWorkdir("dalil-exfat-", async (dir) => {
     const img = join(dir, "mkfs.img");
     writeFileSync(img, Buffer.alloc(0));
     spawnSync("truncate", ["-s", "64M", img]);
@@ -148,14 +122,11 @@ test("mkfs.exfat's own volume: its boot checksum verifies, and it reads as an em
     image[17 * 512 + 100] = (image[17 * 512 + 100] as number) ^ 0xff;
     writeFileSync(img, image);
     await assert.rejects(openCard(img), (err: unknown) => err instanceof Invalid && /checksum.*and so does the backup boot region/.test(err.message));
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  });
 });
 
 test("a GPT disk (checked by sgdisk -v) is read from its first basic data partition, FAT or exFAT; other partitions are noted", { skip }, async () => {
-  const dir = workdir();
-  try {
+  await inWorkdir("dalil-exfat-", async (dir) => {
     const ex = buildExfat(CARD.slice(0, 2)).image;
     const fatVol = join(dir, "fat.img");
     assert.equal(tool("mkfs.fat", "-C", "-F", "16", "-s", "2", "-n", "GPTFAT", fatVol, "8192").status, 0);
@@ -183,19 +154,16 @@ test("a GPT disk (checked by sgdisk -v) is read from its first basic data partit
         await m.close();
       }
     }
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  });
 });
 
 test("a damaged or hostile GPT is refused with a sentence: bad CRCs, an array past the end, absurd counts, no data partition", { skip }, async () => {
-  const dir = workdir();
-  const img = join(dir, "disk.img");
-  const refused = async (disk: Buffer, why: RegExp) => {
+  await inWorkdir("dalil-exfat-", async (dir) => {
+    const img = join(dir, "disk.img");
+    const refused = async (disk: Buffer, why: RegExp) => {
     writeFileSync(img, disk);
     await assert.rejects(openCard(img), (err: unknown) => err instanceof Invalid && why.test(err.message), why.source);
-  };
-  try {
+    };
     const good = wrapGpt([{ volume: buildExfat(CARD.slice(0, 1)).image }]).image;
     const h = 512;
     const edit = (f: (d: Buffer) => void, reseal = true) => {
@@ -224,21 +192,18 @@ test("a damaged or hostile GPT is refused with a sentence: bad CRCs, an array pa
     await refused(truncated, /past the end of the image/);
     // A damaged backup header is only noted: the primary checks out.
     const backup = Buffer.from(good);
-    backup[backup.length - 512 + 60] ^= 1;
+    backup[backup.length - 512 + 60] = (backup[backup.length - 512 + 60] as number) ^ 1;
     writeFileSync(img, backup);
     const m = await openCard(img);
     assert.ok(m.notes.some((n) => /backup header is not intact/.test(n)), m.notes.join("\n"));
     assert.equal((await list(m)).length, 1);
     await m.close();
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  });
 });
 
 test("a damaged or hostile exFAT volume: each broken file is refused with its reason, the rest still read, nothing hangs", { skip }, async () => {
-  const dir = workdir();
-  const img = join(dir, "card.img");
-  try {
+  await inWorkdir("dalil-exfat-", async (dir) => {
+    const img = join(dir, "card.img");
     const nodes: ExfatNode[] = [
       { path: "DCIM/LOOP.JPG", data: bytes(16_384, 1), fragmented: true },
       { path: "DCIM/PAST.JPG", data: bytes(5000, 2) },
@@ -311,15 +276,12 @@ test("a damaged or hostile exFAT volume: each broken file is refused with its re
     assert.ok(t.notes.some((n) => /image is truncated/.test(n)), t.notes.join("\n"));
     assert.equal(sha(await readAll(tEntries.find((e) => e.path === "DCIM/OK.JPG") as CardEntry)), sha(bytes(7000, 9)));
     await t.close();
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  });
 });
 
 test("a looping root directory and a forged huge volume stay bounded", { skip }, async () => {
-  const dir = workdir();
-  const img = join(dir, "card.img");
-  try {
+  await inWorkdir("dalil-exfat-", async (dir) => {
+    const img = join(dir, "card.img");
     const built = buildExfat(CARD.slice(0, 1));
     const v = Buffer.from(built.image);
     const root = built.firstCluster.get("/") as number;
@@ -343,9 +305,7 @@ test("a looping root directory and a forged huge volume stay bounded", { skip },
     const started = Date.now();
     await assert.rejects(openCard(img), (err: unknown) => err instanceof TooLarge && new RegExp(`${count} clusters, more than the ${MAX_EXFAT_CLUSTERS}`).test(err.message));
     assert.ok(Date.now() - started < 5000);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  });
 });
 
 test("exFAT boot sector parsing rejects impossible values; the entry set checksum matches the builder's", () => {
