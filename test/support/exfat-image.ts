@@ -37,6 +37,8 @@ export interface ExfatOptions {
   clusterCount?: number;
   label?: string;
   serial?: number;
+  /** Subdirectories kept contiguous with NoFatChain (as Linux writes them), else chained in the FAT. */
+  contiguousDirs?: boolean;
 }
 
 export interface BuiltExfat {
@@ -183,7 +185,7 @@ export function buildExfat(nodes: ExfatNode[], options: ExfatOptions = {}): Buil
   const firstCluster = new Map<string, number>();
   const entrySet = new Map<string, number>();
   const place = (d: Dir): number[] => {
-    const cs = allocate(Math.max(1, Math.ceil(dirBytes(d) / clusterBytes)), true);
+    const cs = allocate(Math.max(1, Math.ceil(dirBytes(d) / clusterBytes)), d === root || !options.contiguousDirs);
     firstCluster.set(d === root ? "/" : d.path, cs[0] as number);
     return cs;
   };
@@ -218,6 +220,7 @@ export function buildExfat(nodes: ExfatNode[], options: ExfatOptions = {}): Buil
         fill(c, sub);
         first = sub[0] as number;
         length = valid = sub.length * clusterBytes;
+        if (options.contiguousDirs) flags |= 0x02;
       } else {
         const data = c.data as Buffer;
         length = data.length;

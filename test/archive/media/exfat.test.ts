@@ -38,6 +38,8 @@ const CARD: ExfatNode[] = [
   { path: "MISC/partial.bin", data: bytes(9000, 5), validLength: 5000 },
   { path: "MISC/empty.txt", data: Buffer.alloc(0) },
   { path: "A file name longer than thirty characters, over three name entries.JPG", data: bytes(5, 6) },
+  // Enough entries that DCIM/100CANON spans several clusters when clusters are 512 bytes.
+  ...Array.from({ length: 8 }, (_, i) => ({ path: `DCIM/100CANON/IMG_${1000 + i}.JPG`, data: bytes(600 + i, 10 + i) })),
 ];
 
 test("exFAT timestamps are reported as recorded: wall clock, with the UTC offset only when marked valid", () => {
@@ -53,14 +55,17 @@ test("exFAT timestamps are reported as recorded: wall clock, with the UTC offset
 
 test("an exFAT card built after the specification (checked by fsck.exfat) is read file by file, bare and in an MBR", { skip }, async () => {
   await inWorkdir("dalil-exfat-", async (dir) => {
-    const built = buildExfat(CARD, { label: "كاميرا", serial: 0xc0ffee11 });
     const img = join(dir, "card.img");
-    writeFileSync(img, built.image);
-    const fsck = tool("fsck.exfat", "-n", img);
-    assert.equal(fsck.status, 0, fsck.out);
-    assert.match(fsck.out, /clean/);
-    for (const path of [img, join(dir, "mbr.img")]) {
-      if (path !== img) writeFileSync(path, wrapMbr(built.image, 0x07));
+    const mbr = join(dir, "mbr.img");
+    const chained = buildExfat(CARD, { label: "كاميرا", serial: 0xc0ffee11 }).image;
+    const contiguous = buildExfat(CARD, { label: "كاميرا", serial: 0xc0ffee11, contiguousDirs: true, clusterShift: 0, clusterCount: 4096 }).image;
+    for (const [path, image] of [[img, chained], [img, contiguous], [mbr, wrapMbr(chained, 0x07)]] as const) {
+      writeFileSync(path, image);
+      if (path === img) {
+        const fsck = tool("fsck.exfat", "-n", img);
+        assert.equal(fsck.status, 0, fsck.out);
+        assert.match(fsck.out, /clean/);
+      }
       const m = await openCard(path);
       try {
         assert.equal(m.kind, "fat-image");
