@@ -23,6 +23,7 @@ export type Action =
   | "log.read" // checkpoints, hash tiles, consistency proofs: the log's shape, nothing of what it holds
   | "log.entries" // the events themselves: entry bundles, inclusion proofs by SHA-256 or id ("do you hold X?")
   | "mirror.manage" // grant, revoke and list mirrors (other custodians' copies)
+  | "witness.manage" // see and edit the witness policy (which witnesses cosign checkpoints, the quorum)
   | "mirror.follow" // a granted mirror's token: entry bundles, sealed openings, the encrypted blobs (ciphertext)
   | "jobs.read"
   | "jobs.run"
@@ -130,6 +131,8 @@ export const RULES: Record<Action, Rule> = {
   // reads the entries and the blobs as ciphertext, nothing else (its actor holds only these scopes).
   "mirror.manage": { roles: ["admin"], signedIn: true },
   "mirror.follow": { roles: [], followers: true, signedIn: true },
+  // The witnesses hold the archive to one history: who they are and how many must cosign is the admin's to set.
+  "witness.manage": { roles: ["admin"], signedIn: true },
   "jobs.read": { roles: STAFF },
   "jobs.run": { roles: ["admin", "archivist"] },
   // One's own account, sessions and tokens: granted through the "self" relation, so a guessed id of someone

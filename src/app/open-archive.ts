@@ -14,8 +14,7 @@ import { registerFamiliesJobs } from "../families/index.ts";
 import { registerDossierJobs } from "../dossiers/index.ts";
 import { registerPackageExpiry } from "../dossiers/index.ts";
 import { registerReviewBlinding } from "../review/index.ts";
-import { Invalid } from "../core/errors.ts";
-import { LogTree, WitnessClient, loadOrCreateLogKey, loadWitnessPolicy, newOrigin } from "../ledger/index.ts";
+import { LogTree, WitnessClient, WitnessPolicyWatch, assertPolicyForLog, loadOrCreateLogKey, loadWitnessPolicy, newOrigin, type WitnessPolicySource } from "../ledger/index.ts";
 import { registerAuthenticityJobs } from "../authenticity/index.ts";
 import { registerExhibitionJobs } from "../exhibitions/index.ts";
 import { registerMirrorJobs } from "../mirror/index.ts";
@@ -54,18 +53,18 @@ export async function openArchive(config: Config, opts: { clock?: Clock; logger?
     logger,
   );
   tree.attach(log);
-  // Witnesses (docs/witnesses.md): a policy file at DALIL_WITNESS_POLICY or <data>/witnesses.policy.
-  const witnessPolicy = loadWitnessPolicy(config);
-  if (witnessPolicy) {
-    // A policy that names logs but not this one was written for another archive: its witnesses would refuse us.
-    const logs = witnessPolicy.policy.logs;
-    if (logs.length && !logs.some((l) => known.includes(l.vkey))) {
-      await blobs.close();
-      await db.close();
-      throw new Invalid(`${witnessPolicy.file} lists logs, but not this archive's (${logKeys.verifierKey}); add a "log" line with it or remove the others.`, "DALIL_WITNESS_POLICY");
-    }
-    tree.useWitnesses(new WitnessClient(db, witnessPolicy, clock, logger));
+  // Witnesses (docs/witnesses.md): a policy file at DALIL_WITNESS_POLICY or <data>/witnesses.policy, read again
+  // whenever it changes (WitnessPolicyWatch). A bad file at start stops the archive from opening.
+  const forThisLog = (source: WitnessPolicySource): void => assertPolicyForLog(source, known, logKeys.verifierKey);
+  try {
+    const first = loadWitnessPolicy(config);
+    if (first) forThisLog(first);
+  } catch (err) {
+    await blobs.close();
+    await db.close();
+    throw err;
   }
+  tree.useWitnesses(new WitnessPolicyWatch(config, (source) => new WitnessClient(db, source, clock, logger), forThisLog, logger));
   // the job key authenticates every queued job's payload; kept with the archive's other keys (0600, made once)
   const jobs = new JobQueue(db, clock, loadKeyFile(paths.keys(config), JOB_KEY_FILE, true)!);
   const ctx: Archive = {

@@ -17,6 +17,6 @@ export { registerArchiveJobs, queueFixityAudit, JOB_FIXITY_AUDIT, JOB_INGEST, JO
 export { getJob, listJobs, type ListJobs } from "./job-views.ts";
 export { listSources, type SourceView } from "./sources.ts";
 export { hammingDistance, perceptualHash } from "./media/phash.ts";
-export { openBlobStore, loadOrCreateBlobKeys, generateKey, type BlobStore } from "./blobs/index.ts";
+export { openBlobStore, openS3Objects, loadOrCreateBlobKeys, generateKey, type BlobStore } from "./blobs/index.ts";
 export { layout as blobLayout } from "./blobs/format.ts";
 export { writeDemoCard, type DemoCardTruth } from "./demo-card/index.ts";

@@ -10,10 +10,11 @@ import { secret } from "../ledger/index.ts";
 import { cdb, type BodiesTable, type BodyFindingsTable } from "./tables.ts";
 import { recordChanges, type Change, type RecordChanges } from "./history.ts";
 import { Vocabularies } from "./vocabularies.ts";
-import { checkMark, type Mark } from "./marks.ts";
+import { checkMark, withReviewClothing, withReviewMarks, type Mark } from "./marks.ts";
 import { monthOf, parseFuzzyDate, type FuzzyDate } from "./dates.ts";
 import { insertNumbers, normaliseNumber, numbersOf, refreshCurrentNumbers, type NewNumber } from "./numbers.ts";
 import { bodySearchText, findingCodesText, refreshSearchText } from "./search-index.ts";
+import { documentsOf } from "./documents.ts";
 import { identificationsOf, moveIdentificationOnMerge, standingIdentification } from "./identifications.ts";
 import {
   IDENTIFICATION_STATUSES,
@@ -66,10 +67,15 @@ export interface BodyPatch {
   sensitivity?: Sensitivity;
 }
 
-/** What other modules may also set, in their own transaction: forensic review (status, findings). */
+/**
+ * What other modules may also set, in their own transaction: forensic review (status, findings, and the marks and
+ * clothing a settled review recorded: added to the body's, never replacing them).
+ */
 export interface SystemBodyPatch extends BodyPatch {
   reviewStatus?: ReviewStatus;
   reviewFindings?: string[];
+  reviewMarks?: Mark[];
+  reviewClothing?: string | null;
 }
 
 export const EDITABLE_FIELDS = [
@@ -187,9 +193,28 @@ function applyPatch(
   if (amin !== null && amax !== null && amin > amax) throw new Invalid(say("body.ageRange", { min: amin, max: amax }), "ageMin");
   if (has("marks")) {
     if (!Array.isArray(patch.marks) || patch.marks.length > 50) throw new Invalid(say("body.marksList"), "marks");
-    set.marks = JSON.stringify(patch.marks.map((m) => checkMark({ type: m.type, region: m.region ?? null, description: m.description ?? "" }, vocab)));
+    // a mark kept as it was keeps where it came from (an edit cannot say a mark came from review)
+    const was = new Map((JSON.parse(current.marks) as Mark[]).filter((m) => m.source).map((m) => [`${m.type}|${m.region ?? ""}|${m.description}`, m.source]));
+    set.marks = JSON.stringify(
+      patch.marks.map((m) => {
+        const c = checkMark({ type: m.type, region: m.region ?? null, description: m.description ?? "" }, vocab);
+        const source = was.get(`${c.type}|${c.region ?? ""}|${c.description}`);
+        return source ? { ...c, source } : c;
+      }),
+    );
+  }
+  if (has("reviewMarks")) {
+    if (!Array.isArray(patch.reviewMarks) || patch.reviewMarks.length > 50) throw new Invalid(say("body.marksList"), "marks");
+    const before = JSON.parse(set.marks ?? current.marks) as Mark[];
+    const after = withReviewMarks(before, patch.reviewMarks!, vocab);
+    if (after.length > 50) throw new Invalid(say("body.marksList"), "marks");
+    if (after.length !== before.length) set.marks = JSON.stringify(after);
   }
   if (has("clothing")) set.clothing = text(patch.clothing, "clothing");
+  if (has("reviewClothing")) {
+    const after = withReviewClothing(set.clothing !== undefined ? set.clothing : current.clothing, patch.reviewClothing ?? "");
+    if (after !== current.clothing) set.clothing = text(after, "clothing");
+  }
   if (has("identificationStatus")) {
     set.identification_status = oneOf(IDENTIFICATION_STATUSES, patch.identificationStatus!, "identificationStatus");
   }
@@ -272,7 +297,7 @@ async function viewOf(tx: Tx, row: BodiesTable): Promise<BodyView> {
 }
 
 export async function detailOf(tx: Tx, row: BodiesTable): Promise<BodyDetail> {
-  const [view, photos, numbers, identifications] = await Promise.all([
+  const [view, photos, numbers, identifications, documents] = await Promise.all([
     viewOf(tx, row),
     // Joined with archive's originals on purpose (allowed in scripts/check-modules.mjs): through originalFacts
     // this read took 1.2–1.5× as long (`npm run bench -- bounds`), on every body read.
@@ -285,12 +310,14 @@ export async function detailOf(tx: Tx, row: BodiesTable): Promise<BodyDetail> {
       .execute(),
     numbersOf(tx, row.id),
     identificationsOf(tx, row.id),
+    documentsOf(tx, [row.id]),
   ]);
   return {
     ...view,
     photos: photos.map((p) => ({ sha256: p.original_sha256, role: p.role, position: p.position, captureTime: p.capture_time, width: p.width, height: p.height })),
     numbers,
     identifications,
+    documents: documents.get(row.id) ?? [],
   };
 }
 
@@ -771,6 +798,8 @@ export async function mergeBodies(ctx: Ctx, actor: Actor, sent: MergeBodies): Pr
     }
     const nums = await db.selectFrom("body_numbers").select("id").where("body_id", "=", absorb.id).execute();
     if (nums.length) await db.updateTable("body_numbers").set({ body_id: keep.id }).where("body_id", "=", absorb.id).execute();
+    const docs = await db.selectFrom("body_documents").select("id").where("body_id", "=", absorb.id).execute();
+    if (docs.length) await db.updateTable("body_documents").set({ body_id: keep.id }).where("body_id", "=", absorb.id).execute();
     await db.deleteFrom("body_findings").where("body_id", "=", absorb.id).execute();
     await refreshFindingCodes(tx, absorb.id);
     const links = await db.selectFrom("links").select(["id", "from_id", "to_id"]).where((eb) => eb.or([eb("from_id", "=", absorb.id), eb("to_id", "=", absorb.id)])).execute();
@@ -800,6 +829,7 @@ export async function mergeBodies(ctx: Ctx, actor: Actor, sent: MergeBodies): Pr
         { recordType: "body", recordId: absorb.id, field: "mergedInto", old: null, new: keep.id },
         { recordType: "body", recordId: absorb.id, field: "photos", old: aPhotos.map((p) => p.original_sha256), new: [] },
         ...nums.map((n) => ({ recordType: "body_number", recordId: n.id, field: "bodyId", old: absorb.id, new: keep.id })),
+        ...docs.map((d) => ({ recordType: "body_document", recordId: d.id, field: "bodyId", old: absorb.id, new: keep.id })),
         ...links.flatMap((l) => [
           ...(l.from_id === absorb.id ? [{ recordType: "link", recordId: l.id, field: "fromId", old: absorb.id, new: keep.id }] : []),
           ...(l.to_id === absorb.id ? [{ recordType: "link", recordId: l.id, field: "toId", old: absorb.id, new: keep.id }] : []),

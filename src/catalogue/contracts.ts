@@ -20,7 +20,8 @@ export type SearchResult = z.infer<typeof SearchResult>;
 export const FuzzyDate = z.object({ text: z.string(), earliest: z.string(), latest: z.string() });
 export type FuzzyDate = z.infer<typeof FuzzyDate>;
 
-export const Mark = z.object({ type: z.string(), region: z.string().nullable(), description: z.string() });
+/** `source`: "review" when a settled forensic review recorded the mark; absent when it was entered in the catalogue or imported. */
+export const Mark = z.object({ type: z.string(), region: z.string().nullable(), description: z.string(), source: z.literal("review").optional() });
 export type Mark = z.infer<typeof Mark>;
 
 export const BodyView = z.object({ id: z.string(), ref: z.string(), refNo: z.number(), externalRef: z.string().nullable(), sourceId: z.string().nullable(), detaineeNo: z.string().nullable(), detaineeNoNorm: z.string().nullable(), branchNo: z.string().nullable(), branchNoNorm: z.string().nullable(), examinerNo: z.string().nullable(), examinerNoNorm: z.string().nullable(), hospital: z.string().nullable(), photoDate: z.string().nullable(), photoMonth: z.string().nullable(), deathDate: FuzzyDate.nullable(), sex: z.enum(["male", "female"]).nullable(), ageMin: z.number().nullable(), ageMax: z.number().nullable(), marks: z.array(Mark), clothing: z.string().nullable(), injuries: z.array(z.string()), reviewFindings: z.array(z.string()), identificationStatus: z.enum(["unidentified", "possible_match", "identified"]), nameAr: z.string().nullable(), nameLat: z.string().nullable(), reviewStatus: z.enum(["unreviewed", "sampled", "in_review", "reviewed", "disputed"]), notes: z.string().nullable(), sensitivity: Sensitivity, mergedInto: z.string().nullable(), version: z.number(), createdAt: z.string(), createdBy: z.string(), updatedAt: z.string() });
@@ -40,8 +41,11 @@ export type BodyNumber = z.infer<typeof BodyNumber>;
 
 export const IdentificationView = z.object({ id: z.string(), bodyId: z.string(), bodyRef: z.string(), reportId: z.string(), reportRef: z.string(), decisionId: z.string(), since: z.string(), by: z.string(), endedAt: z.string().nullable(), endedBy: z.string().nullable() });
 export type IdentificationView = z.infer<typeof IdentificationView>;
+/** A number or name a document gives for a body: `kind` is the number's role or "name"; `row` the CSV row it came from. */
+export const DocumentFact = z.object({ id: z.string(), bodyId: z.string(), source: z.string(), row: z.number(), kind: z.enum(["detainee", "branch", "examiner", "hospital", "name"]), value: z.string(), valueNorm: z.string(), importId: z.string(), importedBy: z.string(), importedAt: z.string() });
+export type DocumentFact = z.infer<typeof DocumentFact>;
 /** identifications: reports this body was identified as (families' confirmed decisions), the standing one first, then ended ones. */
-export const BodyDetail = z.object({ photos: z.array(BodyPhoto), numbers: z.array(BodyNumber), identifications: z.array(IdentificationView), id: z.string(), ref: z.string(), refNo: z.number(), externalRef: z.string().nullable(), sourceId: z.string().nullable(), detaineeNo: z.string().nullable(), detaineeNoNorm: z.string().nullable(), branchNo: z.string().nullable(), branchNoNorm: z.string().nullable(), examinerNo: z.string().nullable(), examinerNoNorm: z.string().nullable(), hospital: z.string().nullable(), photoDate: z.string().nullable(), photoMonth: z.string().nullable(), deathDate: FuzzyDate.nullable(), sex: z.enum(["male", "female"]).nullable(), ageMin: z.number().nullable(), ageMax: z.number().nullable(), marks: z.array(Mark), clothing: z.string().nullable(), injuries: z.array(z.string()), reviewFindings: z.array(z.string()), identificationStatus: z.enum(["unidentified", "possible_match", "identified"]), nameAr: z.string().nullable(), nameLat: z.string().nullable(), reviewStatus: z.enum(["unreviewed", "sampled", "in_review", "reviewed", "disputed"]), notes: z.string().nullable(), sensitivity: Sensitivity, mergedInto: z.string().nullable(), version: z.number(), createdAt: z.string(), createdBy: z.string(), updatedAt: z.string() });
+export const BodyDetail = z.object({ photos: z.array(BodyPhoto), numbers: z.array(BodyNumber), identifications: z.array(IdentificationView), documents: z.array(DocumentFact), id: z.string(), ref: z.string(), refNo: z.number(), externalRef: z.string().nullable(), sourceId: z.string().nullable(), detaineeNo: z.string().nullable(), detaineeNoNorm: z.string().nullable(), branchNo: z.string().nullable(), branchNoNorm: z.string().nullable(), examinerNo: z.string().nullable(), examinerNoNorm: z.string().nullable(), hospital: z.string().nullable(), photoDate: z.string().nullable(), photoMonth: z.string().nullable(), deathDate: FuzzyDate.nullable(), sex: z.enum(["male", "female"]).nullable(), ageMin: z.number().nullable(), ageMax: z.number().nullable(), marks: z.array(Mark), clothing: z.string().nullable(), injuries: z.array(z.string()), reviewFindings: z.array(z.string()), identificationStatus: z.enum(["unidentified", "possible_match", "identified"]), nameAr: z.string().nullable(), nameLat: z.string().nullable(), reviewStatus: z.enum(["unreviewed", "sampled", "in_review", "reviewed", "disputed"]), notes: z.string().nullable(), sensitivity: Sensitivity, mergedInto: z.string().nullable(), version: z.number(), createdAt: z.string(), createdBy: z.string(), updatedAt: z.string() });
 export type BodyDetail = z.infer<typeof BodyDetail>;
 
 export const HistoryEntry = z.object({ recordType: z.string(), recordId: z.string(), field: z.string(), old: z.unknown(), new: z.unknown(), actor: z.string(), at: z.string(), eventSeq: z.number() });
@@ -115,6 +119,10 @@ export type GetVocabulariesAnswer = z.infer<typeof GetVocabulariesAnswer>;
 
 export const RejectedRow = z.object({ row: z.number(), column: z.string().nullable(), message: z.string() });
 export type RejectedRow = z.infer<typeof RejectedRow>;
+
+/** `attached`: facts written; `alreadyAttached`: facts the same source had already given the same body (left as they were). */
+export const DocumentsImportReport = z.object({ importId: z.string(), ok: z.boolean(), dryRun: z.boolean(), rows: z.number(), attached: z.number(), alreadyAttached: z.number(), bodies: z.number(), rejected: z.array(RejectedRow), sha256: z.string() });
+export type DocumentsImportReport = z.infer<typeof DocumentsImportReport>;
 
 export const ImportReport = z.object({ importId: z.string(), ok: z.boolean(), dryRun: z.boolean(), rows: z.number(), created: z.number(), updated: z.number(), unchanged: z.number(), rejected: z.array(RejectedRow), ignoredColumns: z.array(z.string()), sha256: z.string() });
 export type ImportReport = z.infer<typeof ImportReport>;
@@ -209,6 +217,8 @@ export const UpdateTermInput = z
   .strict();
 
 export const ImportCsvInput = z.object({ csv: z.string().min(1), dryRun: z.boolean().optional() }).strict();
+/** `source`: the document or register the rows were read from, as it should be cited ("Register 601"). */
+export const ImportDocumentsInput = z.object({ csv: z.string().min(1), source: z.string().min(1).max(200), dryRun: z.boolean().optional() }).strict();
 /** GET /api/photos/:sha256/bodies: the bodies a photograph is filed under, by reference, with their photographs in order. */
 export const PhotoBodies = z.object({ bodies: z.array(z.object({ ref: z.string(), photos: z.array(z.string()) })) });
 export type PhotoBodies = z.infer<typeof PhotoBodies>;

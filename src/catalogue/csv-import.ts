@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import type { Ctx } from "../app/context.ts";
 import type { Actor } from "../core/actor.ts";
+import type { Tx } from "../db/database.ts";
 import { hasArabic, normaliseArabic, toLatinDigits } from "../core/arabic.ts";
 import { Invalid } from "../core/errors.ts";
 import { newId } from "../core/ids.ts";
@@ -91,11 +92,16 @@ const HEADER_ALIASES: Record<string, ImportColumn> = {
   ملاحظات: "notes",
 };
 
-function headerKey(h: string): string {
+/** The custody event of a CSV import (bodies or documents): its id, the file's SHA-256 and counts, never a value. */
+export async function logCsvImport(ctx: Ctx, tx: Tx, actor: Actor, what: { importId: string; action: string; sha256: string }, detail: Record<string, unknown>): Promise<void> {
+  await ctx.log.append(tx, custody("metadata modification", actor, ctx.clock.now(), [{ id: what.importId, role: "import" }], { action: what.action, format: "csv", sha256: what.sha256, ...detail }));
+}
+
+export function headerKey(h: string): string {
   return normaliseArabic(h).replace(/[\s_-]+/g, " ").trim();
 }
 
-function columnOf(h: string): ImportColumn | (typeof EXPORT_ONLY_COLUMNS)[number] | null {
+export function columnOf(h: string): ImportColumn | (typeof EXPORT_ONLY_COLUMNS)[number] | null {
   const k = headerKey(h);
   const snake = k.replace(/ /g, "_");
   if ((IMPORT_COLUMNS as readonly string[]).includes(snake)) return snake as ImportColumn;
@@ -399,18 +405,7 @@ export async function importBodiesCsv(ctx: Ctx, actor: Actor, sent: ImportCsv): 
         report.updated++;
       }
       await recordManyChanges(ctx, tx, actor, records);
-      await ctx.log.append(
-        tx,
-        custody("metadata modification", actor, ctx.clock.now(), [{ id: importId, role: "import" }], {
-          action: "catalogue.import",
-          format: "csv",
-          sha256,
-          rows: report.rows,
-          created: report.created,
-          updated: report.updated,
-          unchanged: report.unchanged,
-        }),
-      );
+      await logCsvImport(ctx, tx, actor, { importId, action: "catalogue.import", sha256 }, { rows: report.rows, created: report.created, updated: report.updated, unchanged: report.unchanged });
     });
   };
   // Lookups run even when rows were already rejected, so the report names every problem at once.

@@ -86,6 +86,7 @@ export {
 export { recordHistory, verifyHistory, type HistoryEntry, type Change } from "./history.ts";
 export { searchBodies, FACETS, SORTS, type SearchQuery, type SearchResult, type SearchHit, type FacetBucket, type FacetName, type SortKey } from "./search.ts";
 export { importBodiesCsv, exportBodiesCsv, IMPORT_COLUMNS, EXPORT_COLUMNS, type ImportReport, type RejectedRow } from "./csv-import.ts";
+export { importBodyDocuments, readBodyDocuments, DOCUMENT_KINDS, DOCUMENT_COLUMNS, type DocumentFact, type DocumentKind, type DocumentsImportReport, type ImportDocuments } from "./documents.ts";
 export { parseFuzzyDate, monthOf, type FuzzyDate } from "./dates.ts";
 export { parseMarks, formatMarks, type Mark } from "./marks.ts";
 export { parseCsv, writeCsv, type CsvTable } from "./csv.ts";

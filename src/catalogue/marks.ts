@@ -82,5 +82,34 @@ export function checkMark(m: Mark, vocab: Vocabularies): Mark {
   const description = m.description.trim();
   if (description.length > MAX_DESCRIPTION) throw new Invalid(say("mark.descriptionTooLong", { max: MAX_DESCRIPTION }), "marks");
   if (/[;؛]/.test(description)) throw new Invalid(say("mark.semicolon"), "marks");
-  return { type: m.type, region: m.region, description };
+  return { type: m.type, region: m.region, description, ...(m.source === "review" ? { source: m.source } : {}) };
+}
+
+/** Type and region: two marks with the same are the same mark for the ranking, whatever their words. */
+export function markKey(m: Pick<Mark, "type" | "region">): string {
+  return `${m.type}|${m.region ?? ""}`;
+}
+
+/**
+ * The body's marks with those a settled review recorded added (marked as coming from review), leaving out any
+ * the body already has (same type and region) or that repeat one another.
+ */
+export function withReviewMarks(current: Mark[], review: Mark[], vocab: Vocabularies): Mark[] {
+  const seen = new Set(current.map(markKey));
+  const out = [...current];
+  for (const m of review) {
+    const checked = checkMark({ type: m.type, region: m.region ?? null, description: m.description ?? "" }, vocab);
+    if (seen.has(markKey(checked))) continue;
+    seen.add(markKey(checked));
+    out.push({ ...checked, source: "review" });
+  }
+  return out;
+}
+
+/** The body's clothing with what a settled review recorded: set when empty, added after "; " when not already said. */
+export function withReviewClothing(current: string | null, review: string): string | null {
+  const r = review.trim();
+  if (!r) return current;
+  if (!current) return r;
+  return normaliseArabic(current).toLowerCase().includes(normaliseArabic(r).toLowerCase()) ? current : `${current}; ${r}`;
 }

@@ -11,6 +11,7 @@ import { searchBodies } from "./search.ts";
 import { GALLERY_BODY_FILTERS, GALLERY_NUMBER_FILTERS, photoBodies, photoGallery } from "./gallery.ts";
 import { GalleryPage } from "../archive/contracts.ts";
 import { exportBodiesCsv, importBodiesCsv } from "./csv-import.ts";
+import { importBodyDocuments } from "./documents.ts";
 import { ENTITY_KINDS } from "./records.ts";
 import * as contracts from "./contracts.ts";
 
@@ -400,6 +401,20 @@ export const CATALOGUE_ROUTES: readonly RouteSpec[] = [
     handler: async (req, ctx, actor, { body }, reply) => {
       const b = body;
       const report = await importBodiesCsv(ctx, actor, b);
+      if (!report.ok) reply.status(422);
+      return report;
+    },
+  }),
+  route({
+    method: "POST",
+    url: "/api/catalogue/documents/import",
+    action: "catalogue.import",
+    bodyLimit: 64 * 1024 * 1024,
+    summary: "attach the numbers and names a document gives (CSV text, with the source's name) to the bodies its rows name (all or nothing; 422 with every refused row and why)",
+    body: usecase(contracts.ImportDocumentsInput),
+    response: contracts.DocumentsImportReport,
+    handler: async (req, ctx, actor, { body }, reply) => {
+      const report = await importBodyDocuments(ctx, actor, body);
       if (!report.ok) reply.status(422);
       return report;
     },

@@ -21,6 +21,8 @@ export interface IndexInput {
   numbers: string[];
   findings: string[];
   photos: { sha256: string; captureTime: string | null; cameraModel: string | null }[];
+  /** Numbers and names documents give for the body (body_documents), as written. */
+  documents?: { kind: string; value: string }[];
 }
 
 /** Letters and digits of a number joined, so "1234/ب" is found as "1234/ب", "1234 ب" and "1234ب". */
@@ -47,6 +49,10 @@ export function bodySearchText(input: IndexInput, vocab: Vocabularies): string {
   for (const n of input.numbers) parts.push(n, compact(n));
   for (const s of [b.name_ar, b.name_lat, b.notes, b.clothing, b.photo_date, b.death_date]) if (s) parts.push(s);
   parts.push(...nameKeyTokens(b.name_ar), ...nameKeyTokens(b.name_lat));
+  for (const d of input.documents ?? []) {
+    if (d.kind === "name") parts.push(d.value, ...nameKeyTokens(d.value));
+    else parts.push(d.value, compact(d.value));
+  }
   const marks = JSON.parse(b.marks) as Mark[];
   for (const m of marks) {
     parts.push(m.description, ...labels(vocab, "mark_type", m.type).slice(1), ...labels(vocab, "body_region", m.region).slice(1));
@@ -82,7 +88,7 @@ export async function refreshSearchText(tx: Tx, bodyId: string, vocab?: Vocabula
     if (current) await db.deleteFrom("body_search").where("ref_no", "=", body.ref_no).execute();
     return;
   }
-  const [numbers, findings, photos] = await Promise.all([
+  const [numbers, findings, photos, documents] = await Promise.all([
     db.selectFrom("body_numbers").select("value").where("body_id", "=", bodyId).where("retired_at", "is", null).orderBy("seq").execute(),
     db.selectFrom("body_findings").select("code").distinct().where("body_id", "=", bodyId).orderBy("code").execute(),
     // Joined with archive's originals on purpose (allowed in scripts/check-modules.mjs): the search text is
@@ -94,6 +100,7 @@ export async function refreshSearchText(tx: Tx, bodyId: string, vocab?: Vocabula
       .where("body_photos.body_id", "=", bodyId)
       .orderBy("body_photos.position")
       .execute(),
+    db.selectFrom("body_documents").select(["kind", "value"]).where("body_id", "=", bodyId).orderBy("imported_at").orderBy("id").execute(),
   ]);
   const text = bodySearchText(
     {
@@ -101,6 +108,7 @@ export async function refreshSearchText(tx: Tx, bodyId: string, vocab?: Vocabula
       numbers: numbers.map((n) => n.value),
       findings: findings.map((f) => f.code),
       photos: photos.map((p) => ({ sha256: p.sha256, captureTime: p.capture_time, cameraModel: p.camera_model })),
+      documents,
     },
     vocab ?? (await Vocabularies.load(tx)),
   );

@@ -196,8 +196,16 @@ async function textMatches(ctx: Ctx, p: Plan, raw: string): Promise<number[] | n
   // … and then by the names module's comparison: keys are skeletons, and علاء and علي share one
   const db = cdb(ctx.db.db);
   for (let i = 0; i < more.length; i += 500) {
-    const rows = await db.selectFrom("bodies").select(["ref_no", "name_ar", "name_lat"]).where("ref_no", "in", more.slice(i, i + 500)).execute();
-    for (const r of rows) if ([r.name_ar, r.name_lat].some((n) => n && namePartsFound(raw, n))) words.push(Number(r.ref_no));
+    const rows = await db.selectFrom("bodies").select(["id", "ref_no", "name_ar", "name_lat"]).where("ref_no", "in", more.slice(i, i + 500)).execute();
+    // names documents give for a body count as its names (body_documents, decision 0032)
+    const documented = new Map<string, string[]>();
+    const ids = rows.map((r) => r.id);
+    if (ids.length) {
+      for (const d of await db.selectFrom("body_documents").select(["body_id", "value"]).where("body_id", "in", ids).where("kind", "=", "name").execute()) {
+        documented.set(d.body_id, [...(documented.get(d.body_id) ?? []), d.value]);
+      }
+    }
+    for (const r of rows) if ([r.name_ar, r.name_lat, ...(documented.get(r.id) ?? [])].some((n) => n && namePartsFound(raw, n))) words.push(Number(r.ref_no));
   }
   return words;
 }

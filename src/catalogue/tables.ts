@@ -224,6 +224,20 @@ export interface BodyIdentificationsTable {
   end_decision_id: string | null;
 }
 
+/** A number or name a document gives for a body, with its source (migration 0024); never changed or deleted. */
+export interface BodyDocumentsTable {
+  id: string; // bdoc_…
+  body_id: string;
+  import_id: string; // imp_…: the file it came in
+  source: string; // the document or register, as the importer named it ("Register 601")
+  source_row: number; // the CSV row (the header is row 1)
+  kind: string; // detainee | branch | examiner | hospital | name
+  value: string; // as written
+  value_norm: string; // numbers: normaliseNumber; names: crossScriptKey
+  imported_by: string;
+  imported_at: string;
+}
+
 export interface RefCountersTable {
   name: string;
   next: number;
@@ -244,6 +258,7 @@ export type CatalogueTables = {
   field_history: FieldHistoryTable;
   ref_counters: RefCountersTable;
   body_identifications: BodyIdentificationsTable;
+  body_documents: BodyDocumentsTable;
 };
 
 export type CatalogueDb = Kysely<Database & CatalogueTables>;

@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, statSync, writeFileSync } from "node:fs";
 import type { Command } from "commander";
 import { operatorActor } from "../core/actor.ts";
 import { Invalid } from "../core/errors.ts";
@@ -12,6 +12,8 @@ import {
   FACETS,
   getBody,
   importBodiesCsv,
+  importBodyDocuments,
+  type DocumentsImportReport,
   listProposals,
   listVocabulary,
   mergeBodies,
@@ -82,7 +84,8 @@ function bodyText(b: BodyDetail): string {
     `  sex ${b.sex ?? "?"}, apparent age ${b.ageMin ?? "?"}–${b.ageMax ?? "?"}`,
     `  identification ${b.identificationStatus}${b.nameAr || b.nameLat ? `: ${[b.nameAr, b.nameLat].filter(Boolean).join(" / ")}` : ""}; review ${b.reviewStatus}`,
   ];
-  if (b.marks.length) lines.push(`  marks: ${b.marks.map((m) => `${m.type}${m.region ? ` (${m.region})` : ""}: ${m.description}`).join("; ")}`);
+  if (b.marks.length) lines.push(`  marks: ${b.marks.map((m) => `${m.type}${m.region ? ` (${m.region})` : ""}: ${m.description}${m.source === "review" ? " [review]" : ""}`).join("; ")}`);
+  if (b.clothing) lines.push(`  clothing: ${b.clothing}`);
   if (b.injuries.length) lines.push(`  injuries: ${b.injuries.join(", ")}`);
   if (b.notes) lines.push(`  notes: ${b.notes}`);
   for (const n of b.numbers) {
@@ -90,8 +93,16 @@ function bodyText(b: BodyDetail): string {
       `  ${n.id} ${n.role} ${n.value} (${n.method}${n.confidence !== null ? ` ${n.confidence.toFixed(2)}` : ""}${n.checkedBy ? `, checked by ${n.checkedBy}` : ", unchecked"}${n.retired ? `, retired: ${n.retired.reason}` : ""})`,
     );
   }
+  for (const d of b.documents) lines.push(`  document: ${d.kind} ${d.value} (${d.source}, row ${d.row})`);
   for (const p of b.photos) lines.push(`  photo ${p.position} ${p.role.padEnd(6)} ${p.sha256}`);
   return lines.join("\n");
+}
+
+function documentsReportText(r: DocumentsImportReport, source: string): string {
+  const head = r.ok
+    ? `${r.dryRun ? "checked (nothing written)" : "attached"}: ${r.attached} fact(s) from "${source}" to ${r.bodies} bod${r.bodies === 1 ? "y" : "ies"} (${r.rows} rows; ${r.alreadyAttached} already attached)`
+    : `nothing attached: ${r.rejected.length} problem(s) in ${r.rows} rows`;
+  return [head, ...r.rejected.map((x) => `  row ${x.row}${x.column ? `, ${x.column}` : ""}: ${x.message}`)].join("\n");
 }
 
 function reportText(r: ImportReport): string {
@@ -153,6 +164,25 @@ export function registerCatalogueCommands(program: Command): void {
       await withArchive(opts, async (a) => {
         const r = await importBodiesCsv(a, operatorActor(), { csv, dryRun: Boolean(o.dryRun) });
         print(opts, r, reportText(r));
+        if (!r.ok) process.exitCode = 2;
+      });
+    });
+
+  cat
+    .command("documents")
+    .description("numbers and names read from documents (detention papers, a hospital register), attached to bodies with their source")
+    .command("import")
+    .description("attach the numbers and names of a CSV file to the bodies its rows name (all or nothing; every refused row is reported)")
+    .argument("<file>", "the CSV file (UTF-8, with or without BOM); columns in docs/catalogue-documents.md")
+    .requiredOption("--source <name>", "the document or register the rows were read from, as it should be cited (\"Register 601\")")
+    .option("--dry-run", "check every row and report, write nothing")
+    .action(async (file: string, o: { source: string; dryRun?: boolean }, cmd: Command) => {
+      const opts = globalOptions(cmd);
+      if (statSync(file).size > 50 * 1024 * 1024) throw new Invalid(`${file} is larger than 50 MB; split it.`, "file");
+      const csv = readFileSync(file, "utf8");
+      await withArchive(opts, async (a) => {
+        const r = await importBodyDocuments(a, operatorActor(), { csv, source: o.source, dryRun: Boolean(o.dryRun) });
+        print(opts, r, documentsReportText(r, o.source));
         if (!r.ok) process.exitCode = 2;
       });
     });

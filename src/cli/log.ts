@@ -3,7 +3,7 @@ import { dirname, join } from "node:path";
 import type { Command } from "commander";
 import { operatorActor } from "../core/actor.ts";
 import { Invalid } from "../core/errors.ts";
-import { checkProofBundle, consistencyProof, latestCheckpoint, logTiles, proveOriginal, timestampLatestCheckpoint, verifierKey, describeQuorum, witnessStates, cosignLatest } from "../ledger/index.ts";
+import { checkProofBundle, consistencyProof, latestCheckpoint, logTiles, proveOriginal, timestampLatestCheckpoint, verifierKey, describeQuorum, witnessStates, cosignLatest, addWitness, removeWitness, setWitnessQuorum, showWitnessPolicy, type WitnessPolicyView } from "../ledger/index.ts";
 import { globalOptions, positiveIntOption, print, withArchive } from "./shell.ts";
 
 export function registerLogCommands(program: Command): void {
@@ -116,6 +116,44 @@ export function registerLogCommands(program: Command): void {
         });
         print(opts, { policy: w.policyFile, quorum: w.policy.quorum, latest: w.latestSize, witnesses: w.witnesses }, `policy ${w.policyFile}, quorum ${describeQuorum(w.policy)}\n${lines.join("\n")}`);
       });
+    });
+
+  // The witness policy edited as on the admin screen (same use cases, same checks, logged).
+  const policy = log.command("witness-policy").description("see or edit the witness policy: add or remove a witness, set the quorum (in force at once)");
+  const showPolicy = (opts: ReturnType<typeof globalOptions>, p: WitnessPolicyView): void => {
+    const lines = [
+      `${p.file}${p.exists ? "" : " (not written yet)"}`,
+      ...p.witnesses.map((w) => `witness ${w.name} ${w.vkey}${w.url ? ` ${w.url}` : ""}`),
+      ...p.groups.map((g) => `group ${g.name}: ${g.threshold} of ${g.members.join(", ")}`),
+      `quorum ${p.quorum}`,
+    ];
+    print(opts, p, lines.join("\n"));
+  };
+  const editPolicy = (run: (a: Parameters<typeof showWitnessPolicy>[0]) => Promise<WitnessPolicyView>) => async (...args: unknown[]) => {
+    const opts = globalOptions(args[args.length - 1] as Command);
+    await withArchive(opts, async (a) => showPolicy(opts, await run(a)));
+  };
+  policy
+    .command("show")
+    .description("the witnesses, groups and quorum of the policy")
+    .action(editPolicy((a) => showWitnessPolicy(a, operatorActor())));
+  policy
+    .command("add <name> <vkey> [url]")
+    .description("add a witness: its name in the policy, its key (as `dalil witness key` prints it) and its submission URL")
+    .action(async (name: string, vkey: string, url: string | undefined, _o: unknown, cmd: Command) =>
+      editPolicy((a) => addWitness(a, operatorActor(), { name, vkey, ...(url ? { url } : {}) }))(cmd),
+    );
+  policy
+    .command("remove <name>")
+    .description("remove a witness by its name")
+    .action(async (name: string, _o: unknown, cmd: Command) => editPolicy((a) => removeWitness(a, operatorActor(), { name }))(cmd));
+  policy
+    .command("quorum <quorum> [members...]")
+    .description("set the quorum: a witness or group name, or none; or a number k and the witnesses of which k must cosign")
+    .action(async (quorum: string, members: string[], _o: unknown, cmd: Command) => {
+      const input = /^[0-9]+$/.test(quorum) ? { threshold: Number(quorum), members } : { quorum };
+      if ("quorum" in input && members.length) throw new Invalid("A quorum by name takes no members; for k of some witnesses give the number first: quorum 2 a b c.");
+      await editPolicy((a) => setWitnessQuorum(a, operatorActor(), input))(cmd);
     });
 
   log

@@ -18,6 +18,7 @@ import * as m0017 from "./migrations/0017-exhibitions.ts";
 import * as m0018 from "./migrations/0018-reasons-as-keys.ts";
 import * as m0021 from "./migrations/0021-face-suggestions.ts";
 import * as m0022 from "./migrations/0022-exhibition-charts.ts";
+import * as m0024 from "./migrations/0024-body-documents.ts";
 
 export type Dialect = "sqlite" | "postgres";
 
@@ -53,6 +54,7 @@ const MIGRATIONS: Record<string, MigrationModule> = {
   "0018-reasons-as-keys": m0018,
   "0021-face-suggestions": m0021,
   "0022-exhibition-charts": m0022,
+  "0024-body-documents": m0024,
 };
 
 export function registerMigration(name: string, mod: MigrationModule): void {

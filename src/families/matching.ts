@@ -1,7 +1,7 @@
 import type { Ctx } from "../app/context.ts";
 import type { Actor } from "../core/actor.ts";
 import type { Tx } from "../db/database.ts";
-import { bodiesHiddenFrom, parseFuzzyDate, readBodies, type BodyView } from "../catalogue/index.ts";
+import { bodiesHiddenFrom, parseFuzzyDate, readBodies, readBodyDocuments, type BodyView, type DocumentFact } from "../catalogue/index.ts";
 import { blockingKeys, parseNameChain, prepareName, type PreparedName } from "../names/index.ts";
 import { keysOf, rankBodies, type Band, type BodyFeatures, type Evidence, type ReportFeatures, type Scored } from "./scoring.ts";
 import { recordPersonalDataRead } from "../access/index.ts";
@@ -18,7 +18,12 @@ import type * as contracts from "./contracts.ts";
 
 export const STORED_CANDIDATES = 50;
 
-export function bodyFeatures(b: BodyView): BodyFeatures {
+/**
+ * What the ranking reads of a body: its card and catalogue fields, its marks (those a settled review added
+ * included), and the numbers and names documents give for it (`documents`, from `readBodyDocuments`). A document's
+ * branch number is left out (the card's branch is its own term); a document's name counts when the body has none.
+ */
+export function bodyFeatures(b: BodyView, documents: readonly Pick<DocumentFact, "kind" | "value" | "valueNorm">[] = []): BodyFeatures {
   let photo: { earliest: string; latest: string } | null = null;
   try {
     photo = parseFuzzyDate(b.photoDate);
@@ -28,7 +33,11 @@ export function bodyFeatures(b: BodyView): BodyFeatures {
   const numbers: { role: string; value: string }[] = [];
   if (b.detaineeNoNorm) numbers.push({ role: "detainee", value: b.detaineeNoNorm });
   if (b.examinerNoNorm) numbers.push({ role: "examiner", value: b.examinerNoNorm });
-  const name = b.nameAr ?? b.nameLat;
+  for (const d of documents) {
+    if (d.kind === "name" || d.kind === "branch") continue;
+    if (!numbers.some((n) => n.role === d.kind && n.value === d.valueNorm)) numbers.push({ role: d.kind, value: d.valueNorm });
+  }
+  const name = b.nameAr ?? b.nameLat ?? documents.find((d) => d.kind === "name")?.value ?? null;
   return {
     id: b.id,
     ref: b.ref,
@@ -78,7 +87,8 @@ export async function loadBodyFeatures(ctx: Ctx, actor: Actor): Promise<BodyFeat
   let after: number | undefined;
   for (;;) {
     const page = await readBodies(ctx, actor, { limit: 5000, ...(after !== undefined ? { after } : {}) });
-    for (const b of page.items) out.push(bodyFeatures(b));
+    const documents = await readBodyDocuments(ctx, actor, page.items.map((b) => b.id));
+    for (const b of page.items) out.push(bodyFeatures(b, documents.get(b.id)));
     if (page.next === null) break;
     after = page.next;
   }

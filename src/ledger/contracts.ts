@@ -26,3 +26,36 @@ export const LogWitnesses = z.object({
   ),
 });
 export type LogWitnesses = z.infer<typeof LogWitnesses>;
+
+/** A witness name in the policy: one word (tlog-policy names are split on spaces), not "none". */
+const WitnessName = z.string().min(1).max(64).regex(/^[^\s#]+$/, "must be one word without spaces");
+
+/** GET /api/witness-policy (admins): the archive's witness policy as the file holds it, or would (no file yet). */
+export const WitnessPolicyView = z.object({
+  /** Where the policy is kept on the server: DALIL_WITNESS_POLICY or DATA/witnesses.policy. */
+  file: z.string(),
+  exists: z.boolean(),
+  witnesses: z.array(z.object({ name: z.string(), vkey: z.string(), url: z.string().nullable() })),
+  groups: z.array(z.object({ name: z.string(), threshold: z.number(), members: z.array(z.string()) })),
+  /** A witness or group name, or "none". */
+  quorum: z.string(),
+});
+export type WitnessPolicyView = z.infer<typeof WitnessPolicyView>;
+
+/** Add a witness (POST /api/witness-policy/witnesses, `dalil witness-policy add NAME VKEY [URL]`). */
+export const AddWitnessInput = z.object({ name: WitnessName, vkey: z.string().min(1).max(200), url: z.string().max(500).optional() }).strict();
+export type AddWitnessInput = z.infer<typeof AddWitnessInput>;
+
+/** Remove a witness by its name in the policy (POST /api/witness-policy/witnesses/remove). */
+export const RemoveWitnessInput = z.object({ name: WitnessName }).strict();
+export type RemoveWitnessInput = z.infer<typeof RemoveWitnessInput>;
+
+/**
+ * Set the quorum (POST /api/witness-policy/quorum): one witness or group by name, or "none"; or k of some
+ * witnesses and groups (written as the group "quorum").
+ */
+export const SetWitnessQuorumInput = z.union([
+  z.object({ quorum: WitnessName }).strict(),
+  z.object({ threshold: z.number().int().min(1).max(256), members: z.array(WitnessName).min(1).max(256) }).strict(),
+]);
+export type SetWitnessQuorumInput = z.infer<typeof SetWitnessQuorumInput>;

@@ -26,6 +26,7 @@ export type EventType =
   | "redaction" // PREMIS
   | "deletion" // PREMIS: a copy removed (an expired package's bag, an ingested upload); never an original
   | "key rotation" // dalil
+  | "witness policy change" // dalil: the witnesses or quorum the archive's checkpoints are sent to
   | "viewed original" // dalil: access
   | "revealed graphic image" // dalil: access (an unblurred rendition shown in a view)
   | "downloaded original" // dalil: access (the original's bytes leave the archive as a file)

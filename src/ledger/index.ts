@@ -17,6 +17,8 @@ export { formatTlogProof, parseConsistencyProof, parseTlogProof } from "./tlog-p
 export { restoreLog } from "./restore.ts";
 export { verifyLedger, type Finding, type LedgerReport } from "./verify.ts";
 export { consistencyProof, cosignLatest, entryTileOpenings, publicWitnessStates, latestCheckpoint, logTile, logTiles, timestampLatestCheckpoint, verifierKey, witnessStates } from "./reads.ts";
-export { WitnessClient, loadWitnessPolicy, type WitnessOutcome, type WitnessState } from "./witness-client.ts";
-export { checkQuorum, describeQuorum, parseWitnessPolicy, quorumMet, type WitnessPolicy } from "./witness-policy.ts";
+export { WitnessClient, WitnessPolicyWatch, assertPolicyForLog, loadWitnessPolicy, witnessPolicyFile, type WitnessOutcome, type WitnessPolicySource, type WitnessState } from "./witness-client.ts";
+export { checkQuorum, describeQuorum, formatWitnessPolicy, parseWitnessPolicy, quorumMet, type WitnessPolicy } from "./witness-policy.ts";
 export { cosignerVkey, generateCosigner, parseCosignerKey, type Cosigner } from "./cosignature.ts";
+export { addWitness, removeWitness, setWitnessQuorum, showWitnessPolicy } from "./witness-admin.ts";
+export type { WitnessPolicyView } from "./contracts.ts";

@@ -1,8 +1,9 @@
 import { z } from "zod";
-import { bytes, route, type RouteSpec } from "../http/route-spec.ts";
+import { bytes, route, usecase, type RouteSpec } from "../http/route-spec.ts";
 import { proveOriginal } from "./proofs.ts";
 import { consistencyProof, latestCheckpoint, logTile, publicWitnessStates, verifierKey } from "./reads.ts";
 import * as contracts from "./contracts.ts";
+import { addWitness, removeWitness, setWitnessQuorum, showWitnessPolicy } from "./witness-admin.ts";
 
 const Consistency = z.object({ from: z.coerce.number().int().min(1), to: z.coerce.number().int().min(1).optional() });
 const Sha = z.object({ sha256: z.string().regex(/^[0-9a-f]{64}$/, "must be a SHA-256 in lowercase hex") });
@@ -77,5 +78,40 @@ export const LOG_ROUTES: readonly RouteSpec[] = [
     summary: "C2SP tlog-tiles entry bundles (the events themselves; signed-in custodians)",
     response: bytes("application/octet-stream"),
     handler: async (req, ctx, actor) => (await logTile(ctx, actor, { path: `tile/entries/${(req.params as { "*": string })["*"]}`, kind: "entries" })).bytes,
+  }),
+  route({
+    method: "GET",
+    url: "/api/witness-policy",
+    action: "witness.manage",
+    summary: "the archive's witness policy (admins): its witnesses with keys and addresses, groups and quorum",
+    response: contracts.WitnessPolicyView,
+    handler: async (_req, ctx, actor) => showWitnessPolicy(ctx, actor),
+  }),
+  route({
+    method: "POST",
+    url: "/api/witness-policy/witnesses",
+    action: "witness.manage",
+    summary: "add a witness to the policy (name, vkey, submission URL); in force at once, logged",
+    body: usecase(contracts.AddWitnessInput),
+    response: contracts.WitnessPolicyView,
+    handler: async (_req, ctx, actor, { body }) => addWitness(ctx, actor, body),
+  }),
+  route({
+    method: "POST",
+    url: "/api/witness-policy/witnesses/remove",
+    action: "witness.manage",
+    summary: "remove a witness from the policy by its name; in force at once, logged",
+    body: usecase(contracts.RemoveWitnessInput),
+    response: contracts.WitnessPolicyView,
+    handler: async (_req, ctx, actor, { body }) => removeWitness(ctx, actor, body),
+  }),
+  route({
+    method: "POST",
+    url: "/api/witness-policy/quorum",
+    action: "witness.manage",
+    summary: "set the policy's quorum: a witness, a group or none, or k of some witnesses; in force at once, logged",
+    body: usecase(contracts.SetWitnessQuorumInput),
+    response: contracts.WitnessPolicyView,
+    handler: async (_req, ctx, actor, { body }) => setWitnessQuorum(ctx, actor, body),
   }),
 ];

@@ -68,7 +68,7 @@ export interface StoredCheckpoint {
 }
 
 export class LogTree {
-  private witnessClient?: WitnessClient;
+  private witnessSource?: WitnessClient | { current(): WitnessClient | undefined };
 
   constructor(
     private readonly dbh: DatabaseHandle,
@@ -83,13 +83,17 @@ export class LogTree {
     private readonly logger?: Logger,
   ) {}
 
-  /** Sends every new checkpoint to the policy's witnesses and publishes it with their cosignatures. */
-  useWitnesses(client: WitnessClient): void {
-    this.witnessClient = client;
+  /**
+   * Sends every new checkpoint to the policy's witnesses and publishes it with their cosignatures: one client, or
+   * a watch of the policy file (WitnessPolicyWatch) whose client follows the file as it is edited.
+   */
+  useWitnesses(source: WitnessClient | { current(): WitnessClient | undefined }): void {
+    this.witnessSource = source;
   }
 
   get witnesses(): WitnessClient | undefined {
-    return this.witnessClient;
+    const s = this.witnessSource;
+    return s && "current" in s ? s.current() : s;
   }
 
   get origin(): string {
@@ -133,7 +137,8 @@ export class LogTree {
 
   async latestCheckpoint(tx: Tx = this.dbh.db): Promise<StoredCheckpoint | null> {
     const row = await tx.selectFrom("checkpoints").selectAll().orderBy("size", "desc").limit(1).executeTakeFirst();
-    return row ? toStored(row, this.witnessClient ? await this.witnessClient.linesFor(row.size, tx) : []) : null;
+    const client = this.witnesses;
+    return row ? toStored(row, client ? await client.linesFor(row.size, tx) : []) : null;
   }
 
   /** The latest signed checkpoint as the log's status shows it (no token bytes read), or null before the first. */
@@ -159,8 +164,9 @@ export class LogTree {
   async cosign(): Promise<{ checkpoint: StoredCheckpoint; outcomes: WitnessOutcome[] }> {
     const cp = await this.latestCheckpoint();
     if (!cp) throw new NotFound(say("checkpoint.none"));
-    if (!this.witnessClient) return { checkpoint: cp, outcomes: [] };
-    const outcomes = await this.witnessClient.cosign(cp.size, cp.note, (from, to) => consistencyProof(from, to, this.reader()));
+    const client = this.witnesses;
+    if (!client) return { checkpoint: cp, outcomes: [] };
+    const outcomes = await client.cosign(cp.size, cp.note, (from, to) => consistencyProof(from, to, this.reader()));
     return { checkpoint: (await this.latestCheckpoint())!, outcomes };
   }
 
@@ -169,12 +175,13 @@ export class LogTree {
    * root is proved consistent with the latest signed one: this log never signs two inconsistent checkpoints.
    */
   async checkpoint(opts: { cosign?: boolean } = {}): Promise<StoredCheckpoint> {
-    const before = this.witnessClient ? (await this.latestCheckpoint())?.size : undefined;
+    const witnessed = this.witnesses !== undefined;
+    const before = witnessed ? (await this.latestCheckpoint())?.size : undefined;
     let cp = await this.signCheckpoint();
     if (this.tsaUrl && !cp.timestampToken) cp = await this.timestamp(cp);
     // Only a newly signed checkpoint goes to the witnesses here (a witness that is down would otherwise slow
     // every call); `dalil log cosign` asks again.
-    if (this.witnessClient && cp.size !== before && opts.cosign !== false) cp = (await this.cosign()).checkpoint;
+    if (witnessed && cp.size !== before && opts.cosign !== false) cp = (await this.cosign()).checkpoint;
     return cp;
   }
 

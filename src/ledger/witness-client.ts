@@ -6,7 +6,7 @@
  * an alarm row, so a split view shown to a witness is never lost in a log file.
  */
 import { randomUUID } from "node:crypto";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { Clock } from "../core/clock.ts";
 import { Invalid } from "../core/errors.ts";
@@ -25,15 +25,75 @@ export interface WitnessPolicySource {
   file: string;
 }
 
+export type PolicyConfig = { dataDir: string; witnessPolicyFile?: string };
+
+/** Where the archive's witness policy is (or would be written): DALIL_WITNESS_POLICY, else <data>/witnesses.policy. */
+export function witnessPolicyFile(config: PolicyConfig): string {
+  return config.witnessPolicyFile ?? join(config.dataDir, POLICY_FILE);
+}
+
 /** The policy named by the config (DALIL_WITNESS_POLICY) or <data>/witnesses.policy; none if neither exists. A bad file is an error. */
-export function loadWitnessPolicy(config: { dataDir: string; witnessPolicyFile?: string }): WitnessPolicySource | null {
-  const file = config.witnessPolicyFile ?? join(config.dataDir, POLICY_FILE);
+export function loadWitnessPolicy(config: PolicyConfig): WitnessPolicySource | null {
+  const file = witnessPolicyFile(config);
   if (!existsSync(file)) {
     if (config.witnessPolicyFile) throw new Invalid(say("witness.policyMissing", { file }), "DALIL_WITNESS_POLICY");
     return null;
   }
   const text = readFileSync(file, "utf8");
   return { policy: parseWitnessPolicy(text, file), text, file };
+}
+
+/**
+ * A policy that names logs but not this one was written for another archive: its witnesses would refuse us.
+ * `known` are this log's verifier keys (the current one and any retired by a rotation).
+ */
+export function assertPolicyForLog(source: WitnessPolicySource, known: readonly string[], current: string): void {
+  const logs = source.policy.logs;
+  if (logs.length && !logs.some((l) => known.includes(l.vkey))) {
+    throw new Invalid(say("witness.policyOtherLog", { file: source.file, vkey: current }), "DALIL_WITNESS_POLICY");
+  }
+}
+
+/**
+ * The witness policy file as it is now, without a restart: each use looks at the file (one stat) and, when it was
+ * replaced or changed (the admin screen, `dalil witness-policy`, an editor), reads it again. A changed file that
+ * does not parse or names another log is not used: the policy read before stays in force and the process logs an
+ * error; a removed file means no witnesses.
+ */
+export class WitnessPolicyWatch {
+  private stamp: string | null = null;
+  private client: WitnessClient | undefined;
+
+  constructor(
+    private readonly config: PolicyConfig,
+    private readonly make: (source: WitnessPolicySource) => WitnessClient,
+    private readonly check: (source: WitnessPolicySource) => void,
+    private readonly logger?: Logger,
+  ) {
+    this.current();
+  }
+
+  current(): WitnessClient | undefined {
+    const file = witnessPolicyFile(this.config);
+    let stamp: string | null = null;
+    try {
+      const s = statSync(file);
+      stamp = `${s.ino}:${s.size}:${s.mtimeMs}`;
+    } catch {
+      stamp = null;
+    }
+    if (stamp === this.stamp) return this.client;
+    this.stamp = stamp;
+    try {
+      const source = stamp === null ? null : { file, text: readFileSync(file, "utf8") };
+      const parsed = source ? { ...source, policy: parseWitnessPolicy(source.text, file) } : null;
+      if (parsed) this.check(parsed);
+      this.client = parsed ? this.make(parsed) : undefined;
+    } catch (err) {
+      this.logger?.log("error", "witness policy not reloaded: the policy read before stays in force", { file, error: err instanceof Error ? err.message : String(err) });
+    }
+    return this.client;
+  }
 }
 
 export type WitnessOutcome =

@@ -168,3 +168,18 @@ export function checkQuorum(note: string, policy: WitnessPolicy): QuorumCheck {
   }
   return { cosignedBy, met: quorumMet(policy, new Set(cosignedBy)), problems };
 }
+
+/**
+ * The policy as tlog-policy text, in the order the format needs (logs, witnesses, groups as given, quorum), under
+ * a header saying who wrote it. Comments of a hand-written file are not kept.
+ */
+export function formatWitnessPolicy(policy: WitnessPolicy, header: string[] = []): string {
+  return [
+    ...header.map((h) => `# ${h}`),
+    ...policy.logs.map((l) => ["log", l.vkey, l.url].filter(Boolean).join(" ")),
+    ...policy.witnesses.map((w) => ["witness", w.name, w.key.vkey, w.url].filter(Boolean).join(" ")),
+    ...policy.groups.map((g) => `group ${g.name} ${g.threshold === g.members.length ? "all" : g.threshold === 1 ? "any" : g.threshold} ${g.members.join(" ")}`),
+    `quorum ${policy.quorum}`,
+    "",
+  ].join("\n");
+}

@@ -21,7 +21,7 @@ import {
   type Cosigner,
   type TileCoord,
 } from "../ledger/index.ts";
-import { DurableBatch, writeDurably } from "./files.ts";
+import { DurableBatch, writeDurably } from "../core/durable-files.ts";
 
 /**
  * A mirror: another custodian's folder that follows an archive (tlog-mirror, draft). It fetches the signed

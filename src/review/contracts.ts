@@ -34,7 +34,12 @@ export type Finding = z.infer<typeof Finding>;
 export const Cause = z.object({ code: z.enum(["blunt_trauma", "asphyxia", "starvation", "untreated_injury_or_infection", "burns", "gunshot", "undetermined"]), confidence: z.enum(["probable", "possible", "certain"]) });
 export type Cause = z.infer<typeof Cause>;
 
-export const ReviewContent = z.object({ v: z.literal("dalil.review/1"), review: z.string(), version: z.number(), supersedes: z.string().nullable(), correction: z.string().nullable(), afterUnblinding: z.literal(true).optional(), sample: z.string(), item: z.string(), assignment: z.string(), body: z.string(), bodyRef: z.string(), reviewer: z.string(), submittedAt: z.string(), findings: z.array(Finding), causes: z.array(Cause), notes: z.string().nullable() });
+/** A distinguishing mark the reviewer saw: type (mark_type) and where (body_region, or null when not said), in their words. */
+export const ReviewMark = z.object({ type: z.string(), region: z.string().nullable(), description: z.string() });
+export type ReviewMark = z.infer<typeof ReviewMark>;
+
+/** `marks` and `clothing`: what the reviewer saw on the body beyond the findings (absent in reviews that recorded none). */
+export const ReviewContent = z.object({ v: z.literal("dalil.review/1"), review: z.string(), version: z.number(), supersedes: z.string().nullable(), correction: z.string().nullable(), afterUnblinding: z.literal(true).optional(), sample: z.string(), item: z.string(), assignment: z.string(), body: z.string(), bodyRef: z.string(), reviewer: z.string(), submittedAt: z.string(), findings: z.array(Finding), causes: z.array(Cause), marks: z.array(ReviewMark).optional(), clothing: z.string().optional(), notes: z.string().nullable() });
 export type ReviewContent = z.infer<typeof ReviewContent>;
 
 export const ReviewView = z.object({ id: z.string(), sha256: z.string(), eventSeq: z.number(), content: ReviewContent });
@@ -52,7 +57,7 @@ export type DisputeView = z.infer<typeof DisputeView>;
 export const GetReviewDisagreementsAnswer = z.array(DisputeView);
 export type GetReviewDisagreementsAnswer = z.infer<typeof GetReviewDisagreementsAnswer>;
 
-export const Resolution = z.object({ v: z.literal("dalil.review-resolution/1"), item: z.string(), body: z.string(), method: z.enum(["third_reviewer", "consensus"]), by: z.string(), participants: z.array(z.string()), reviews: z.array(z.string()), at: z.string(), findings: z.array(z.string()), causes: z.array(z.string()), note: z.string() });
+export const Resolution = z.object({ v: z.literal("dalil.review-resolution/1"), item: z.string(), body: z.string(), method: z.enum(["third_reviewer", "consensus"]), by: z.string(), participants: z.array(z.string()), reviews: z.array(z.string()), at: z.string(), findings: z.array(z.string()), causes: z.array(z.string()), marks: z.array(ReviewMark).optional(), clothing: z.string().optional(), note: z.string() });
 export type Resolution = z.infer<typeof Resolution>;
 
 export const PostReviewItemsByIdResolveAnswer = z.object({ resolution: Resolution, sha256: z.string() });
@@ -80,6 +85,8 @@ const Unit = z.number().min(0).max(1);
 const ConfidenceInput = z.enum(["possible", "probable", "certain"]);
 const CauseIndicatorInput = z.enum(["blunt_trauma", "asphyxia", "starvation", "untreated_injury_or_infection", "burns", "gunshot", "undetermined"]);
 
+const ReviewMarkInput = z.object({ type: z.string().min(1).max(40), region: z.string().max(40).nullable().optional(), description: z.string().max(500).optional() }).strict();
+
 export const RegionInput = z.discriminatedUnion("shape", [
   z.object({ photo: Sha256, shape: z.literal("rect"), x: Unit, y: Unit, w: Unit, h: Unit }).strict(),
   z.object({ photo: Sha256, shape: z.literal("polygon"), points: z.array(z.tuple([Unit, Unit])).min(3).max(200) }).strict(),
@@ -94,6 +101,10 @@ export const SubmitReviewInput = z
       .min(1)
       .max(100),
     causes: z.array(z.object({ code: CauseIndicatorInput, confidence: ConfidenceInput }).strict()).max(20).optional(),
+    /** Distinguishing marks seen (type and region from the catalogue's vocabularies); written onto the body when the review settles. */
+    marks: z.array(ReviewMarkInput).max(50).optional(),
+    /** Clothing seen, in the reviewer's words; written onto the body when the review settles. */
+    clothing: z.string().max(4000).optional(),
     notes: z.string().max(20000).optional(),
     correction: z.string().max(4000).optional(),
   })
@@ -105,7 +116,10 @@ export const DrawSampleInput = z.object({ size: z.number().int().min(1).max(1_00
 /** `sampleId` absent: the most recently drawn sample. `reviewers`: forensic reviewers' account ids or email addresses. */
 export const AssignSampleInput = z.object({ sampleId: z.string().min(1).max(64).optional(), reviewers: z.array(z.string().min(1).max(320)).min(1).max(200) }).strict();
 
-/** `findings`: the finding codes that stand after resolution. */
+/**
+ * `findings`: the finding codes that stand after resolution. `marks`, `clothing`: those that stand (absent: the
+ * marks both reviews recorded, and the clothing both described).
+ */
 export const ResolveInput = z
-  .object({ itemId: z.string().min(1).max(64), method: z.enum(["third_reviewer", "consensus"]), findings: z.array(z.string().min(1).max(100)).min(1).max(100), causes: z.array(CauseIndicatorInput).max(20).optional(), note: z.string().min(1).max(4000) })
+  .object({ itemId: z.string().min(1).max(64), method: z.enum(["third_reviewer", "consensus"]), findings: z.array(z.string().min(1).max(100)).min(1).max(100), causes: z.array(CauseIndicatorInput).max(20).optional(), marks: z.array(ReviewMarkInput).max(50).optional(), clothing: z.string().max(4000).optional(), note: z.string().min(1).max(4000) })
   .strict();

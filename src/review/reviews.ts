@@ -131,6 +131,36 @@ function contentOf(r: ReviewsTable): ReviewContent {
 
 export type Disagreement = contracts.Disagreement;
 
+export type ReviewMark = contracts.ReviewMark;
+
+const markKey = (m: Pick<ReviewMark, "type" | "region">): string => `${m.type}|${m.region ?? ""}`;
+
+/** Marks as a reviewer gave them, checked against the catalogue's mark_type and body_region vocabularies, in order. */
+function checkMarks(sent: { type: string; region?: string | null; description?: string }[], vocab: Vocabularies, field: string): ReviewMark[] {
+  const seen = new Set<string>();
+  const out = sent.map((m, i) => {
+    const type = vocab.require("mark_type", m.type, `${field}.${i}.type`).code;
+    const region = m.region ? vocab.require("body_region", m.region, `${field}.${i}.region`).code : null;
+    if (seen.has(markKey({ type, region }))) throw new Invalid(say("review.markTwice", { type, region: region ?? "—" }), `${field}.${i}`);
+    seen.add(markKey({ type, region }));
+    return { type, region, description: (m.description ?? "").trim() };
+  });
+  return out.sort((a, b) => (markKey(a) < markKey(b) ? -1 : markKey(a) > markKey(b) ? 1 : 0));
+}
+
+/**
+ * What two reviews agree on beyond the findings: the marks both recorded (same type and region; the first
+ * reviewer's words, or the second's when the first gave none) and the clothing when both described it (both
+ * descriptions, once each). A mark only one reviewer saw is not written onto the body.
+ */
+export function agreedObservations(a: Pick<ReviewContent, "marks" | "clothing">, b: Pick<ReviewContent, "marks" | "clothing">): { marks: ReviewMark[]; clothing: string | null } {
+  const other = new Map((b.marks ?? []).map((m) => [markKey(m), m]));
+  const marks = (a.marks ?? []).filter((m) => other.has(markKey(m))).map((m) => ({ ...m, description: m.description || other.get(markKey(m))!.description }));
+  const [ca, cb] = [a.clothing?.trim() ?? "", b.clothing?.trim() ?? ""];
+  const clothing = ca && cb ? (ca.toLowerCase() === cb.toLowerCase() ? ca : `${ca}; ${cb}`) : null;
+  return { marks, clothing };
+}
+
 export function compareReviews(a: ReviewContent, b: ReviewContent): Disagreement {
   const diff = (x: string[], y: string[]) => [...new Set([...x, ...y])].filter((c) => x.includes(c) !== y.includes(c)).sort();
   return {
@@ -180,6 +210,8 @@ export async function submitReview(ctx: Ctx, actor: Actor, sent: SubmitReview): 
     });
     causes.sort(byCode);
     if (findings.length === 0) throw new Invalid(say("review.findingNeeded"), "findings");
+    const marks = checkMarks(input.marks ?? [], vocab, "marks");
+    const clothing = input.clothing?.trim() || null;
     const notes = input.notes?.trim() || null;
     if (notes && notes.length > 20000) throw new Invalid(say("review.notesTooLong"), "notes");
 
@@ -205,6 +237,8 @@ export async function submitReview(ctx: Ctx, actor: Actor, sent: SubmitReview): 
       submittedAt: at.toISOString(),
       findings,
       causes,
+      ...(marks.length ? { marks } : {}),
+      ...(clothing ? { clothing } : {}),
       notes,
     };
     const text = canonicalJson(content);
@@ -235,6 +269,11 @@ export async function submitReview(ctx: Ctx, actor: Actor, sent: SubmitReview): 
   });
 }
 
+/** The marks and clothing a settled review writes onto the body (through the catalogue, added to what it has). */
+function observed(seen: { marks: ReviewMark[]; clothing: string | null }): { reviewMarks?: ReviewMark[]; reviewClothing?: string } {
+  return { ...(seen.marks.length ? { reviewMarks: seen.marks } : {}), ...(seen.clothing ? { reviewClothing: seen.clothing } : {}) };
+}
+
 /** Moves an item (and its body) on after a review of slot 1 or 2 arrives. A resolved item stays resolved. */
 async function settleItem(ctx: Ctx, tx: Tx, actor: Actor, item: ReviewItemsTable, reviewId: string, afterUnblinding: boolean): Promise<void> {
   if (item.status === "resolved") return;
@@ -245,9 +284,12 @@ async function settleItem(ctx: Ctx, tx: Tx, actor: Actor, item: ReviewItemsTable
   let status: string;
   let disagreement: Disagreement | null = null;
   let findings: string[] | undefined;
+  let seen: { marks: ReviewMark[]; clothing: string | null } = { marks: [], clothing: null };
   if (item.double_review === 0) {
     status = "reviewed";
-    findings = contentOf(latest.get(1)!).findings.map((f) => f.code);
+    const only = contentOf(latest.get(1)!);
+    findings = only.findings.map((f) => f.code);
+    seen = { marks: only.marks ?? [], clothing: only.clothing ?? null };
   } else if (latest.size < 2) {
     status = "in_review";
   } else {
@@ -256,7 +298,10 @@ async function settleItem(ctx: Ctx, tx: Tx, actor: Actor, item: ReviewItemsTable
     disagreement = compareReviews(a, b);
     const agreed = disagreement.codes.length === 0 && disagreement.causes.length === 0;
     status = agreed ? "agreed" : "disputed";
-    if (agreed) findings = a.findings.map((f) => f.code);
+    if (agreed) {
+      findings = a.findings.map((f) => f.code);
+      seen = agreedObservations(a, b);
+    }
   }
   await rdb(tx)
     .updateTable("review_items")
@@ -268,7 +313,7 @@ async function settleItem(ctx: Ctx, tx: Tx, actor: Actor, item: ReviewItemsTable
     tx,
     actor,
     item.body_id,
-    { reviewStatus: statusForBody({ status }), ...(findings ? { reviewFindings: findings } : {}) },
+    { reviewStatus: statusForBody({ status }), ...(findings ? { reviewFindings: findings } : {}), ...observed(seen) },
     { action: "review.status", objects: [{ id: reviewId, role: "review" }] },
   );
 }
@@ -374,6 +419,10 @@ export async function resolveDisagreement(ctx: Ctx, actor: Actor, sent: ResolveI
     const causes = [...new Set(input.causes ?? [])].sort();
     for (const c of causes) if (!(CAUSE_INDICATORS as readonly string[]).includes(c)) throw new Invalid(say("review.notIndicatorShort", { code: c }), "causes");
     const latest = await latestBySlot(tx, item.id);
+    const [a, b] = [latest.get(1), latest.get(2)].map((r) => (r ? contentOf(r) : {}));
+    const both = agreedObservations(a ?? {}, b ?? {});
+    const marks = input.marks ? checkMarks(input.marks, vocab, "marks") : both.marks;
+    const clothing = input.clothing !== undefined ? input.clothing.trim() || null : both.clothing;
     const at = ctx.clock.now();
     const resolution: Resolution = {
       v: "dalil.review-resolution/1",
@@ -386,6 +435,8 @@ export async function resolveDisagreement(ctx: Ctx, actor: Actor, sent: ResolveI
       at: at.toISOString(),
       findings,
       causes,
+      ...(marks.length ? { marks } : {}),
+      ...(clothing ? { clothing } : {}),
       note,
     };
     const sha256 = createHash("sha256").update(canonicalJson(resolution), "utf8").digest("hex");
@@ -401,7 +452,7 @@ export async function resolveDisagreement(ctx: Ctx, actor: Actor, sent: ResolveI
       }),
     );
     await db.updateTable("review_items").set({ status: "resolved", resolution: canonicalJson({ ...resolution, sha256 }) }).where("id", "=", item.id).execute();
-    await updateBodyInTx(ctx, tx, actor, item.body_id, { reviewStatus: "reviewed", reviewFindings: findings }, { action: "review.resolve", detail: { item: item.id } });
+    await updateBodyInTx(ctx, tx, actor, item.body_id, { reviewStatus: "reviewed", reviewFindings: findings, ...observed({ marks, clothing }) }, { action: "review.resolve", detail: { item: item.id } });
     return { resolution, sha256 };
   });
 }

@@ -68,5 +68,6 @@ export const CATALOGUE_MATRIX: Record<string, Row> = {
   },
   "PUT /api/vocabularies/:vocabulary/:code": { request: () => ({ url: "/api/vocabularies/hospital/harasta", body: { labelEn: "Harasta Military Hospital" } }), expect: only(["admin"]) },
   "POST /api/catalogue/import": { request: () => ({ body: { csv: "ref,name\nP-1,Matrix Example\n", dryRun: true } }), expect: only(EDIT) },
+  "POST /api/catalogue/documents/import": { request: () => ({ body: { csv: "external_ref,name\nP-1,Matrix Example\n", source: "Register 601", dryRun: true } }), expect: only(EDIT, 422) },
   "GET /api/catalogue/export": { expect: only(EDIT) },
 };

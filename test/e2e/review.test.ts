@@ -185,6 +185,12 @@ test("forensic review in Chromium, in English and in Arabic", { skip, timeout: 3
           await page.fill("[data-testid=finding-0] textarea", l.code === "ar" ? "كدمات متوازية على الظهر" : "parallel bruises across the back");
           await page.locator(".cause input[type=checkbox]").first().check();
           await page.fill("#review-notes", l.code === "ar" ? "الصورة الثانية أوضح" : "the second photo is clearer");
+          // A mark a family could recognise, by type and place, and the clothing.
+          await page.locator("[data-testid=review-marks] > button").click();
+          await page.selectOption("[data-testid=review-marks] li select >> nth=0", "tattoo");
+          await page.selectOption("[data-testid=review-marks] li select >> nth=1", "arm_right");
+          await page.fill("[data-testid=review-marks] li input", l.code === "ar" ? "مرساة" : "anchor");
+          await page.fill("#review-clothing", l.code === "ar" ? "قميص أزرق" : "blue shirt");
           await expectNoAxeViolations(page, "review form");
           await shot(page, p("04-review-drawn"));
           await page.locator("[data-testid=submit-review]").click();
@@ -203,6 +209,9 @@ test("forensic review in Chromium, in English and in Arabic", { skip, timeout: 3
           assert.equal(held.reviews.length, 1);
           const f = held.reviews[0]!.content.findings[0]!;
           assert.deepEqual([f.code, f.confidence, f.regions.map((r) => r.shape)], ["blunt_force", "certain", ["rect", "rect", "polygon"]]);
+          const signed = held.reviews[0]!.content as unknown as { marks?: { type: string; region: string | null; description: string }[]; clothing?: string };
+          assert.deepEqual(signed.marks, [{ type: "tattoo", region: "arm_right", description: l.code === "ar" ? "مرساة" : "anchor" }]);
+          assert.equal(signed.clothing, l.code === "ar" ? "قميص أزرق" : "blue shirt");
           const [drawn, typed, polygon] = f.regions as [Held & { shape: "rect" }, Held & { shape: "rect" }, Held & { shape: "polygon" }];
           const near = (got: number, want: number) => Math.abs(got - want) < 0.02;
           assert.ok([[drawn.x, 0.2], [drawn.y, 0.3], [drawn.w, 0.3], [drawn.h, 0.3]].every(([g, w]) => near(g!, w!)), `the drawn rectangle, in unit coordinates: ${JSON.stringify(drawn)}`);

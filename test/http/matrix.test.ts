@@ -3,6 +3,7 @@ import assert from "node:assert/strict";
 import Fastify from "fastify";
 import { ROLES, operatorActor, type Role } from "../../src/core/actor.ts";
 import { grantMirror } from "../../src/mirror/index.ts";
+import { addWitness, generateCosigner } from "../../src/ledger/index.ts";
 import { buildHttpApp, requireDeclaredAction, type RouteSpec } from "../../src/http/app.ts";
 import { bytes } from "../../src/http/route-spec.ts";
 import { backends } from "../support/backends.ts";
@@ -83,6 +84,17 @@ const MATRIX: Record<string, Row> = {
     },
     expect: only(["admin"]),
   },
+  // The witness policy from the admin screen: the same use cases as `dalil log witness-policy`.
+  "GET /api/witness-policy": { expect: only(["admin"]) },
+  "POST /api/witness-policy/witnesses": { request: (e) => ({ body: { name: `w-${e.who}`, vkey: generateCosigner(`w.test/${e.who}`).vkey } }), expect: only(["admin"]) },
+  "POST /api/witness-policy/witnesses/remove": {
+    request: async (e) => {
+      await addWitness(e.t.ctx, operatorActor(), { name: `gone-${e.who}`, vkey: generateCosigner(`gone.test/${e.who}`).vkey });
+      return { body: { name: `gone-${e.who}` } };
+    },
+    expect: only(["admin"]),
+  },
+  "POST /api/witness-policy/quorum": { request: () => ({ body: { quorum: "none" } }), expect: only(["admin"]) },
   // A mirror's follower token only (test/mirror/follow.test.ts); no role and no person's session reaches them.
   "GET /mirror/tile/entries/*": { request: () => ({ url: "/mirror/tile/entries/000" }), expect: only([]) },
   "GET /mirror/openings/tile/entries/*": { request: () => ({ url: "/mirror/openings/tile/entries/000" }), expect: only([]) },

@@ -17,6 +17,7 @@ import { addNumber, checkNumber, retireNumber } from "../../src/catalogue/number
 import { createLink, retractLink } from "../../src/catalogue/links.ts";
 import { addVocabularyTerm, updateVocabularyTerm } from "../../src/catalogue/vocabularies.ts";
 import { exportBodiesCsv } from "../../src/catalogue/csv-import.ts";
+import { importBodyDocuments } from "../../src/catalogue/documents.ts";
 import { buildPackage } from "../../src/dossiers/package.ts";
 import { createDossier, freezeDossier } from "../../src/dossiers/dossiers.ts";
 import { addExhibit, reviseReasoning, withdrawExhibit } from "../../src/dossiers/exhibits.ts";
@@ -33,6 +34,7 @@ import { proposeChange } from "../../src/families/portal.ts";
 import { drawReviewSample } from "../../src/review/samples.ts";
 import { addItem, addRegion, approveExhibition, createExhibition, exportExhibition, orderItems, publishExhibition, removeItem, removeRegion, returnToDraft, previewItem, reviewItem, submitExhibition, sweepConsent, updateExhibition, updateItem, withdrawExhibition } from "../../src/exhibitions/index.ts";
 import { grantMirror, revokeMirror } from "../../src/mirror/index.ts";
+import { addWitness, generateCosigner, removeWitness, setWitnessQuorum } from "../../src/ledger/index.ts";
 import { parseLeaf, type CustodyEvent } from "../../src/ledger/events.ts";
 import { isCommitment } from "../../src/ledger/openings.ts";
 import { backends, tempDir } from "../support/backends.ts";
@@ -73,6 +75,12 @@ for (const { backend, skip } of await backends()) {
       await rotateSealedKey(a, admin);
       await grantMirror(a, admin, { name: `${MARK} Museum of Memory` });
       await revokeMirror(a, admin, { name: `${MARK} Museum of Memory` });
+      // the witness policy edited on the admin screen: names, keys and addresses typed by the admin
+      await addWitness(a, admin, { name: `${MARK}witness`, vkey: generateCosigner(`${MARK}.example/witness`).vkey, url: `https://${MARK}.example/witness` });
+      await addWitness(a, admin, { name: `${MARK}other`, vkey: generateCosigner(`${MARK}.example/other`).vkey });
+      await setWitnessQuorum(a, admin, { threshold: 1, members: [`${MARK}witness`, `${MARK}other`] });
+      await setWitnessQuorum(a, admin, { quorum: `${MARK}witness` });
+      await removeWitness(a, admin, { name: `${MARK}other` });
       await addUser(a, operator, { email: `${MARK}.person@example.org`, role: "investigator" });
       await verifyArchive(a, operator);
       await buildPackage(a, operator, { originals: shas.slice(0, 2), recipient: `${MARK} Office of the Prosecutor`, purpose: `${MARK} case 12`, out: join(tempDir("dalil-leaf-"), "pkg") });
@@ -103,6 +111,8 @@ for (const { backend, skip } of await backends()) {
       await addVocabularyTerm(a, admin, { vocabulary: "hospital", code: "mujtahid", labelAr: "مشفى المجتهد", labelEn: `${MARK} Al-Mujtahid Hospital` });
       await updateVocabularyTerm(a, admin, { vocabulary: "hospital", code: "mujtahid", labelEn: `${MARK} renamed` });
       await exportBodiesCsv(a, investigator);
+      const documents = await importBodyDocuments(a, investigator, { csv: `ref,detainee_no,name_lat\n${b2!.ref},7788,${MARK} Haddad\n`, source: `${MARK} Register 601` });
+      assert.equal(documents.attached, 2);
       await drawReviewSample(a, investigator, { size: 1, seed: `${MARK} seed` });
 
       // A dossier: named and reasoned in words, an exhibit withdrawn with a reason, a version frozen.
@@ -313,6 +323,14 @@ const ALLOWED: Record<string, Kind[]> = {
   "fixity check|detail.bytes": ["number"],
   "fixity check|detail.checked": ["number"],
   "fixity check|detail.failed": ["number"],
+  "witness policy change|detail.change": ["enum"],
+  "witness policy change|detail.witness": ["commitment"],
+  "witness policy change|detail.key": ["hash"],
+  "witness policy change|detail.policy": ["hash"],
+  "witness policy change|detail.witnesses": ["number"],
+  "witness policy change|detail.groups": ["number"],
+  "witness policy change|detail.threshold": ["number"],
+  "witness policy change|detail.members": ["number"],
   "key rotation|detail.key": ["enum"],
   "key rotation|detail.from": ["keyid", "null"],
   "key rotation|detail.to": ["keyid"],
@@ -344,6 +362,10 @@ const ALLOWED: Record<string, Kind[]> = {
   "metadata modification|detail.created": ["number"],
   "metadata modification|detail.updated": ["number"],
   "metadata modification|detail.unchanged": ["number"],
+  // numbers and names read from documents (catalogue/documents.ts): the source named by a commitment, counts
+  "metadata modification|detail.document": ["commitment"],
+  "metadata modification|detail.attached": ["number"],
+  "metadata modification|detail.bodies": ["number"],
   "metadata modification|detail.proposal": ["id"],
   "metadata modification|detail.proposals": ["number"],
   "metadata modification|detail.proposals[]": ["id"],

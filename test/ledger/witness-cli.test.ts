@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { tempDir } from "../support/backends.ts";
 import { dalil } from "../support/cli.ts";
@@ -39,3 +39,24 @@ async function startDeadKey(): Promise<string> {
   const { generateCosigner } = await import("../../src/ledger/cosignature.ts");
   return generateCosigner("witness.test/gone").vkey;
 }
+
+test("dalil log witness-policy: add, quorum, remove edit the policy file with the admin screen's checks", { timeout: 120_000 }, async () => {
+  const data = join(tempDir(), "archive");
+  assert.equal((await dalil(["init", "--data", data])).code, 0);
+  const { generateCosigner } = await import("../../src/ledger/cosignature.ts");
+  const vkey = generateCosigner("witness.test/console").vkey;
+  const policy = (...args: string[]) => dalil(["log", "witness-policy", ...args, "--data", data]);
+  assert.match((await policy("show")).stdout, /witnesses\.policy \(not written yet\)\nquorum none/);
+  const added = await policy("add", "console", vkey, "https://w.example/console");
+  assert.equal(added.code, 0, added.stderr);
+  assert.match(readFileSync(join(data, "witnesses.policy"), "utf8"), new RegExp(`^witness console ${vkey.replace(/\+/g, "\\+")} https://w\\.example/console$`, "m"));
+  assert.equal((await policy("quorum", "1", "console")).code, 0);
+  assert.match((await policy("show")).stdout, /group quorum: 1 of console\nquorum quorum/);
+  const again = await policy("add", "console", generateCosigner("witness.test/other").vkey);
+  assert.equal(again.code, 1, again.stderr);
+  assert.match(again.stderr, /The name console is already used/);
+  assert.equal((await policy("quorum", "none")).code, 0);
+  const removed = await policy("remove", "console");
+  assert.equal(removed.code, 0, removed.stderr);
+  assert.match(removed.stdout, /witnesses\.policy\nquorum none\n$/, "no witness, no group left");
+});

@@ -6,6 +6,7 @@ import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Invalid } from "../../core/errors.ts";
 import { openFsBackend } from "./fs-backend.ts";
+import type { Backend } from "./backend.ts";
 import type { BlobKeys } from "./keys.ts";
 import { createBlobStore } from "./store.ts";
 import type { BlobStore, StoreOptions } from "./store.ts";
@@ -15,6 +16,7 @@ export type { BlobStore, ByteRange, CleanupReport, PutOptions, PutResult, Rewrap
 export type { BlobKeys, MasterKey, RotationResult } from "./keys.ts";
 export { generateKey, loadOrCreateBlobKeys, masterKey, rotateMasterKey } from "./keys.ts";
 export { keyIdOf } from "./format.ts";
+export type { Backend } from "./backend.ts";
 
 export interface OpenOptions extends StoreOptions {
   /** Where S3 credentials are looked up (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY); process.env by default. */
@@ -37,4 +39,14 @@ export async function openBlobStore(url: string, keys: BlobKeys, opts: OpenOptio
     throw new Invalid(say("blob.urlScheme", { url: url.split("?")[0] ?? url }));
   } else dir = resolve(url);
   return createBlobStore(await openFsBackend(dir), keys, opts);
+}
+
+/**
+ * The raw objects at an S3 location (s3://… as openBlobStore takes it), without the store's encryption: what a
+ * copy of the store kept in a bucket holds. Checked reachable at open (NotFound, Forbidden or an Error saying why).
+ */
+export async function openS3Objects(url: string, env: NodeJS.ProcessEnv = process.env): Promise<Backend> {
+  // Loaded on demand, as in openBlobStore: the AWS SDK only for those who use S3.
+  const { openS3Backend } = await import("./s3-backend.ts");
+  return openS3Backend(url, env);
 }

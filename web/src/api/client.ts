@@ -219,6 +219,10 @@ export const api = {
   mirrors: () => json("mirrors", none),
   grantMirror: (name: string) => json("grantMirror", none, { body: { name } }),
   revokeMirror: (name: string) => json("revokeMirror", none, { body: { name } }),
+  witnessPolicy: () => typedCall("witnessPolicy", none),
+  addWitness: (body: BodyOf<"addWitness">) => typedCall("addWitness", none, { body }),
+  removeWitness: (name: string) => typedCall("removeWitness", none, { body: { name } }),
+  setWitnessQuorum: (body: BodyOf<"setWitnessQuorum">) => typedCall("setWitnessQuorum", none, { body }),
 };
 
 /**

@@ -47,6 +47,7 @@ export interface RouteContracts {
   "GET /api/bodies/:id/reviews": { answer: z.infer<typeof review.GetBodiesByIdReviewsAnswer>; body: undefined };
   "POST /api/bodies/:id/split": { answer: z.infer<typeof catalogue.PostBodiesByIdSplitAnswer>; body: Omit<z.input<typeof catalogue.SplitBodyInput>, "bodyId"> };
   "POST /api/bodies/merge": { answer: z.infer<typeof catalogue.MergeResult>; body: z.input<typeof catalogue.MergeBodiesInput> };
+  "POST /api/catalogue/documents/import": { answer: z.infer<typeof catalogue.DocumentsImportReport>; body: z.input<typeof catalogue.ImportDocumentsInput> };
   "GET /api/catalogue/export": { answer: Blob; body: undefined };
   "POST /api/catalogue/import": { answer: z.infer<typeof catalogue.ImportReport>; body: z.input<typeof catalogue.ImportCsvInput> };
   "GET /api/dossiers": { answer: z.infer<typeof dossiers.GetDossiersAnswer>; body: undefined };
@@ -190,6 +191,10 @@ export interface RouteContracts {
   "GET /api/vocabularies": { answer: z.infer<typeof catalogue.GetVocabulariesAnswer>; body: undefined };
   "POST /api/vocabularies/:vocabulary": { answer: z.infer<typeof catalogue.Term>; body: Omit<z.input<typeof catalogue.AddTermInput>, "vocabulary"> };
   "PUT /api/vocabularies/:vocabulary/:code": { answer: z.infer<typeof catalogue.Term>; body: Omit<z.input<typeof catalogue.UpdateTermInput>, "vocabulary" | "code"> };
+  "GET /api/witness-policy": { answer: z.infer<typeof ledger.WitnessPolicyView>; body: undefined };
+  "POST /api/witness-policy/quorum": { answer: z.infer<typeof ledger.WitnessPolicyView>; body: z.input<typeof ledger.SetWitnessQuorumInput> };
+  "POST /api/witness-policy/witnesses": { answer: z.infer<typeof ledger.WitnessPolicyView>; body: z.input<typeof ledger.AddWitnessInput> };
+  "POST /api/witness-policy/witnesses/remove": { answer: z.infer<typeof ledger.WitnessPolicyView>; body: z.input<typeof ledger.RemoveWitnessInput> };
   "GET /api/work": { answer: z.infer<typeof work.GetWorkAnswer>; body: undefined };
   "GET /exhibitions/:ref/": { answer: Blob; body: undefined };
   "GET /exhibitions/:ref/:file": { answer: Blob; body: undefined };

@@ -56,6 +56,10 @@ export const ENDPOINTS = {
   mirrors: { method: "GET", url: "/api/mirrors" },
   grantMirror: { method: "POST", url: "/api/mirrors" },
   revokeMirror: { method: "POST", url: "/api/mirrors/revoke" },
+  witnessPolicy: { method: "GET", url: "/api/witness-policy" },
+  addWitness: { method: "POST", url: "/api/witness-policy/witnesses" },
+  removeWitness: { method: "POST", url: "/api/witness-policy/witnesses/remove" },
+  setWitnessQuorum: { method: "POST", url: "/api/witness-policy/quorum" },
 
   // Each area keeps its own table (web/src/api/endpoints/<area>.ts) so areas built side by side do not collide.
   ...CATALOGUE_ENDPOINTS,

@@ -1,4 +1,5 @@
 import { AdminMirrors } from "./AdminMirrors.tsx";
+import { AdminWitnesses } from "./AdminWitnesses.tsx";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { api } from "../api/client.ts";
@@ -135,6 +136,7 @@ export function Admin(_props: ScreenProps) {
         </div>
       )}
       <AdminMirrors />
+      <AdminWitnesses />
     </section>
   );
 }

@@ -223,6 +223,7 @@ export function BodyFields({ body, canEdit, onSaved }: { body: BodyDetail; canEd
               : body.marks.map((m, i) => (
                   <span key={i} dir="auto">
                     {markTypes.label(m.type)}: {m.description}
+                    {m.source === "review" && <span className="badge">{t("catalogue.fields.fromReview")}</span>}
                     {i < body.marks.length - 1 ? "; " : ""}
                   </span>
                 ))}

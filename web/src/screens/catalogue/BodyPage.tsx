@@ -12,6 +12,7 @@ import { useAsync } from "../../components/useAsync.ts";
 import { catalogue } from "./api.ts";
 import { BodyFields, BodyHistory } from "./BodyFields.tsx";
 import { BodyNumbers } from "./BodyNumbers.tsx";
+import { BodyDocuments } from "./BodyDocuments.tsx";
 import { LinksSection } from "./Links.tsx";
 import { SensitivityBadge, Thumb, useAct, useTerms, valueText } from "./shared.tsx";
 
@@ -70,6 +71,7 @@ export function BodyPage({ params }: ScreenProps) {
         </div>
       </div>
       <BodyNumbers body={b} canEdit={canEdit} canCheck={session.can("catalogue.check") && !b.mergedInto} onChange={changed} />
+      <BodyDocuments body={b} />
       <BodyHistory entries={history.data} error={history.error} />
     </section>
   );

@@ -8,6 +8,7 @@ import { Hash } from "../../components/Hash.tsx";
 import { Notice } from "../../components/Notice.tsx";
 import { useAsync } from "../../components/useAsync.ts";
 import { reviewApi } from "./api.ts";
+import { RecordedMarks } from "./MarksEditor.tsx";
 import { termLabel } from "./draft.ts";
 import { Person } from "../../components/Person.tsx";
 
@@ -66,6 +67,12 @@ function DisputeCard({ d, terms, onResolved }: { d: Dispute; terms: Term[] | nul
   const [method, setMethod] = useState<ResolutionMethod>("third_reviewer");
   const [chosen, setChosen] = useState<Set<string> | null>(null);
   const [causes, setCauses] = useState<Set<CauseIndicator> | null>(null);
+  // marks by type and place: those both reviewers recorded stand until the resolver chooses
+  const markKey = (m: { type: string; region: string | null }) => `${m.type}|${m.region ?? ""}`;
+  const allMarks = [...new Map(pair.flatMap((r) => r.content.marks ?? []).map((m) => [markKey(m), m])).values()];
+  const bothMarks = new Set(allMarks.map(markKey).filter((k) => pair.length === 2 && pair.every((r) => (r.content.marks ?? []).some((m) => markKey(m) === k))));
+  const [marks, setMarks] = useState<Set<string> | null>(null);
+  const markSet = marks ?? bothMarks;
   const [note, setNote] = useState("");
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
@@ -110,6 +117,7 @@ function DisputeCard({ d, terms, onResolved }: { d: Dispute; terms: Term[] | nul
                 {t("review.causes")}: {r.content.causes.map((c) => t(`review.causeCodes.${c.code}`)).join(t("review.sep"))}
               </p>
             )}
+            <RecordedMarks marks={r.content.marks ?? []} clothing={r.content.clothing} />
             {r.content.notes && <p dir="auto">{r.content.notes}</p>}
           </section>
         ))}
@@ -120,7 +128,7 @@ function DisputeCard({ d, terms, onResolved }: { d: Dispute; terms: Term[] | nul
           setBusy(true);
           setError(null);
           reviewApi
-            .resolve(d.itemId, { method, findings: [...findings], causes: [...causeSet], note: note.trim() })
+            .resolve(d.itemId, { method, findings: [...findings], causes: [...causeSet], ...(allMarks.length ? { marks: allMarks.filter((m) => markSet.has(markKey(m))) } : {}), note: note.trim() })
             .then((r) => onResolved(r.sha256))
             .catch(setError)
             .finally(() => setBusy(false));
@@ -151,6 +159,17 @@ function DisputeCard({ d, terms, onResolved }: { d: Dispute; terms: Term[] | nul
               <label key={c} className="tool">
                 <input type="checkbox" checked={causeSet.has(c)} onChange={(e) => setCauses(toggle(causeSet, c, e.target.checked))} />
                 {t(`review.causeCodes.${c}`, { defaultValue: c })}
+              </label>
+            ))}
+          </fieldset>
+        )}
+        {allMarks.length > 0 && (
+          <fieldset>
+            <legend>{t("review.standingMarks")}</legend>
+            {allMarks.map((m) => (
+              <label key={markKey(m)} className="tool">
+                <input type="checkbox" checked={markSet.has(markKey(m))} onChange={(e) => setMarks(toggle(markSet, markKey(m), e.target.checked))} />
+                <RecordedMarks marks={[m]} clothing={undefined} bare />
               </label>
             ))}
           </fieldset>

@@ -12,6 +12,7 @@ import { useAsync } from "../../components/useAsync.ts";
 import { reviewApi } from "./api.ts";
 import { draftFrom, draftProblem, emptyDraft, termLabel, toRequest, type ReviewDraft } from "./draft.ts";
 import { FindingsEditor } from "./FindingsEditor.tsx";
+import { MarksEditor, RecordedMarks } from "./MarksEditor.tsx";
 import { PhotoPane } from "./PhotoPane.tsx";
 import type { ShownRegion, Tool } from "./RegionCanvas.tsx";
 
@@ -151,6 +152,7 @@ export function ReviewBody({ params }: ScreenProps) {
                   }}
                 >
                   <FindingsEditor draft={draft} onDraft={setDraft} terms={terms} active={Math.min(active, draft.findings.length - 1)} onActive={setActive} photo={sha} photoCount={photoNo} />
+                  <MarksEditor draft={draft} onDraft={setDraft} />
                   {latest && (
                     <div className="field">
                       <label htmlFor="review-correction">{t("review.correctionReason")}</label>
@@ -216,6 +218,7 @@ function Submitted({ review, terms, photoNo }: { review: ReviewView; terms: Term
           {t("review.causes")}: {c.causes.map((x) => `${t(`review.causeCodes.${x.code}`)} (${t(`review.confidences.${x.confidence}`)})`).join(t("review.sep"))}
         </p>
       )}
+      <RecordedMarks marks={c.marks ?? []} clothing={c.clothing} />
       {c.notes && (
         <p dir="auto">
           {t("review.notes")}: {c.notes}

@@ -17,4 +17,6 @@ export const reviewApi = {
   stats: (sample?: string) => typedCall("reviewStats", none, { query: { sample } }),
   body: (id: string) => typedCall("reviewBody", { id }),
   findings: () => typedCall("reviewVocabulary", none, { query: { vocabulary: "finding" } }),
+  /** mark_type and body_region, for the marks a reviewer records. */
+  vocabulary: (vocabulary: string) => typedCall("reviewVocabulary", none, { query: { vocabulary } }),
 };

@@ -9,9 +9,19 @@ export interface FindingDraft {
   note: string;
 }
 
+/** A distinguishing mark seen: type (mark_type), where (body_region, "" when not said), in the reviewer's words. */
+export interface MarkDraft {
+  key: number;
+  type: string;
+  region: string;
+  description: string;
+}
+
 export interface ReviewDraft {
   findings: FindingDraft[];
   causes: Partial<Record<CauseIndicator, Confidence>>;
+  marks: MarkDraft[];
+  clothing: string;
   notes: string;
   correction: string;
 }
@@ -21,8 +31,12 @@ export function newFinding(code = ""): FindingDraft {
   return { key: nextKey++, code, confidence: "probable", regions: [], note: "" };
 }
 
+export function newMark(): MarkDraft {
+  return { key: nextKey++, type: "", region: "", description: "" };
+}
+
 export function emptyDraft(): ReviewDraft {
-  return { findings: [newFinding()], causes: {}, notes: "", correction: "" };
+  return { findings: [newFinding()], causes: {}, marks: [], clothing: "", notes: "", correction: "" };
 }
 
 /** A correction starts from what was signed. */
@@ -30,6 +44,8 @@ export function draftFrom(c: ReviewContent): ReviewDraft {
   return {
     findings: c.findings.map((f) => ({ key: nextKey++, code: f.code, confidence: f.confidence, regions: f.regions ?? [], note: f.note ?? "" })),
     causes: Object.fromEntries(c.causes.map((x) => [x.code, x.confidence])),
+    marks: (c.marks ?? []).map((m) => ({ key: nextKey++, type: m.type, region: m.region ?? "", description: m.description })),
+    clothing: c.clothing ?? "",
     notes: c.notes ?? "",
     correction: "",
   };
@@ -40,9 +56,12 @@ export function toRequest(d: ReviewDraft, isCorrection: boolean): SubmitReviewIn
     .filter((f) => f.code)
     .map((f) => ({ code: f.code, confidence: f.confidence, regions: f.regions, ...(f.note.trim() ? { note: f.note.trim() } : {}) }));
   const causes: Cause[] = CAUSE_INDICATORS.filter((c) => d.causes[c]).map((c) => ({ code: c, confidence: d.causes[c]! }));
+  const marks = d.marks.filter((m) => m.type).map((m) => ({ type: m.type, region: m.region || null, ...(m.description.trim() ? { description: m.description.trim() } : {}) }));
   return {
     findings,
     causes,
+    ...(marks.length ? { marks } : {}),
+    ...(d.clothing.trim() ? { clothing: d.clothing.trim() } : {}),
     ...(d.notes.trim() ? { notes: d.notes.trim() } : {}),
     ...(isCorrection ? { correction: d.correction.trim() } : {}),
   };
@@ -54,6 +73,9 @@ export function draftProblem(d: ReviewDraft, isCorrection: boolean): string | nu
   if (codes.length === 0) return "review.problems.noFinding";
   if (d.findings.some((f) => !f.code)) return "review.problems.emptyFinding";
   if (new Set(codes).size !== codes.length) return "review.problems.twice";
+  if (d.marks.some((m) => !m.type)) return "review.problems.markType";
+  const marks = d.marks.map((m) => `${m.type}|${m.region}`);
+  if (new Set(marks).size !== marks.length) return "review.problems.markTwice";
   if (isCorrection && d.correction.trim().length === 0) return "review.problems.correctionReason";
   return null;
 }

@@ -2,10 +2,10 @@ import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, writeSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { syncDir } from "../core/key-file.ts";
+import { syncDir } from "./key-file.ts";
 
 /**
- * Durable writes for the follower's folder: a file is written aside, synced, renamed into place and its folder
+ * Durable writes (a mirror's folder, the witness policy): a file is written aside, synced, renamed into place and its folder
  * synced, so after a crash (or kill -9) it is the old file or the new one, never half of either.
  */
 export function writeDurably(path: string, bytes: Buffer | string, mode = 0o600): void {
