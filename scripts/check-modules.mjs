@@ -40,7 +40,7 @@ const OWNERS = {
   review: ["review_assignments", "review_items", "review_samples", "reviews"],
   families: [
     "family_candidates", "family_disclosures", "family_reports", "family_decisions", "family_duplicates", "family_flags", "family_face_previews", "family_report_proposals",
-    "family_report_members", "family_view_requests",
+    "family_report_members", "family_view_requests", "family_dna_referrals",
   ],
   dossiers: ["dossier_exhibits", "dossier_versions", "dossiers", "redaction_regions"],
   exhibitions: ["exhibition_items", "exhibition_regions", "exhibitions"],

@@ -54,6 +54,7 @@ export type Action =
   | "family.match" // rank bodies for reports (candidates are stored, not shown)
   | "family.candidates" // read a report's ranked candidates with their evidence
   | "disclosure.make" // decide and record a disclosure or identification to a family
+  | "dna.refer" // record and read a report's DNA / ante-mortem referrals (lab, reference, status, result)
   | "package.export" // build an evidence package of originals for a recipient (a logged handover)
   // Forensic review (src/review): samples, assignments, blind double review, resolution, agreement statistics.
   | "review.sample" // draw a reproducible stratified sample of bodies for review
@@ -178,6 +179,8 @@ export const RULES: Record<Action, Rule> = {
   "family.match": { roles: ["admin", "family_caseworker"], exposes: "personal", signedIn: true },
   "family.candidates": { roles: ["admin", "family_caseworker"], exposes: "personal", signedIn: true },
   "disclosure.make": { roles: ["admin", "family_caseworker"], exposes: "personal", signedIn: true },
+  // A referral holds a family's genetic sample's trail: caseworkers only; a family hears of a result from one.
+  "dna.refer": { roles: ["admin", "family_caseworker"], exposes: "personal", signedIn: true },
   // Original bytes leave the archive's custody: the custodians (archivists, admins) hand them over. A prosecutor is
   // a recipient of packages, not their maker: letting a recipient build its own would remove the custodian from
   // the handover the package proves.

@@ -11,6 +11,14 @@ import {
   proposeDuplicates,
   rejectDuplicate,
   rerankIfBodiesChanged,
+  createReferral,
+  updateReferral,
+  listReferrals,
+  REFERRAL_STATUSES,
+  REFERRAL_RESULTS,
+  type ReferralView,
+  type ReferralStatus,
+  type ReferralResult,
   withdrawDisclosure,
   WITHDRAWAL_REASONS,
   type DecisionStatus,
@@ -128,6 +136,57 @@ export function registerFamiliesCommands(program: Command): void {
         print(opts, d, `${report} × ${body}: ${d.status}${d.status === "confirmed" ? " (the body is identified in the catalogue)" : ""}`);
       });
     });
+  const referralOptions = (c: Command): Command =>
+    c
+      .option("--body <body>", "the body the sample is compared with, by id or reference (B-000004)")
+      .option("--status <status>", `where the referral stands: ${REFERRAL_STATUSES.join(", ")}`)
+      .option("--sample-from <relationship>", "who gave the sample: their relationship to the missing person")
+      .option("--sample-taken <date>", "when the sample was taken (YYYY-MM-DD)")
+      .option("--lab <name>", "the laboratory")
+      .option("--lab-ref <ref>", "the laboratory's reference")
+      .option("--result <result>", `with --status result: ${REFERRAL_RESULTS.join(", ")}`)
+      .option("--result-on <date>", "the result's date (YYYY-MM-DD)")
+      .option("--note <text>", "a note (kept with the referral; not written to the public log)");
+  type ReferralOpts = { body?: string; status?: string; sampleFrom?: string; sampleTaken?: string; lab?: string; labRef?: string; result?: string; resultOn?: string; note?: string };
+  const referralFields = (o: ReferralOpts) => ({
+    ...(o.body ? { bodyId: o.body } : {}),
+    ...(o.status ? { status: o.status as ReferralStatus } : {}),
+    ...(o.sampleFrom ? { sampleFrom: o.sampleFrom } : {}),
+    ...(o.sampleTaken ? { sampleTakenOn: o.sampleTaken } : {}),
+    ...(o.lab ? { lab: o.lab } : {}),
+    ...(o.labRef ? { labRef: o.labRef } : {}),
+    ...(o.result ? { result: o.result as ReferralResult } : {}),
+    ...(o.resultOn ? { resultOn: o.resultOn } : {}),
+    ...(o.note ? { note: o.note } : {}),
+  });
+  referralOptions(
+    fam.command("refer <report>").description("record a DNA / ante-mortem referral for a report (only with the family's dnaReferral consent); prints the referral's id"),
+  ).action(async (report: string, o: ReferralOpts, cmd: Command) => {
+    const opts = globalOptions(cmd);
+    await withArchive(opts, async (a) => {
+      const r = await createReferral(a, operatorActor(), { report, ...referralFields(o) });
+      print(opts, r, referralText(r));
+    });
+  });
+  referralOptions(fam.command("referral <id>").description("change a referral (a new version; the earlier ones stay): its status, sample, laboratory or result")).action(
+    async (id: string, o: ReferralOpts, cmd: Command) => {
+      const opts = globalOptions(cmd);
+      await withArchive(opts, async (a) => {
+        const r = await updateReferral(a, operatorActor(), { id, ...referralFields(o) });
+        print(opts, r, referralText(r));
+      });
+    },
+  );
+  fam
+    .command("referrals <report>")
+    .description("a report's DNA / ante-mortem referrals, each with its earlier versions")
+    .action(async (report: string, _o: unknown, cmd: Command) => {
+      const opts = globalOptions(cmd);
+      await withArchive(opts, async (a) => {
+        const rs = await listReferrals(a, operatorActor(), report);
+        print(opts, rs, rs.map((r) => [referralText(r), ...r.history.map((h) => `    v${h.version} ${h.recordedAt.slice(0, 10)}  ${h.status}${h.result ? ` ${h.result}` : ""}`)].join("\n")).join("\n") || "no referrals");
+      });
+    });
   fam
     .command("withdraw <disclosure>")
     .description("take back a disclosure from the family member it was made to (and the later ones of the same match)")
@@ -161,6 +220,12 @@ export function registerFamiliesCommands(program: Command): void {
         print(opts, r, r.changed ? `re-ranked ${r.rerank?.reports ?? 0} reports against ${r.rerank?.bodies ?? 0} bodies; ${r.flagged} case(s) flagged` : "no body changed since the last re-rank");
       });
     });
+}
+
+function referralText(r: ReferralView): string {
+  const what = r.status === "result" ? `result: ${r.result}${r.resultOn ? ` (${r.resultOn})` : ""}` : r.status;
+  const lab = r.lab ? `  ${r.lab}${r.labRef ? ` ${r.labRef}` : ""}` : "";
+  return `${r.id}  ${r.reportRef}${r.bodyRef ? ` × ${r.bodyRef}` : ""}  v${r.version}  ${what}${lab}`;
 }
 
 function duplicateText(d: DuplicateView): string {

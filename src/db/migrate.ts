@@ -19,6 +19,7 @@ import * as m0018 from "./migrations/0018-reasons-as-keys.ts";
 import * as m0021 from "./migrations/0021-face-suggestions.ts";
 import * as m0022 from "./migrations/0022-exhibition-charts.ts";
 import * as m0024 from "./migrations/0024-body-documents.ts";
+import * as m0025 from "./migrations/0025-dna-referrals.ts";
 
 export type Dialect = "sqlite" | "postgres";
 
@@ -55,6 +56,7 @@ const MIGRATIONS: Record<string, MigrationModule> = {
   "0021-face-suggestions": m0021,
   "0022-exhibition-charts": m0022,
   "0024-body-documents": m0024,
+  "0025-dna-referrals": m0025,
 };
 
 export function registerMigration(name: string, mod: MigrationModule): void {

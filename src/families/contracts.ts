@@ -31,7 +31,7 @@ export type ReportImportReport = z.infer<typeof ReportImportReport>;
 export const Band = z.enum(["exclude", "unlikely", "review", "likely", "strong"]);
 export type Band = z.infer<typeof Band>;
 
-export const EvidenceKey = z.enum(["marks", "sexAgrees", "sexExcluded", "ageFits", "ageNear", "ageOff", "datesExcluded", "periodBefore", "periodWithin", "periodWithinFits", "periodDaysAfter", "periodDaysAfterFits", "periodOneMonthUsual", "periodOneMonthLong", "periodMonthsUsual", "periodMonthsLong", "branchAgrees", "branchDiffers", "numberHit", "numberClash", "nameNoKey", "nameSame", "nameSameNotEnough", "namePartly", "nameDifferent"]);
+export const EvidenceKey = z.enum(["marks", "sexAgrees", "sexExcluded", "ageFits", "ageNear", "ageOff", "datesExcluded", "periodBefore", "periodWithin", "periodWithinFits", "periodDaysAfter", "periodDaysAfterFits", "periodOneMonthUsual", "periodOneMonthLong", "periodMonthsUsual", "periodMonthsLong", "branchAgrees", "branchDiffers", "numberHit", "numberClash", "nameNoKey", "nameSame", "nameSameNotEnough", "namePartly", "nameDifferent", "dnaMatch", "dnaExclusion", "dnaInconclusive", "dnaPending"]);
 export type EvidenceKey = z.infer<typeof EvidenceKey>;
 
 export const EvidenceParam = z.union([z.boolean(), z.string(), z.number()]).nullable();
@@ -43,7 +43,7 @@ export type MarkFit = z.infer<typeof MarkFit>;
 export const MarkPart = z.object({ fit: MarkFit, type: z.string(), region: z.string().nullable(), bodyRegion: z.string().nullable() });
 export type MarkPart = z.infer<typeof MarkPart>;
 
-export const FamiliesEvidence = z.object({ feature: z.enum(["name", "age", "branch", "period", "sex", "marks", "numbers", "dates"]), points: z.number(), text: z.string(), key: EvidenceKey, params: z.record(EvidenceParam), parts: z.array(MarkPart).optional() });
+export const FamiliesEvidence = z.object({ feature: z.enum(["name", "age", "branch", "period", "sex", "marks", "numbers", "dates", "dna"]), points: z.number(), text: z.string(), key: EvidenceKey, params: z.record(EvidenceParam), parts: z.array(MarkPart).optional() });
 export type FamiliesEvidence = z.infer<typeof FamiliesEvidence>;
 
 /** externalRef: the partner's own reference for the body (a spreadsheet's), when it has one. */
@@ -141,6 +141,19 @@ export const FacePreviewView = z.object({ id: z.string(), bodyId: z.string(), ph
 export type FacePreviewView = z.infer<typeof FacePreviewView>;
 
 
+/** One version of a DNA / ante-mortem referral (families/referrals.ts): the body by its reference, never its id alone. */
+export const ReferralVersion = z.object({
+  version: z.number(), status: z.enum(["requested", "sample_taken", "sent", "result"]), bodyId: z.string().nullable(), bodyRef: z.string().nullable(),
+  sampleFrom: z.string().nullable(), sampleTakenOn: z.string().nullable(), lab: z.string().nullable(), labRef: z.string().nullable(),
+  result: z.enum(["match", "exclusion", "inconclusive"]).nullable(), resultOn: z.string().nullable(), note: z.string(), recordedBy: z.string(), recordedAt: z.string(),
+});
+export type ReferralVersion = z.infer<typeof ReferralVersion>;
+/** A referral as it stands, with its earlier versions (newest first) as its history. */
+export const ReferralView = ReferralVersion.extend({ id: z.string(), reportRef: z.string(), history: z.array(ReferralVersion) });
+export type ReferralView = z.infer<typeof ReferralView>;
+export const GetFamiliesReportsByIdReferralsAnswer = z.array(ReferralView);
+export type GetFamiliesReportsByIdReferralsAnswer = z.infer<typeof GetFamiliesReportsByIdReferralsAnswer>;
+
 // ---- Inputs (decision 0021): what each use case takes, parsed by the use case itself (`parseInput`). A route
 // whose body or query is one of these names it with `usecase(...)` (without the fields its path gives); the
 // CLI builds the same object. The web app's request types are z.input of these.
@@ -220,6 +233,26 @@ export const PreviewFaceInput = z
 export const WithdrawDisclosureInput = z.object({ id: RecordRef, reason: WithdrawalReasonName, note: z.string().max(2000).optional() }).strict();
 export const ApproveRequestInput = z.object({ id: RecordRef, reason: Reason, photos: z.array(Sha256).max(100).optional(), text: z.string().max(4000).optional() }).strict();
 export const DeclineRequestInput = z.object({ id: RecordRef, reason: Reason }).strict();
+export const ReferralStatusName = z.enum(["requested", "sample_taken", "sent", "result"]);
+export const ReferralResultName = z.enum(["match", "exclusion", "inconclusive"]);
+const Day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "must be a date as YYYY-MM-DD");
+/** What a referral records; a result (match, exclusion, inconclusive) only with status result. */
+const ReferralFields = {
+  /** The body the referral concerns, by id or reference (B-000004); none for a sample taken to compare later. */
+  bodyId: RecordRef.nullable().optional(),
+  /** Who gave the sample: their relationship to the missing person (mother, brother …). */
+  sampleFrom: z.string().max(80).nullable().optional(),
+  sampleTakenOn: Day.nullable().optional(),
+  lab: z.string().max(200).nullable().optional(),
+  labRef: z.string().max(120).nullable().optional(),
+  result: ReferralResultName.nullable().optional(),
+  resultOn: Day.nullable().optional(),
+  note: z.string().max(2000).optional(),
+};
+/** POST /api/families/reports/:id/referrals — only with the family's dnaReferral consent. */
+export const NewReferralInput = z.object({ report: RecordRef, status: ReferralStatusName.optional(), ...ReferralFields }).strict();
+/** PUT /api/families/referrals/:id — the fields given replace the current ones (a new version; the old one stays). */
+export const UpdateReferralInput = z.object({ id: RecordRef, expectedVersion: z.number().int().min(1).optional(), status: ReferralStatusName.optional(), ...ReferralFields }).strict();
 export const ClearFlagInput = z.object({ id: RecordRef, note: z.string().min(1).max(2000) }).strict();
 /** A scan for duplicate reports (the route's and the CLI's); full: weigh every pair again, not only new or changed reports. */
 export const ScanDuplicatesInput = z.object({ full: z.boolean().optional() }).strict();

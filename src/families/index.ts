@@ -21,7 +21,7 @@ export {
   type ReportImportReport,
 } from "./reports.ts";
 export { rerank, matchAll, listCandidates, bodyFeatures, reportFeatures, type CandidateView, type MatchLine, type RerankResult } from "./matching.ts";
-export { scoreBody, rankBodies, BANDS, bandOf, type Band, type Evidence, type Scored, type BodyFeatures, type ReportFeatures } from "./scoring.ts";
+export { scoreBody, rankBodies, BANDS, bandOf, type Band, type Evidence, type Scored, type BodyFeatures, type ReportFeatures, type DnaFinding } from "./scoring.ts";
 export { proposeDuplicates, listDuplicates, acceptDuplicate, rejectDuplicate, DUPLICATE_THRESHOLD, type DuplicateView } from "./duplicates.ts";
 export {
   decide,
@@ -48,6 +48,7 @@ export { previewFace, facePhotos, facePreviewImage, type FacePreviewView, type F
 export { withdrawDisclosure, WITHDRAWAL_REASONS, type WithdrawalReason, type WithdrawDisclosure } from "./withdrawal.ts";
 export { portalReports, portalReport, portalConsent, requestMore, portalImage, proposeChange, type PortalReport, type PortalMatch, type PortalWithdrawal } from "./portal.ts";
 export { listReportProposals, acceptReportProposal, refuseReportProposal, PROPOSABLE, type ReportProposalView } from "./proposals.ts";
+export { createReferral, updateReferral, listReferrals, REFERRAL_STATUSES, REFERRAL_RESULTS, type ReferralView, type ReferralStatus, type ReferralResult } from "./referrals.ts";
 export { rerankIfBodiesChanged, type WatchResult } from "./watch.ts";
 export { publicDisplayConsents } from "./public-display.ts";
 export { registerFamiliesJobs } from "./jobs.ts";

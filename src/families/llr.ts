@@ -312,6 +312,14 @@ export function numberHitLlr(p: Population, role: string, value: string): number
 export const NUMBER_CLASH_LLR = Math.log(1 - FIELD_RATES.numberRight);
 
 /**
+ * A laboratory's DNA match of a relative's sample to a body: kinship likelihood ratios that laboratories report
+ * as a match are of the order of a million and more (a posterior of 99.95% against a prior of one in thousands);
+ * the log of a million is taken, and a match also puts the body first and in the "strong" band whatever else
+ * says (decision 0033). An exclusion is a hard exclusion, like a sex that differs.
+ */
+export const DNA_MATCH_LLR = Math.log(1_000_000);
+
+/**
  * Names, calibrated on synthetic reports (seed 99, 6,000 reports × 11,000 bodies, 836 right pairs with a named
  * body, 13.1 million wrong ones): `nameScore`'s decision and points → the log ratio of their frequencies.
  * "same": 817 of 836 right pairs, 386 wrong ones (namesakes) → +10. Below "same", by points.

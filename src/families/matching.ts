@@ -3,7 +3,8 @@ import type { Actor } from "../core/actor.ts";
 import type { Tx } from "../db/database.ts";
 import { bodiesHiddenFrom, parseFuzzyDate, readBodies, readBodyDocuments, type BodyView, type DocumentFact } from "../catalogue/index.ts";
 import { blockingKeys, parseNameChain, prepareName, type PreparedName } from "../names/index.ts";
-import { keysOf, rankBodies, type Band, type BodyFeatures, type Evidence, type ReportFeatures, type Scored } from "./scoring.ts";
+import { keysOf, rankBodies, type Band, type BodyFeatures, type DnaFinding, type Evidence, type ReportFeatures, type Scored } from "./scoring.ts";
+import { dnaFindings } from "./referrals.ts";
 import { recordPersonalDataRead } from "../access/index.ts";
 import { rankAll } from "./rank-pool.ts";
 import { readReportInTx, toReportView, type ReportView } from "./reports.ts";
@@ -55,9 +56,11 @@ export function bodyFeatures(b: BodyView, documents: readonly Pick<DocumentFact,
   };
 }
 
-export function reportFeatures(r: ReportView): ReportFeatures {
+/** A report's features; `dna`: its DNA results on bodies (`dnaFindings`), which the ranking obeys. */
+export function reportFeatures(r: ReportView, dna?: readonly DnaFinding[]): ReportFeatures {
   const by = r.birthDate ? Number(r.birthDate.slice(0, 4)) : null;
   return {
+    ...(dna?.length ? { dna } : {}),
     sex: r.sex,
     birthYear: by,
     birthApprox: r.birthPrecision === "approximate",
@@ -124,9 +127,10 @@ export async function rerank(ctx: Ctx, actor: Actor, input: { reportId?: string;
   let q = fdb(ctx.db.db).selectFrom("family_reports").selectAll().where("status", "=", "open").orderBy("ref");
   if (input.reportId) q = q.where("id", "=", input.reportId);
   const reports: FamilyReportsTable[] = await q.execute();
+  const dna = await dnaFindings(ctx.db.db, input.reportId ? reports.map((r) => r.id) : undefined);
   let done = 0;
   // worker threads pay for themselves only over many reports (each builds its own index of the bodies)
-  await rankAll(bodies, reports.map((r) => reportFeatures(toReportView(r))), {
+  await rankAll(bodies, reports.map((r) => reportFeatures(toReportView(r), dna.get(r.id))), {
     top: STORED_CANDIDATES,
     chunk: 250,
     ...(reports.length < 1000 ? { threads: 1 } : {}),
@@ -194,9 +198,10 @@ export async function matchAll(ctx: Ctx, actor: Actor, input: { top?: number } =
   const bodies = await loadBodyFeatures(ctx, actor);
   const external = new Map(bodies.map((b) => [b.ref, b.externalRef ?? null]));
   const reports = await fdb(ctx.db.db).selectFrom("family_reports").selectAll().where("status", "=", "open").orderBy("ref").execute();
+  const dna = await dnaFindings(ctx.db.db);
   const out: MatchLine[] = [];
   for (const r of reports) {
-    const ranked = rankBodies(reportFeatures(toReportView(r)), bodies, STORED_CANDIDATES);
+    const ranked = rankBodies(reportFeatures(toReportView(r), dna.get(r.id)), bodies, STORED_CANDIDATES);
     await ctx.db.transaction(async (tx) => {
       await storeCandidates(ctx, tx, r.id, ranked);
     });

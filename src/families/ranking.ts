@@ -1,5 +1,6 @@
 import {
   DEFAULT_POPULATION,
+  DNA_MATCH_LLR,
   NAME_LLR,
   NAME_LLR_MAX,
   NUMBER_CLASH_LLR,
@@ -50,6 +51,8 @@ export interface BodyIndex {
   byNumberRole: Map<string, number[]>;
   named: number[];
   byNameKey: Map<string, number[]>;
+  /** Each body's place by its id (a report's DNA results name bodies by id). */
+  byId: Map<string, number>;
 }
 
 const push = (m: Map<string, number[]>, k: string, i: number): void => {
@@ -78,9 +81,11 @@ export function buildIndex(bodies: readonly BodyFeatures[], pop?: Population): B
     byNumberRole: new Map(),
     named: [],
     byNameKey: new Map(),
+    byId: new Map(),
   };
   const branchIds = new Map<string, number>();
   bodies.forEach((b, i) => {
+    ix.byId.set(b.id, i);
     ix.sex[i] = b.sex === "male" ? 1 : b.sex === "female" ? 2 : 0;
     const r = ageRange(b);
     if (r) {
@@ -232,8 +237,6 @@ export function rankIndexed(ix: BodyIndex, r: ReportFeatures, top: number): Rank
     }
   }
 
-  const best = new TopK(k);
-  for (let i = 0; i < n; i++) if (!excl[i] && !isPending[i]) best.add(round(tot[i]!));
   const names: Ranked["names"] = new Map();
   const compare = (i: number): void => {
     const s = nameTerm(r, bodies[i]!.name!);
@@ -241,6 +244,24 @@ export function rankIndexed(ix: BodyIndex, r: ReportFeatures, top: number): Rank
     tot[i] = tot[i]! + round(s.points);
     isPending[i] = 0;
   };
+
+  // DNA results (a report has few): an exclusion excludes; a match is put first whatever else says. A matched
+  // body is marked 2 in `excl`, so that the loops below pass it by like an excluded one; it joins at the end.
+  const pinned: number[] = [];
+  for (const d of r.dna ?? []) {
+    const i = ix.byId.get(d.bodyId);
+    if (i === undefined) continue;
+    if (d.outcome === "exclusion") excl[i] = 1;
+    else if (d.outcome === "match") {
+      if (isPending[i]) compare(i);
+      tot[i] = tot[i]! + round(DNA_MATCH_LLR);
+      excl[i] = 2;
+      pinned.push(i);
+    }
+  }
+
+  const best = new TopK(k);
+  for (let i = 0; i < n; i++) if (!excl[i] && !isPending[i]) best.add(round(tot[i]!));
   pending.sort((a, b) => tot[b]! - tot[a]!);
   let skipped = 0;
   for (const i of pending) {
@@ -261,12 +282,12 @@ export function rankIndexed(ix: BodyIndex, r: ReportFeatures, top: number): Rank
     return d !== 0 ? d : bodies[a]!.ref < bodies[b]!.ref ? -1 : 1;
   };
   keep.sort(byScore);
-  const order = keep.slice(0, k);
+  const order = [...pinned.sort(byScore), ...keep].slice(0, k);
   if (order.length < k) {
     // fewer bodies than asked for are not excluded: the excluded follow, best first
     const out: number[] = [];
     for (let i = 0; i < n; i++) {
-      if (!excl[i]) continue;
+      if (excl[i] !== 1) continue;
       if (isPending[i]) compare(i);
       out.push(i);
     }

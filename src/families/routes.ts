@@ -11,6 +11,7 @@ import { withdrawDisclosure } from "./withdrawal.ts";
 import { facePhotos, facePreviewImage, previewFace } from "./face-preview.ts";
 import { portalConsent, portalImage, portalReport, portalReports, portalVocabulary, proposeChange, requestMore } from "./portal.ts";
 import { acceptReportProposal, listReportProposals, refuseReportProposal } from "./proposals.ts";
+import { createReferral, listReferrals, updateReferral } from "./referrals.ts";
 import * as contracts from "./contracts.ts";
 import { Term } from "../catalogue/contracts.ts";
 
@@ -46,6 +47,10 @@ import { Term } from "../catalogue/contracts.ts";
  *   POST /api/families/requests/:id/decline { reason }   → RequestView
  *   GET  /api/families/flags?all=true                    → FlagView[] (reopened cases, view requests)
  *   POST /api/families/flags/:id/clear { note }          → FlagView
+ *   GET  /api/families/reports/:id/referrals             → ReferralView[] (DNA / ante-mortem referrals with history) [referrals.ts]
+ *   POST /api/families/reports/:id/referrals NewReferralInput { bodyId?, status?, sampleFrom?, sampleTakenOn?, lab?, labRef?,
+ *                                                result?, resultOn?, note? } → ReferralView (only with the family's dnaReferral consent)
+ *   PUT  /api/families/referrals/:id UpdateReferralInput (the fields and expectedVersion?) → ReferralView (a new version)
  *   GET  /api/families/duplicates?status=proposed|accepted|rejected|superseded → DuplicateView[] [duplicates.ts]
  *   POST /api/families/duplicates/scan                   → { proposed, proposals: DuplicateView[] }
  *   POST /api/families/duplicates/:id/accept { survivor?, reason? } → { survivor: ReportView, merged: ReportView }
@@ -267,6 +272,35 @@ export const FAMILIES_ROUTES: readonly RouteSpec[] = [
     summary: "the caseworker's flags: reopened cases and families' requests (open ones unless all=true)",
     response: contracts.GetFamiliesFlagsAnswer,
     handler: (_req, ctx, actor, { query: q }) => listFlags(ctx, actor, { all: q.all === "true" }),
+  }),
+  route({
+    method: "GET",
+    url: "/api/families/reports/:id/referrals",
+    action: "dna.refer",
+    summary: "a report's DNA / ante-mortem referrals, each as it stands with its history",
+    params: Id,
+    response: contracts.GetFamiliesReportsByIdReferralsAnswer,
+    handler: (req, ctx, actor, { params }) => listReferrals(ctx, actor, params.id),
+  }),
+  route({
+    method: "POST",
+    url: "/api/families/reports/:id/referrals",
+    action: "dna.refer",
+    summary: "record a DNA / ante-mortem referral for the report (only with the family's dnaReferral consent)",
+    params: Id,
+    body: usecase(contracts.NewReferralInput, "report"),
+    response: contracts.ReferralView,
+    handler: (req, ctx, actor, { params, body }) => createReferral(ctx, actor, withPath(body, { report: params.id })),
+  }),
+  route({
+    method: "PUT",
+    url: "/api/families/referrals/:id",
+    action: "dna.refer",
+    summary: "change a referral: its status, sample, laboratory, result (a new version; the earlier ones stay)",
+    params: Id,
+    body: usecase(contracts.UpdateReferralInput, "id"),
+    response: contracts.ReferralView,
+    handler: (req, ctx, actor, { params, body }) => updateReferral(ctx, actor, withPath(body, { id: params.id })),
   }),
   route({
     method: "POST",

@@ -6,6 +6,7 @@ import {
   NUMBER_CLASH_LLR,
   ageRange,
   ageTerm,
+  DNA_MATCH_LLR,
   beforeArrest,
   branchLlr,
   dayOf,
@@ -46,6 +47,17 @@ export interface ReportFeatures {
   names: PreparedName[];
   /** `blockingKeys` of those names: a body's name sharing none is not worth the full comparison. */
   nameKeys?: ReadonlySet<string>;
+  /** The DNA comparisons of the family's sample with bodies (the report's referrals): one per body, the latest. */
+  dna?: readonly DnaFinding[];
+}
+
+/** Where a DNA comparison with a body stands: a result, or "pending" (requested, sample taken, sent). */
+export type DnaOutcome = "match" | "exclusion" | "inconclusive" | "pending";
+export interface DnaFinding {
+  bodyId: string;
+  outcome: DnaOutcome;
+  /** The result's date (YYYY-MM-DD), or null. */
+  on: string | null;
 }
 
 export interface BodyFeatures {
@@ -75,7 +87,7 @@ export type EvidenceParam = string | number | boolean | null;
  * and `parts` the marks one by one (`families.evidence.mark.<fit>`).
  */
 export interface Evidence {
-  feature: "sex" | "age" | "dates" | "period" | "branch" | "marks" | "numbers" | "name";
+  feature: "sex" | "age" | "dates" | "period" | "branch" | "marks" | "numbers" | "name" | "dna";
   points: number;
   text: string;
   key: EvidenceKey;
@@ -108,7 +120,11 @@ export type EvidenceKey =
   | "nameSame"
   | "nameSameNotEnough"
   | "namePartly"
-  | "nameDifferent";
+  | "nameDifferent"
+  | "dnaMatch"
+  | "dnaExclusion"
+  | "dnaInconclusive"
+  | "dnaPending";
 
 type Params = Record<string, EvidenceParam>;
 const NO_PARAMS: Readonly<Params> = Object.freeze({});
@@ -306,10 +322,39 @@ export function scoreBody(
     }
   }
 
+  // a DNA result speaks last and over everything: an exclusion excludes, a match comes first and strong
+  const dna = dnaFor(r, b.id);
+  let matched = false;
+  if (dna) {
+    const on = dna.on;
+    const when = on ? ` (result of ${on})` : "";
+    if (dna.outcome === "exclusion") {
+      excluded = true;
+      add("dna", 0, "dnaExclusion", () => [`Excluded: a DNA comparison with the family's sample excludes this body${when}.`, { on }]);
+    } else if (dna.outcome === "match") {
+      matched = true;
+      excluded = false;
+      add("dna", round(DNA_MATCH_LLR), "dnaMatch", () => [`A DNA comparison with the family's sample matches this body${when}: it comes first, whatever else says.`, { on }]);
+    } else if (dna.outcome === "inconclusive") {
+      add("dna", 0, "dnaInconclusive", () => [`A DNA comparison with this body was inconclusive${when}; the ranking is unchanged.`, { on }]);
+    } else {
+      add("dna", 0, "dnaPending", () => ["A DNA comparison with this body is under way; the ranking is unchanged until its result.", {}]);
+    }
+  }
+
   const score = round(ev.reduce((a, e) => a + e.points, 0));
-  const band = bandOf(score, excluded);
+  const band = matched ? "strong" : bandOf(score, excluded);
   return { bodyId: b.id, ref: b.ref, score, band, excluded, evidence: ev };
 }
+
+/** The report's DNA finding on one body, if any (a report has few: a linear look is enough). */
+export function dnaFor(r: ReportFeatures, bodyId: string): DnaFinding | undefined {
+  if (!r.dna || r.dna.length === 0) return undefined;
+  return r.dna.find((d) => d.bodyId === bodyId);
+}
+
+/** A body a DNA result matched: it comes before every other. */
+const dnaMatched = (s: Scored): boolean => s.band === "strong" && s.evidence.some((e) => e.key === "dnaMatch");
 
 const INDEXES = new WeakMap<readonly BodyFeatures[], BodyIndex>();
 
@@ -333,7 +378,13 @@ export function rankBodies(r: ReportFeatures, bodies: readonly BodyFeatures[] | 
 /** The reference ranking: every body scored in full, then sorted. Slow; for tests and the benchmark's baseline. */
 export function rankBodiesNaive(r: ReportFeatures, bodies: readonly BodyFeatures[], top = bodies.length, pop: Population = indexOf(bodies).pop): Scored[] {
   const all = bodies.map((b, i) => ({ s: scoreBody(r, b, false, pop), i }));
-  all.sort((a, b) => (a.s.excluded !== b.s.excluded ? (a.s.excluded ? 1 : -1) : b.s.score === a.s.score ? (a.s.ref < b.s.ref ? -1 : 1) : b.s.score - a.s.score));
+  all.sort((a, b) =>
+    dnaMatched(a.s) !== dnaMatched(b.s)
+      ? dnaMatched(a.s) ? -1 : 1
+      : a.s.excluded !== b.s.excluded
+        ? a.s.excluded ? 1 : -1
+        : b.s.score === a.s.score ? (a.s.ref < b.s.ref ? -1 : 1) : b.s.score - a.s.score,
+  );
   return all.slice(0, top).map((x) => scoreBody(r, bodies[x.i]!, true, pop));
 }
 

@@ -1,7 +1,7 @@
 import { parseFuzzyDate } from "../catalogue/index.ts";
 import { blockingKeys, parseNameChain, prepareName } from "../names/index.ts";
 import { parseBirthDate, type ReportInput } from "./reports.ts";
-import { keysOf, type BodyFeatures, type ReportFeatures } from "./scoring.ts";
+import { keysOf, type BodyFeatures, type DnaFinding, type ReportFeatures } from "./scoring.ts";
 import { FIELD_RATES } from "./llr.ts";
 
 /**
@@ -24,6 +24,8 @@ export interface SyntheticBody {
   marks: { type: string; region: string | null; description: string }[];
   nameAr: string | null;
   nameLat: string | null;
+  /** Detainee numbers from documents, besides the card's (bodiesWithEvidence). */
+  documentNumbers?: string[];
 }
 
 export interface SyntheticReport {
@@ -166,9 +168,53 @@ export interface SyntheticOptions {
    * Drawn from its own random stream after the others, so the reports without duplicates are unchanged.
    */
   duplicates?: number;
+  /** Evidence beyond the base catalogue (`SyntheticEvidence`), for the benchmark's before and after. */
+  evidence?: EvidenceOptions;
 }
 
-export function generateSynthetic(opts: SyntheticOptions): { bodies: SyntheticBody[]; reports: SyntheticReport[] } {
+/**
+ * The new kinds of evidence, drawn from their own random stream after the bodies and reports (so those are the
+ * ones the same seed gives without them; the marks families report of the hidden ones are kept apart):
+ * - hiddenMarks: the share of bodies with no recorded mark whose person had one or two marks the first reading of
+ *   the photographs did not record (a family reports them as it reports any mark: FIELD_RATES.markReported);
+ * - reviewMarks: the share of those bodies whose marks a forensic review records;
+ * - documents: the share of bodies a register lists, with the detainee number and the name (in Arabic or Latin
+ *   letters, spelled the register's way; `documentNoise` of them with a copying error);
+ * - dna: the share of reports whose family gave a sample that was compared with one to three plausible wrong
+ *   bodies (same sex, photographed within 300 days after the arrest): exclusions; and, for a report about someone
+ *   in the catalogue, with the right body with `dnaTruth`: a match. `dnaInconclusive` of comparisons are
+ *   inconclusive instead.
+ */
+export interface EvidenceOptions {
+  hiddenMarks?: number;
+  reviewMarks?: number;
+  documents?: number;
+  documentNoise?: number;
+  dna?: number;
+  dnaTruth?: number;
+  dnaInconclusive?: number;
+}
+
+export interface SyntheticEvidence {
+  /** By body key: the marks a review records (bodies that had none recorded). */
+  reviewMarks: Map<string, SyntheticBody["marks"]>;
+  /** By body key: what a register says of the body. */
+  documents: Map<string, { detaineeNo: string; name: string; script: "ar" | "lat" }>;
+  /** By report ref: the DNA comparisons of the family's sample with bodies. */
+  dna: Map<string, DnaFinding[]>;
+  /** By body key: the marks the person had that the base catalogue does not record (what a review could find). */
+  hiddenMarks: Map<string, SyntheticBody["marks"]>;
+  /** By report ref: those marks as the family reports them, besides the report's own (`reportWithEvidence`). */
+  reportedMarks: Map<string, NonNullable<ReportInput["marks"]>>;
+}
+
+/** A report's input with the hidden marks its family reports: the reports the evidence runs rank. */
+export function reportWithEvidence(input: SyntheticReport["input"], ev: SyntheticEvidence): SyntheticReport["input"] {
+  const more = ev.reportedMarks.get(input.ref);
+  return more ? { ...input, marks: [...(input.marks ?? []), ...more] } : input;
+}
+
+export function generateSynthetic(opts: SyntheticOptions): { bodies: SyntheticBody[]; reports: SyntheticReport[]; evidence?: SyntheticEvidence } {
   const rnd = prng(opts.seed ?? 1);
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)]!;
   const weighted = <T>(xs: readonly T[], w: readonly number[]): T => {
@@ -275,8 +321,113 @@ export function generateSynthetic(opts: SyntheticOptions): { bodies: SyntheticBo
     persons.push(p);
     arrestOf.push(arrest);
   }
+  const evidence = opts.evidence ? newEvidence(bodies, people, reports, arrestOf, opts.evidence, opts.seed ?? 1) : undefined;
   if (opts.duplicates) reports.push(...duplicateReports(reports, persons, arrestOf, opts.duplicates, opts.seed ?? 1));
-  return { bodies, reports };
+  return { bodies, reports, ...(evidence ? { evidence } : {}) };
+}
+
+const DAY_MS = 86_400_000;
+
+/** See EvidenceOptions. The reports are left as they are: the marks their families report of the hidden ones are apart. */
+function newEvidence(bodies: readonly SyntheticBody[], people: readonly Person[], reports: readonly SyntheticReport[], arrests: readonly Date[], o: EvidenceOptions, seed: number): SyntheticEvidence {
+  const rnd = prng(seed * 104_729 + 7);
+  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)]!;
+  const ev: SyntheticEvidence = { reviewMarks: new Map(), documents: new Map(), dna: new Map(), hiddenMarks: new Map(), reportedMarks: new Map() };
+  const index = new Map(bodies.map((b, i) => [b.key, i]));
+
+  bodies.forEach((b) => {
+    if (b.marks.length > 0 || rnd() >= (o.hiddenMarks ?? 0)) return;
+    const n = 1 + (rnd() < 0.35 ? 1 : 0);
+    const marks = Array.from({ length: n }, () => ({ type: pick(MARK_TYPES), region: pick(REGIONS) as string | null, description: "synthetic" }));
+    ev.hiddenMarks.set(b.key, marks);
+    if (rnd() < (o.reviewMarks ?? 0)) ev.reviewMarks.set(b.key, marks.map((m) => ({ ...m, description: "recorded in review" })));
+  });
+  for (const r of reports) {
+    const hidden = r.truth ? ev.hiddenMarks.get(r.truth) : undefined;
+    for (const m of hidden ?? []) {
+      if (rnd() >= FIELD_RATES.markReported) continue;
+      const region = rnd() < FIELD_RATES.markRegionKnown ? (rnd() < FIELD_RATES.markMisplaced ? mirrored(m.region) : m.region) : null;
+      ev.reportedMarks.set(r.input.ref, [...(ev.reportedMarks.get(r.input.ref) ?? []), { type: m.type, region, description: "reported by the family" }]);
+    }
+  }
+
+  const misspelt = (s: string): string => {
+    // a copying error: a letter dropped from the longest word
+    const words = s.split(" ");
+    const k = words.reduce((best, w, i) => (w.length > words[best]!.length ? i : best), 0);
+    const w = words[k]!;
+    const at = 1 + Math.floor(rnd() * Math.max(1, w.length - 2));
+    words[k] = w.slice(0, at) + w.slice(at + 1);
+    return words.join(" ");
+  };
+  bodies.forEach((b, i) => {
+    if (rnd() >= (o.documents ?? 0)) return;
+    const p = people[i]!;
+    const script = rnd() < 0.7 ? "ar" : "lat";
+    const name = script === "ar" ? `${pick(p.given.ar)} ${pick(p.father.ar)} ${pick(p.family.ar)}` : `${pick(p.given.lat)} ${pick(p.father.lat)} ${pick(p.family.lat)}`;
+    ev.documents.set(b.key, { detaineeNo: b.detaineeNo, name: rnd() < (o.documentNoise ?? 0) ? misspelt(name) : name, script });
+  });
+
+  if (o.dna) {
+    // bodies by sex, by the day they were photographed: the plausible ones for an arrest are a window of these
+    const bySex = new Map<string, { day: number; key: string }[]>();
+    for (const b of bodies) {
+      const l = bySex.get(b.sex) ?? [];
+      l.push({ day: Date.parse(b.photoDate) / DAY_MS, key: b.key });
+      bySex.set(b.sex, l);
+    }
+    for (const l of bySex.values()) l.sort((a, b) => a.day - b.day);
+    const firstAfter = (l: readonly { day: number }[], day: number): number => {
+      let lo = 0;
+      let hi = l.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        if (l[mid]!.day < day) lo = mid + 1;
+        else hi = mid;
+      }
+      return lo;
+    };
+    const outcome = (o2: "match" | "exclusion"): DnaFinding["outcome"] => (rnd() < (o.dnaInconclusive ?? 0) ? "inconclusive" : o2);
+    const on = (): string => iso(new Date(Date.UTC(2025, 0, 1) + Math.floor(rnd() * 365) * DAY_MS));
+    reports.forEach((r, k) => {
+      if (rnd() >= o.dna!) return;
+      const findings: DnaFinding[] = [];
+      const sex = r.input.sex ?? "male";
+      const l = bySex.get(sex) ?? [];
+      const day = arrests[k]!.getTime() / DAY_MS;
+      const from = firstAfter(l, day);
+      const to = firstAfter(l, day + 300);
+      const wrong = 1 + Math.floor(rnd() * 3);
+      for (let w = 0; w < wrong && to > from; w++) {
+        const key = l[from + Math.floor(rnd() * (to - from))]!.key;
+        if (key === r.truth || findings.some((f) => f.bodyId === key)) continue;
+        findings.push({ bodyId: key, outcome: outcome("exclusion"), on: on() });
+      }
+      if (r.truth && index.has(r.truth) && rnd() < (o.dnaTruth ?? 0.5)) findings.push({ bodyId: r.truth, outcome: outcome("match"), on: on() });
+      if (findings.length) ev.dna.set(r.input.ref, findings);
+    });
+  }
+  return ev;
+}
+
+/**
+ * The bodies as the catalogue holds them once the chosen evidence is added: the marks a review recorded, and
+ * what registers say (a name for a body that had none; the number when the card's differs), as `bodyFeatures`
+ * would read them from a stored body.
+ */
+export function bodiesWithEvidence(bodies: readonly SyntheticBody[], ev: SyntheticEvidence, kinds: { review?: boolean; documents?: boolean }): SyntheticBody[] {
+  return bodies.map((b) => {
+    const marks = kinds.review ? ev.reviewMarks.get(b.key) : undefined;
+    const doc = kinds.documents ? ev.documents.get(b.key) : undefined;
+    if (!marks && !doc) return b;
+    const out: SyntheticBody = { ...b, ...(marks ? { marks: [...b.marks, ...marks] } : {}) };
+    if (doc && !b.nameAr && !b.nameLat) {
+      if (doc.script === "ar") out.nameAr = doc.name;
+      else out.nameLat = doc.name;
+    }
+    if (doc && doc.detaineeNo !== b.detaineeNo) out.documentNumbers = [doc.detaineeNo];
+    return out;
+  });
 }
 
 const RELATIONSHIPS = ["mother", "father", "wife", "brother", "sister", "son", "daughter", "cousin", "uncle"];
@@ -342,7 +493,7 @@ export function syntheticBodyFeatures(b: SyntheticBody): BodyFeatures {
     photoLatest: d?.latest ?? null,
     branch: b.branch,
     marks: b.marks.map((m) => ({ type: m.type, region: m.region })),
-    numbers: [{ role: "detainee", value: b.detaineeNo }],
+    numbers: [{ role: "detainee", value: b.detaineeNo }, ...(b.documentNumbers ?? []).map((value) => ({ role: "detainee", value }))],
     name: name ? prepareName(name) : null,
     nameKeys: name ? blockingKeys(name) : [],
   };

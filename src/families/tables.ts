@@ -63,10 +63,30 @@ export interface FamilyDisclosuresTable {
   created_at: string;
 }
 
+/** A version of a DNA / ante-mortem referral (migration 0025); a referral is its versions, the latest current. */
+export interface DnaReferralsTable {
+  id: string; // dnv_… (this version)
+  referral: string; // dnr_… (the referral)
+  version: number;
+  report_id: string;
+  body_id: string | null;
+  status: string; // requested | sample_taken | sent | result
+  sample_from: string | null; // the donor's relationship to the missing person
+  sample_taken_on: string | null; // YYYY-MM-DD
+  lab: string | null;
+  lab_ref: string | null;
+  result: string | null; // match | exclusion | inconclusive (with status result)
+  result_on: string | null; // YYYY-MM-DD
+  note: string;
+  recorded_by: string;
+  recorded_at: string;
+}
+
 export type FamilyTables = {
   family_reports: FamilyReportsTable;
   family_candidates: FamilyCandidatesTable;
   family_disclosures: FamilyDisclosuresTable;
+  family_dna_referrals: DnaReferralsTable;
 };
 
 export function fdb(tx: Tx) {

@@ -24,8 +24,9 @@ import { expectNoAxeViolations, missingEndpoints, browserSkip, openBrowser, shot
  * demo card taken in and grouped into bodies, one report per language filed through the archive's use case
  * (carrying a body's detainee number, so that body ranks first), a family member linked to it. In the browser a
  * caseworker opens the report, reads the candidates' evidence (no photograph), records a decision, looks at what
- * the family will see and sends the words; then the family member signs in and sees those words only: no
- * candidate, no score, no body reference. The caseworker then withdraws the last disclosure with a reason and a
+ * the family will see and sends the words, records the family's consent to a DNA referral and a referral against
+ * the first candidate; then the family member signs in and sees those words only: no candidate, no score, no
+ * body reference, nothing of the referral. The caseworker then withdraws the last disclosure with a reason and a
  * note; the family sees it gone and, instead, what was taken back and why, in their language. Every screen
  * passes axe-core with no serious or critical violation;
  * screenshots go to test-artifacts/e2e/families-*.
@@ -86,6 +87,11 @@ async function imagesLoaded(page: Page, selector: string): Promise<void> {
 
 /** What a caseworker writes the family when taking something back, and the reason as the portal words it. */
 const WITHDRAW_NOTE: Record<string, string> = { en: "We will call you tomorrow to explain.", ar: "سنتصل بك غدًا لنشرح لك." };
+/** The referral's words as the page shows them, and the laboratory typed. */
+const LAB_WORDS: Record<string, { add: string; sent: string; lab: string }> = {
+  en: { add: "Record a referral", sent: "Sent to the laboratory", lab: "Forensic genetics laboratory" },
+  ar: { add: "تسجيل إحالة", sent: "أُرسلت إلى المختبر", lab: "مختبر الوراثة الجنائية" },
+};
 const WITHDRAWN_WHY: Record<string, string> = { en: "We are no longer sure it concerns your relative.", ar: "لم نعد متأكدين من أنها تخصّ قريبك." };
 
 test("the families screens in Chromium: a caseworker decides and discloses in words, the family sees only that; in English and in Arabic", { skip, timeout: 600_000 }, async (t) => {
@@ -188,6 +194,26 @@ test("the families screens in Chromium: a caseworker decides and discloses in wo
           await expectNoAxeViolations(page, "report after disclosure");
           await shot(page, p("04-disclosed"));
 
+          // A DNA referral: refused until the family consents to one, then recorded against the first candidate.
+          const referrals = page.locator("[data-testid=referrals]");
+          assert.equal(await referrals.locator("button", { hasText: LAB_WORDS[l.code]!.add }).count(), 0, "no referral without the family's consent");
+          await page.locator("[data-testid=consent] li[data-tier=dnaReferral] button").click();
+          await page.locator("[data-testid=consent] li[data-tier=dnaReferral][data-given=true]").waitFor(WAIT);
+          await referrals.locator("button", { hasText: LAB_WORDS[l.code]!.add }).click();
+          const rf = referrals.locator("[data-testid=referral-form]");
+          await rf.locator("input[id$=-bodyId]").fill(firstRef);
+          await rf.locator("select[id$=-status]").selectOption("sent");
+          await rf.locator("input[id$=-sampleFrom]").fill(l.code === "ar" ? "الأم" : "mother");
+          await rf.locator("input[id$=-lab]").fill(LAB_WORDS[l.code]!.lab);
+          await rf.locator("input[id$=-labRef]").fill("LAB-2026-0042");
+          await rf.locator("button[type=submit]").click();
+          const sent = referrals.locator("li[data-status=sent]");
+          await sent.waitFor(WAIT);
+          assert.ok((await sent.textContent())!.includes(firstRef) && (await sent.textContent())!.includes("LAB-2026-0042"), "the referral with its body and the laboratory's reference");
+          assert.ok((await sent.textContent())!.includes(LAB_WORDS[l.code]!.sent), "the status in the page's language");
+          await expectNoAxeViolations(page, "report with a DNA referral");
+          await shot(page, p("04a-referral"));
+
           if (l.code === "en") {
             // English goes one stage further: the family's consent to see photographs, then the blurred face.
             await page.locator("[data-testid=consent] li[data-tier=viewingPhotos] button").click();
@@ -280,6 +306,7 @@ test("the families screens in Chromium: a caseworker decides and discloses in wo
             await page.locator("#consent-recontact:checked:not([disabled])").waitFor(WAIT);
           }
           assert.deepEqual(bodyRefs.filter((r) => text.includes(r)), [], "no body reference reaches the family");
+          assert.ok(!text.includes("LAB-2026-0042") && !text.includes(LAB_WORDS[l.code]!.lab), "nothing of the DNA referral reaches the family");
           await expectNoAxeViolations(page, "portal report");
           await shot(page, p("07-portal-report"));
 

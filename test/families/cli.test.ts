@@ -53,3 +53,42 @@ for (const { backend, skip } of await backends()) {
     }
   });
 }
+
+/** `dalil families refer | referral | referrals`: a referral needs the family's consent; a result moves the ranking. */
+for (const { backend, skip } of await backends()) {
+  test(`dalil families refer records a DNA referral, referral changes it, referrals lists it with its history; an exclusion moves the ranking (${backend.name})`, { skip, timeout: 300_000 }, async () => {
+    const fresh = await backend.fresh();
+    const env: Record<string, string> = fresh.databaseUrl ? { DALIL_DATABASE_URL: fresh.databaseUrl } : {};
+    const d = ["--data", join(fresh.dataDir, "archive")];
+    try {
+      assert.equal((await dalil([...d, "init"], env)).code, 0);
+      const bodies = join(fresh.dataDir, "bodies.csv");
+      writeFileSync(bodies, ["external_ref,detainee_no,photo_date,sex", "P-1,4417,2012-09-03,male", "P-2,5120,2012-10-01,male"].join("\n"));
+      assert.equal((await dalil([...d, "catalogue", "import", bodies], env)).code, 0);
+      const reports = join(fresh.dataDir, "reports.csv");
+      const header = "ref,name_ar,name_lat,father_name,mother_name,sex,birth_year,arrest_date,arrest_governorate,branch,marks,detainee_no,consent_dna_referral";
+      writeFileSync(reports, [header, "AM-1,محمد أحمد الخطيب,,,,M,1985,2012-05,,,,4417,no", "AM-2,خالد سمير النجار,,,,M,1980,2012-05,,,,,yes"].join("\n"));
+      assert.equal((await dalil([...d, "families", "import", reports], env)).code, 0);
+
+      const refused = await dalil([...d, "families", "refer", "AM-1", "--body", "B-000001"], env);
+      assert.notEqual(refused.code, 0);
+      assert.equal(refused.stderr, "dalil: The family of report AM-1 has not consented to a DNA referral (or withdrew it); record their consent first.\n");
+
+      const made = await dalil([...d, "--json", "families", "refer", "AM-2", "--body", "B-000001", "--sample-from", "mother", "--lab", "Lab Q", "--lab-ref", "Q-17"], env);
+      assert.equal(made.code, 0, made.stderr);
+      const id = (JSON.parse(made.stdout) as { id: string }).id;
+      const changed = await dalil([...d, "families", "referral", id, "--status", "result", "--result", "exclusion", "--result-on", "2026-03-01"], env);
+      assert.equal(changed.code, 0, changed.stderr);
+      assert.equal(changed.stdout, `${id}  AM-2 × B-000001  v2  result: exclusion (2026-03-01)  Lab Q Q-17\n`);
+      const listed = await dalil([...d, "families", "referrals", "AM-2"], env);
+      assert.match(listed.stdout, new RegExp(`^${id}  AM-2 × B-000001  v2  result: exclusion .*\\n    v1 \\d{4}-\\d{2}-\\d{2}  requested\\n$`));
+
+      const match = await dalil([...d, "--json", "families", "match"], env);
+      const ranked = JSON.parse(match.stdout) as { ref: string; candidates: { ref: string; band: string }[] }[];
+      const am2 = ranked.find((r) => r.ref === "AM-2")!;
+      assert.deepEqual(am2.candidates.map((c) => `${c.ref} ${c.band}`).at(-1), "B-000001 exclude", "the excluded body last, band exclude");
+    } finally {
+      await fresh.cleanup();
+    }
+  });
+}

@@ -31,6 +31,7 @@ import { withdrawDisclosure } from "../../src/families/withdrawal.ts";
 import { previewFace } from "../../src/families/face-preview.ts";
 import { acceptReportProposal, listReportProposals, refuseReportProposal } from "../../src/families/proposals.ts";
 import { proposeChange } from "../../src/families/portal.ts";
+import { createReferral, updateReferral } from "../../src/families/referrals.ts";
 import { drawReviewSample } from "../../src/review/samples.ts";
 import { addItem, addRegion, approveExhibition, createExhibition, exportExhibition, orderItems, publishExhibition, removeItem, removeRegion, returnToDraft, previewItem, reviewItem, submitExhibition, sweepConsent, updateExhibition, updateItem, withdrawExhibition } from "../../src/exhibitions/index.ts";
 import { grantMirror, revokeMirror } from "../../src/mirror/index.ts";
@@ -133,6 +134,10 @@ for (const { backend, skip } of await backends()) {
       await rerank(a, caseworker, { reportId: r.id });
       await decide(a, caseworker, { report: r.ref, bodyId: b2!.ref, status: "confirmed", reason: `${MARK} DNA result` });
       await decide(a, caseworker, { report: r.ref, bodyId: b2!.ref, status: "probable", reason: `${MARK} lab withdrew it` });
+      // A DNA referral with the family's consent: the laboratory, its reference, the donor and the note stay off the log.
+      await setConsent(a, caseworker, r.id, "dnaReferral", true);
+      const dna = await createReferral(a, caseworker, { report: r.ref, bodyId: b2!.ref, sampleFrom: `${MARK} mother`, lab: `${MARK} lab`, labRef: `${MARK}-77`, note: `${MARK} note` });
+      await updateReferral(a, caseworker, { id: dna.id, status: "result", result: "inconclusive", resultOn: "2026-01-02", note: `${MARK} retest` });
       // A disclosure to a family member, withdrawn with a note to them.
       await setPhotoRole(a, investigator, { bodyId: b2!.id, sha256: photos[2]!, role: "face" });
       const seen = await previewFace(a, caseworker, { report: r.ref, bodyId: b2!.ref, photo: photos[2]!, region: { cx: 0.5, cy: 0.5, size: 0.6 } });
@@ -376,6 +381,8 @@ const ALLOWED: Record<string, Kind[]> = {
   "metadata modification|detail.superseded": ["number"],
   "metadata modification|detail.item": ["id"],
   "metadata modification|detail.flag": ["id"],
+  "metadata modification|detail.referral": ["id"],
+  "metadata modification|detail.status": ["enum"],
   "metadata modification|detail.tier": ["enum"],
   "metadata modification|detail.user": ["id"],
   "metadata modification|detail.duplicate": ["id"],

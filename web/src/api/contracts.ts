@@ -99,6 +99,7 @@ export interface RouteContracts {
   "GET /api/families/proposals": { answer: z.infer<typeof families.ReportProposalView>[]; body: undefined };
   "POST /api/families/proposals/:id/accept": { answer: z.infer<typeof families.ReportProposalView>; body: Omit<z.input<typeof families.AcceptProposalInput>, "id"> };
   "POST /api/families/proposals/:id/refuse": { answer: z.infer<typeof families.ReportProposalView>; body: Omit<z.input<typeof families.RefuseProposalInput>, "id"> };
+  "PUT /api/families/referrals/:id": { answer: z.infer<typeof families.ReferralView>; body: Omit<z.input<typeof families.UpdateReferralInput>, "id"> };
   "GET /api/families/reports": { answer: z.infer<typeof families.GetFamiliesReportsAnswer>; body: undefined };
   "POST /api/families/reports": { answer: z.infer<typeof families.ReportView>; body: z.input<typeof families.NewReportInput> };
   "GET /api/families/reports/:id": { answer: z.infer<typeof families.ReportView>; body: undefined };
@@ -111,6 +112,8 @@ export interface RouteContracts {
   "POST /api/families/reports/:id/face-previews": { answer: z.infer<typeof families.FacePreviewView>; body: Omit<z.input<typeof families.PreviewFaceInput>, "report"> };
   "POST /api/families/reports/:id/members": { answer: z.infer<typeof families.PostFamiliesReportsByIdMembersAnswer>; body: Omit<z.input<typeof families.LinkMemberInput>, "report"> };
   "POST /api/families/reports/:id/members/:userId/end": { answer: z.infer<typeof families.PostFamiliesReportsByIdMembersByUserIdEndAnswer>; body: undefined };
+  "GET /api/families/reports/:id/referrals": { answer: z.infer<typeof families.GetFamiliesReportsByIdReferralsAnswer>; body: undefined };
+  "POST /api/families/reports/:id/referrals": { answer: z.infer<typeof families.ReferralView>; body: Omit<z.input<typeof families.NewReferralInput>, "report"> };
   "POST /api/families/reports/import": { answer: z.infer<typeof families.ReportImportReport>; body: z.input<typeof families.ImportReportsInput> };
   "POST /api/families/requests/:id/approve": { answer: z.infer<typeof families.PostFamiliesRequestsByIdApproveAnswer>; body: Omit<z.input<typeof families.ApproveRequestInput>, "id"> };
   "POST /api/families/requests/:id/decline": { answer: z.infer<typeof families.RequestView>; body: Omit<z.input<typeof families.DeclineRequestInput>, "id"> };

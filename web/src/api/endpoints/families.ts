@@ -26,6 +26,9 @@ export const FAMILIES_ENDPOINTS = {
   familyProposals: { method: "GET", url: "/api/families/proposals" },
   familyAcceptProposal: { method: "POST", url: "/api/families/proposals/:id/accept" },
   familyRefuseProposal: { method: "POST", url: "/api/families/proposals/:id/refuse" },
+  familyReferrals: { method: "GET", url: "/api/families/reports/:id/referrals" },
+  familyCreateReferral: { method: "POST", url: "/api/families/reports/:id/referrals" },
+  familyUpdateReferral: { method: "PUT", url: "/api/families/referrals/:id" },
 
   portalReports: { method: "GET", url: "/api/portal/reports" },
   portalReport: { method: "GET", url: "/api/portal/reports/:id" },

@@ -82,3 +82,12 @@ export type PortalMatch = server.PortalMatch;
 export type PortalReport = server.PortalReport;
 
 export type PortalWithdrawal = server.PortalWithdrawal;
+
+export type ReferralView = server.ReferralView;
+export type ReferralVersion = server.ReferralVersion;
+export type ReferralStatus = z.infer<typeof server.ReferralStatusName>;
+export type ReferralResult = z.infer<typeof server.ReferralResultName>;
+export const REFERRAL_STATUSES = ["requested", "sample_taken", "sent", "result"] as const satisfies readonly ReferralStatus[];
+export const REFERRAL_RESULTS = ["match", "exclusion", "inconclusive"] as const satisfies readonly ReferralResult[];
+/** A new referral's fields, or a change's (the report and the referral come from the path). */
+export type ReferralInput = Omit<z.input<typeof server.NewReferralInput>, "report">;

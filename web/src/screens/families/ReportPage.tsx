@@ -8,13 +8,15 @@ import { families } from "./api.ts";
 import { Candidates } from "./Candidates.tsx";
 import { CaseConsent, CaseMembers, CaseRequests } from "./CaseParts.tsx";
 import { Disclosures } from "./Disclosures.tsx";
+import { Referrals } from "./Referrals.tsx";
 import { ReportDetails } from "./ReportDetails.tsx";
 import { useReportName } from "./shared.tsx";
 import "./families.css";
 
 /**
  * One report as a caseworker works it: what the family said, the ranked candidates with their evidence in
- * words (no photograph here), a decision on each, the staged disclosure, the family's requests and consent.
+ * words (no photograph here), a decision on each, the staged disclosure, the family's requests and consent, and
+ * the DNA referrals whose results the ranking obeys.
  */
 export function ReportPage({ params }: ScreenProps) {
   const { t } = useTranslation();
@@ -49,6 +51,7 @@ export function ReportPage({ params }: ScreenProps) {
           <ReportDetails report={r} />
           <CaseConsent kase={c} onChange={reload} />
           <CaseMembers kase={c} onChange={reload} />
+          <Referrals kase={c} onChange={reload} />
         </div>
         <div>
           <ErrorNote error={cands.error} />

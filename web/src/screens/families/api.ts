@@ -1,4 +1,5 @@
 import { typedCall, urlOf } from "../../api/client.ts";
+import type { ReferralInput } from "../../api/types/families.ts";
 import type { ConsentTier, DecisionStatus, DiscloseInput, DuplicateStatus, FacePreviewInput, ProposalFields, ReportProposalView, ReportInput, WithdrawalReason } from "../../api/types/families.ts";
 
 /** The families area's calls, typed with the server's views (web/src/api/types/families.ts). */
@@ -37,6 +38,9 @@ export const families = {
   acceptProposal: async (id: string, reason?: string) => await typedCall("familyAcceptProposal", { id }, { body: reason ? { reason } : {} }),
   refuseProposal: async (id: string, reason: string) => await typedCall("familyRefuseProposal", { id }, { body: { reason } }),
   rejectDuplicate: async (id: string, reason?: string) => await typedCall("familyRejectDuplicate", { id }, { body: reason ? { reason } : {} }),
+  referrals: async (id: string) => await typedCall("familyReferrals", { id }),
+  refer: async (id: string, input: ReferralInput) => await typedCall("familyCreateReferral", { id }, { body: input }),
+  updateReferral: async (id: string, input: ReferralInput & { expectedVersion?: number }) => await typedCall("familyUpdateReferral", { id }, { body: input }),
 };
 
 export const portal = {

@@ -31,6 +31,8 @@ export function EvidenceText({ e }: { e: Evidence }) {
   }
   values.about = p.approx === true ? t("families.evidence.about") : "";
   values.sure = typeof p.certainty === "string" ? t(`families.evidence.sure.${p.certainty}`, { defaultValue: "" }) : "";
+  // a DNA result's date, as written (YYYY-MM-DD), in the reader's sentence
+  values.when = typeof p.on === "string" && p.on ? t("families.evidence.dnaOn", { on: p.on }) : "";
   if (typeof p.role === "string") values.role = t(`families.evidence.roles.${p.role}`, { defaultValue: p.role });
   if (e.parts) {
     const list = e.parts.map((m) =>
