@@ -275,9 +275,12 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
     let cycles = 0;
     // the cards taken in to the end: what the archive must hold (one round takes in only the first)
     const ingested = new Set<Card>();
+    let pgDone = !has("pg");
+    let s3Done = !has("s3");
     const shas = cards[0]!.truth.photos.slice(0, 5).map((p) => p.sha256);
     const workload = (async () => {
-      for (let i = 0; i === 0 || (report.kills < o.kills && has("kill")) || i < (o.minCycles ?? 2); i++) {
+      // another round while kills are to be made or a scheduled fault has not found its moment yet
+      for (let i = 0; i === 0 || (has("kill") && (report.kills < o.kills || !pgDone || !s3Done)) || i < (o.minCycles ?? 2); i++) {
         const card = cards[i % 2]!;
         step = "ingest";
         await untilDone("ingest", ["ingest", card.dir, "--source", `chaos card ${i % 2 ? "b" : "a"}`]);
@@ -297,8 +300,6 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
     // the killer and the scheduled faults
     const killer = (async () => {
       if (!has("kill")) return;
-      let pgDone = !has("pg");
-      let s3Done = !has("s3");
       while (step !== "done") {
         await sleep(o.intervalMs[0] + rand() * (o.intervalMs[1] - o.intervalMs[0]));
         if (step === "done") break;
