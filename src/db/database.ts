@@ -28,8 +28,22 @@ export interface DatabaseHandle {
 
 /** SQLite's deferred BEGIN upgrades to a write lock late, and two writers can then fail with SQLITE_BUSY. */
 class ImmediateSqliteDriver extends SqliteDriver {
+  constructor(private readonly sqlite: SQLite.Database, cfg: ConstructorParameters<typeof SqliteDriver>[0]) {
+    super(cfg);
+  }
+
   override async beginTransaction(connection: DatabaseConnection): Promise<void> {
     await connection.executeQuery(CompiledQuery.raw("begin immediate"));
+  }
+
+  /**
+   * After some errors (a full disk: SQLITE_FULL; an I/O error) SQLite has already rolled the transaction back by
+   * itself: a second ROLLBACK would fail with "cannot rollback - no transaction is active" and that, not the full
+   * disk, would be what the person reads (found by the fault harness).
+   */
+  override async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    if (!this.sqlite.inTransaction) return;
+    await super.rollbackTransaction(connection);
   }
 }
 
@@ -38,7 +52,7 @@ class ImmediateSqliteDialect extends SqliteDialect {
     super(cfg);
   }
   override createDriver(): Driver {
-    return new ImmediateSqliteDriver(this.cfg);
+    return new ImmediateSqliteDriver(this.cfg.database as SQLite.Database, this.cfg);
   }
 }
 
