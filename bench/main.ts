@@ -35,7 +35,7 @@ const parts: Record<string, () => Promise<void>> = {
     await runNamesBench();
   },
   ledger: async () => {
-    await runLedgerMerkleBench(Number(process.env.BENCH_EVENTS ?? 1_000_000));
+    if (process.env.BENCH_LEDGER_MERKLE !== "0") await runLedgerMerkleBench(Number(process.env.BENCH_EVENTS ?? 1_000_000));
     await benchLedger(Number(process.env.BENCH_EVENTS ?? 1_000_000));
   },
   search: () => benchSearch(),
