@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { randomBytes } from "node:crypto";
 import type { DatabaseHandle, Tx } from "../db/database.ts";
+import { insertRows } from "../db/bulk.ts";
 import { Conflict, IntegrityError, Invalid, NotFound } from "../core/errors.ts";
 import type { Clock } from "../core/clock.ts";
 import type { CustodyLog } from "./log.ts";
@@ -113,12 +114,7 @@ export class LogTree {
     log.onAppend(async (tx, firstSeq, leaves) => {
       const appender = await MerkleAppender.open(firstSeq, this.reader(tx));
       const { firstStoredIndex, hashes } = appender.appendLeaves(leaves);
-      for (let i = 0; i < hashes.length; i += 500) {
-        await tx
-          .insertInto("log_hashes")
-          .values(hashes.slice(i, i + 500).map((hash, j) => ({ idx: firstStoredIndex + i + j, hash })))
-          .execute();
-      }
+      await insertRows(tx, this.dbh.dialect, "log_hashes", ["idx", "hash"], hashes.map((hash, j) => [firstStoredIndex + j, hash]));
     });
   }
 
