@@ -28,7 +28,8 @@ import { cachedCard, row } from "./support.ts";
  * and 4xx apart, error lines in the processes' logs. The busy phase lasts until the work is done (at least as
  * long as the idle one). No new dependency: a load driver of fifty loops over fetch is a page of code and
  * measures exactly what is printed. Scale with BENCH_LOAD_USERS, BENCH_LOAD_SECONDS, BENCH_LOAD_BODIES, BENCH_LOAD_REPORTS,
- * BENCH_LOAD_CARD (bodies on each ingested card); BENCH_LOAD_EMBEDDED=0 skips the embedded table.
+ * BENCH_LOAD_CARD (bodies on each ingested card); BENCH_LOAD_EMBEDDED=1 adds the embedded
+ * table (it takes as long again), BENCH_LOAD_SCALEOUT=0 leaves out the scale-out one.
  */
 
 interface Proc {
@@ -211,7 +212,7 @@ async function populate(a: Archive, users: number, bodies: number, reports: numb
     "sort=photo_date&limit=50&facets=false",
   ];
   console.log(
-    `  catalogue: ${bodies.toLocaleString("en")} bodies, ${(bodies * 5).toLocaleString("en")} photos, ${nReports ?? 0} reports, ${users} readers with tokens, in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+    `  catalogue: ${bodies.toLocaleString("en")} bodies, ${(bodies * 5).toLocaleString("en")} photos, ${(nReports ?? 0).toLocaleString("en")} reports, ${users} readers with tokens, in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
   );
   return { tokens, admin, mix: { searches, photos: bodies * 5 } };
 }
@@ -231,13 +232,15 @@ async function upload(url: string, token: string, card: { dir: string; truth: { 
   return ((await started.json()) as { job: string }).job;
 }
 
-async function jobDone(a: Archive, id: string, since: number): Promise<number> {
-  for (;;) {
+/** Waits for a job to end (or for `stop()`); a failed job is an error. */
+async function jobDone(a: Archive, id: string, stop: () => boolean): Promise<void> {
+  while (!stop()) {
     const job = await a.jobs.get(id);
-    if (job.status === "done") return (performance.now() - since) / 1000;
+    if (job.status === "done") return;
     if (job.status === "failed") throw new Error(`job ${job.kind} failed: ${job.error}`);
     await new Promise((r) => setTimeout(r, 500));
   }
+  throw new Error("stopped");
 }
 
 interface Deployment {
@@ -266,26 +269,50 @@ async function runDeployment(d: Deployment, sizes: { users: number; seconds: num
 
     // busy: the same readers while two cards are taken in and every report is re-ranked
     const t0 = performance.now();
-    const work: Record<string, number> = {};
+    const since = (): number => (performance.now() - t0) / 1000;
+    const work = new Map<string, { seconds?: number; job?: string }>();
+    const track = async (what: string, job: Promise<string | null>): Promise<void> => {
+      const w: { seconds?: number; job?: string } = {};
+      work.set(what, w);
+      const id = await job;
+      if (id) {
+        w.job = id;
+        await jobDone(a, id, () => backgroundDone);
+      }
+      w.seconds = since();
+    };
     let backgroundDone = false;
-    const background = (async () => {
-      const [consoleRun, uploadJob, rerank] = await Promise.all([
+    let failed: unknown = null;
+    const background = Promise.all([
+      track(
+        "console ingest",
         dalil(["ingest", cardA.dir, "--data", d.data, "--source", "load console"], d.env).then((r) => {
           if (r.code !== 0) throw new Error(`dalil ingest: ${r.stderr}`);
-          return (performance.now() - t0) / 1000;
+          return null;
         }),
-        upload(urls[urls.length - 1]!, admin, cardB).then((id) => jobDone(a, id, t0)),
-        a.jobs.enqueue(null, JOB_RERANK, {}, { dedupeKey: `${JOB_RERANK}:all` }).then((id) => jobDone(a, id, t0)),
-      ]);
-      Object.assign(work, { "console ingest": consoleRun, "upload + worker ingest": uploadJob, "families re-rank": rerank });
-    })().finally(() => (backgroundDone = true));
-    let failed: unknown = null;
-    background.catch((err: unknown) => (failed = err));
-    const busy = await drive(urls, tokens, sizes.users, mix, (s) => (backgroundDone && s > sizes.seconds) || s > sizes.seconds * 10);
+      ),
+      track("upload + worker ingest", upload(urls[urls.length - 1]!, admin, cardB)),
+      track("families re-rank", a.jobs.enqueue(null, JOB_RERANK, {}, { dedupeKey: `${JOB_RERANK}:all` })),
+    ])
+      .catch((err: unknown) => (failed = err))
+      .finally(() => (backgroundDone = true));
+    const cap = Math.max(120, sizes.seconds * 4);
+    const busy = await drive(urls, tokens, sizes.users, mix, (s) => (backgroundDone && s > sizes.seconds) || s > cap);
     if (failed) throw failed as Error;
     printPhases([["1 user", alone], [`${sizes.users} users idle`, idle], [`${sizes.users} users busy`, busy]]);
-    for (const [what, s] of Object.entries(work)) row(`busy: ${what} done after`, `${s.toFixed(1)} s`);
-    if (!backgroundDone) console.log(`  busy: the background work was still running after ${busy.seconds.toFixed(0)} s`);
+    for (const [what, w] of work) {
+      if (w.seconds !== undefined) row(`busy: ${what} done after`, `${w.seconds.toFixed(1)} s`);
+      else {
+        const job = w.job ? await a.jobs.get(w.job) : null;
+        row(`busy: ${what} NOT done after`, `${busy.seconds.toFixed(0)} s`);
+        if (job) console.log(`    job ${job.kind}: ${job.status}, ${job.progress.done}/${job.progress.total}${job.progress.note ? ` ${job.progress.note}` : ""}`);
+      }
+    }
+    const queue = await a.jobs.list({ limit: 500 });
+    const waiting = queue.filter((j) => j.status === "queued" || j.status === "running");
+    if (waiting.length) console.log(`    jobs queued or running at the end of the busy phase: ${[...new Set(waiting.map((j) => j.kind))].map((k) => `${k} × ${waiting.filter((j) => j.kind === k).length}`).join(", ")}`);
+    backgroundDone = true;
+    await background;
     const logged = [...procs.servers, ...procs.others].flatMap((p) => p.out().split("\n")).filter((l) => /"level":"error"|SQLITE_BUSY|timeout|too many clients|pool/i.test(l));
     row("server/worker error lines", String(logged.length));
     for (const l of logged.slice(0, 5)) console.log(`    ${l.slice(0, 300)}`);
@@ -307,7 +334,8 @@ export async function benchLoad(): Promise<void> {
   const root = mkdtempSync(join(tmpdir(), "dalil-bench-load-"));
   try {
     const url = await postgresUrl();
-    if (!url) console.log("\n# load: PostgreSQL not reachable, the scale-out deployment is skipped");
+    if (process.env.BENCH_LOAD_SCALEOUT === "0") console.log("\n# load: the scale-out deployment skipped (BENCH_LOAD_SCALEOUT=0)");
+    else if (!url) console.log("\n# load: PostgreSQL not reachable, the scale-out deployment is skipped");
     else {
       const schema = `load_${randomBytes(5).toString("hex")}`;
       const u = new URL(url);
@@ -340,7 +368,7 @@ export async function benchLoad(): Promise<void> {
         await c.end();
       }
     }
-    if (process.env.BENCH_LOAD_EMBEDDED !== "0") {
+    if (process.env.BENCH_LOAD_EMBEDDED === "1") {
       const data = join(root, "embedded");
       await runDeployment(
         {
