@@ -218,15 +218,17 @@ async function populate(a: Archive, users: number, bodies: number, reports: numb
 }
 
 /** One card uploaded file by file through the API with a token, then taken in by a worker: the upload's job id. */
-async function upload(url: string, token: string, card: { dir: string; truth: { photos: { path: string }[] } }): Promise<string> {
+async function upload(url: string, token: string, card: { dir: string; truth: { photos: { path: string }[] } }, step: (what: string) => void): Promise<string> {
   const headers = (type: string): Record<string, string> => ({ authorization: `Bearer ${token}`, "content-type": type });
   const up = await fetch(`${url}/api/uploads`, { method: "POST", headers: headers("application/json"), body: JSON.stringify({ kind: "folder", label: "load upload" }) });
   if (up.status !== 200) throw new Error(`upload: ${up.status} ${await up.text()}`);
   const id = ((await up.json()) as { id: string }).id;
-  for (const photo of card.truth.photos) {
+  for (const [i, photo] of card.truth.photos.entries()) {
+    step(`uploading file ${i + 1} of ${card.truth.photos.length}`);
     const put = await fetch(`${url}/api/uploads/${id}/files?path=${encodeURIComponent(photo.path)}`, { method: "PUT", headers: headers("application/octet-stream"), body: readFileSync(join(card.dir, photo.path)) });
     if (put.status !== 200) throw new Error(`upload file: ${put.status} ${await put.text()}`);
   }
+  step("asking for the ingest");
   const started = await fetch(`${url}/api/uploads/${id}/ingest`, { method: "POST", headers: headers("application/json"), body: "{}" });
   if (started.status !== 200) throw new Error(`upload ingest: ${started.status} ${await started.text()}`);
   return ((await started.json()) as { job: string }).job;
@@ -270,11 +272,11 @@ async function runDeployment(d: Deployment, sizes: { users: number; seconds: num
     // busy: the same readers while two cards are taken in and every report is re-ranked
     const t0 = performance.now();
     const since = (): number => (performance.now() - t0) / 1000;
-    const work = new Map<string, { seconds?: number; job?: string }>();
-    const track = async (what: string, job: Promise<string | null>): Promise<void> => {
-      const w: { seconds?: number; job?: string } = {};
+    const work = new Map<string, { seconds?: number; job?: string; step?: string }>();
+    const track = async (what: string, job: (w: { step?: string }) => Promise<string | null>): Promise<void> => {
+      const w: { seconds?: number; job?: string; step?: string } = {};
       work.set(what, w);
-      const id = await job;
+      const id = await job(w);
       if (id) {
         w.job = id;
         await jobDone(a, id, () => backgroundDone);
@@ -286,13 +288,14 @@ async function runDeployment(d: Deployment, sizes: { users: number; seconds: num
     const background = Promise.all([
       track(
         "console ingest",
-        dalil(["ingest", cardA.dir, "--data", d.data, "--source", "load console"], d.env).then((r) => {
-          if (r.code !== 0) throw new Error(`dalil ingest: ${r.stderr}`);
-          return null;
-        }),
+        () =>
+          dalil(["ingest", cardA.dir, "--data", d.data, "--source", "load console"], d.env).then((r) => {
+            if (r.code !== 0) throw new Error(`dalil ingest: ${r.stderr}`);
+            return null;
+          }),
       ),
-      track("upload + worker ingest", upload(urls[urls.length - 1]!, admin, cardB)),
-      track("families re-rank", a.jobs.enqueue(null, JOB_RERANK, {}, { dedupeKey: `${JOB_RERANK}:all` })),
+      track("upload + worker ingest", (w) => upload(urls[urls.length - 1]!, admin, cardB, (what) => (w.step = `${what} at ${since().toFixed(0)} s`))),
+      track("families re-rank", () => a.jobs.enqueue(null, JOB_RERANK, {}, { dedupeKey: `${JOB_RERANK}:all` })),
     ])
       .catch((err: unknown) => (failed = err))
       .finally(() => (backgroundDone = true));
@@ -305,6 +308,7 @@ async function runDeployment(d: Deployment, sizes: { users: number; seconds: num
       else {
         const job = w.job ? await a.jobs.get(w.job) : null;
         row(`busy: ${what} NOT done after`, `${busy.seconds.toFixed(0)} s`);
+        if (w.step && !job) console.log(`    at the end: ${w.step}`);
         if (job) console.log(`    job ${job.kind}: ${job.status}, ${job.progress.done}/${job.progress.total}${job.progress.note ? ` ${job.progress.note}` : ""}`);
       }
     }
