@@ -41,7 +41,7 @@ export function registerArchiveCommands(program: Command): void {
 
   program
     .command("ingest")
-    .description("take in a memory card: a folder, a .zip, or a raw FAT disk image")
+    .description("take in a memory card: a folder, a .zip, or a raw disk image (FAT or exFAT; bare, MBR or GPT)")
     .argument("<path>", "the card")
     .option("--source <label>", "a label for this source medium (not the identity of the person who handed it over)")
     .action(async (path: string, o: { source?: string }, cmd: Command) => {

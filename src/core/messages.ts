@@ -716,8 +716,8 @@ const EN_PLURAL = new Intl.PluralRules("en");
 
 /**
  * The English sentence of a message, as the web app words it in English: the same words
- * (web/src/i18n/areas/server.en.json), the plural form its `count` calls for, and roles, actions, markings and
- * kinds of record in words. The CLI prints it; HTTP answers carry it beside the key.
+ * (web/src/i18n/areas/server.en.json), the plural form its `count` calls for, and roles, actions, markings,
+ * kinds of record and consent tiers in words. The CLI prints it; HTTP answers carry it beside the key.
  */
 export function english(key: string, params: MessageParams = {}): string {
   const count = params.count;
@@ -725,7 +725,7 @@ export function english(key: string, params: MessageParams = {}): string {
   if (template === undefined) return key;
   const worded: Record<string, string | number> = { ...params };
   if (typeof params.role === "string") worded.role = params.role.replace(/_/g, " ");
-  for (const group of ["sensitivity", "action", "kind"] as const) {
+  for (const group of ["sensitivity", "action", "kind", "tier"] as const) {
     const v = params[group];
     if (typeof v === "string") worded[group] = lookup(`${group}.${v}`) ?? v;
   }

@@ -2,7 +2,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { readFileSync, statSync } from "node:fs";
+import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { operatorActor } from "../../src/core/actor.ts";
 import { ingestCard } from "../../src/archive/intake.ts";
@@ -10,10 +10,15 @@ import { verifyArchive } from "../../src/app/verify.ts";
 import { openDatabase } from "../../src/db/database.ts";
 import { backends, tempDir } from "../support/backends.ts";
 import { demoCard, freshArchive } from "../support/archive.ts";
+import { dalil } from "../support/cli.ts";
+import { buildExfat, wrapGpt } from "../support/exfat-image.ts";
+import type { ExfatNode } from "../support/exfat-image.ts";
 
 const actor = operatorActor();
 const haveMtools = spawnSync("mcopy", ["--version"]).status === 0 && spawnSync("mkfs.fat", ["--help"]).status !== null;
 const needTools = !haveMtools && process.env.CI !== "true" ? "mkfs.fat/mcopy (dosfstools, mtools) not installed" : false;
+const haveExfatTools = spawnSync("sh", ["-c", "command -v fsck.exfat && command -v sgdisk"]).status === 0;
+const needExfatTools = !haveExfatTools && process.env.CI !== "true" ? "fsck.exfat/sgdisk (exfatprogs, gdisk) not installed" : false;
 
 /** A raw FAT32 image of the card's DCIM folder, as `dd` of a real card would give. */
 function fatImageOf(cardDir: string): string {
@@ -50,6 +55,68 @@ test("a raw FAT image and a zip of the same card give the same originals, each m
     assert.equal(fromZip.files, truth.photos.length);
     assert.equal(fromZip.ingested, 0, "every photo was already preserved from the image");
     assert.equal(fromZip.duplicates, truth.photos.length);
+    assert.deepEqual((await verifyArchive(a.archive, actor)).findings, []);
+  } finally {
+    await a.close();
+  }
+});
+
+/** An exFAT volume of the card's DCIM folder, each file recorded at a time of its own with a UTC offset of +03:00; every other file fragmented. */
+function exfatOf(cardDir: string): { image: Buffer; times: Map<string, string> } {
+  const nodes: ExfatNode[] = [];
+  const times = new Map<string, string>();
+  const walk = (rel: string) => {
+    for (const d of readdirSync(join(cardDir, rel), { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+      const path = `${rel}/${d.name}`;
+      if (d.isDirectory()) walk(path);
+      else {
+        const i = nodes.length;
+        const minute = i % 60;
+        nodes.push({ path, data: readFileSync(join(cardDir, path)), fragmented: i % 2 === 1, modified: { year: 2025, month: 2, day: 3, hour: 10, minute, second: 20, offset: 180 } });
+        times.set(path, `2025-02-03T10:${String(minute).padStart(2, "0")}:20+03:00`);
+      }
+    }
+  };
+  walk("DCIM");
+  const bytes = nodes.reduce((n, x) => n + (x.data?.length ?? 0), 0);
+  return { image: buildExfat(nodes, { clusterCount: Math.ceil(bytes / 4096) * 2 + nodes.length * 2 + 64, label: "EOS R6" }).image, times };
+}
+
+test("an exFAT image and a GPT disk holding it are ingested as a FAT image is: every file byte for byte, with the card's recorded times", { skip: needExfatTools }, async () => {
+  const { dir, truth } = await demoCard(3, false, "media");
+  const first = (await backends())[0]!;
+  const a = await freshArchive(first.backend);
+  try {
+    const { image, times } = exfatOf(dir);
+    const img = join(tempDir("dalil-exfat-"), "card.img");
+    writeFileSync(img, image);
+    assert.equal(spawnSync("fsck.exfat", ["-n", img]).status, 0, "fsck.exfat finds the image clean");
+    const before = createHash("sha256").update(readFileSync(img)).digest("hex");
+    const fromImage = await ingestCard(a.archive, actor, { path: img, label: "exfat card" });
+    assert.equal(createHash("sha256").update(readFileSync(img)).digest("hex"), before, "the image is read, never written");
+    assert.equal(fromImage.files, truth.photos.length);
+    assert.equal(fromImage.ingested, new Set(truth.photos.map((p) => p.sha256)).size);
+    const db = a.archive.db.db;
+    const source = await db.selectFrom("sources").selectAll().where("id", "=", fromImage.source).executeTakeFirstOrThrow();
+    assert.equal(source.fs_type, "exFAT");
+    assert.equal(source.volume_label, "EOS R6");
+    assert.equal(source.medium_sha256, before);
+    const sightings = await db.selectFrom("sightings").select(["path", "modified", "original_sha256", "size"]).where("source_id", "=", fromImage.source).execute();
+    const bySha = new Map(truth.photos.map((p) => [p.path, p.sha256]));
+    assert.equal(sightings.length, truth.photos.length);
+    for (const s of sightings) {
+      assert.equal(s.original_sha256, bySha.get(s.path) ?? createHash("sha256").update(readFileSync(join(dir, s.path))).digest("hex"), `${s.path} byte for byte`);
+      assert.equal(s.modified, times.get(s.path), `${s.path}: the time the card recorded, with its offset`);
+    }
+
+    // The same volume in a GPT disk, through the command line.
+    const disk = join(tempDir("dalil-gpt-"), "disk.img");
+    writeFileSync(disk, wrapGpt([{ volume: image }]).image);
+    assert.equal(spawnSync("sgdisk", ["-v", disk]).status, 0);
+    const run = await dalil(["--data", a.dataDir, "ingest", disk, "--json", "--source", "gpt card"], a.env);
+    assert.equal(run.code, 0, run.stderr);
+    const out = JSON.parse(run.stdout) as { files: number; ingested: number; duplicates: number };
+    assert.deepEqual([out.files, out.ingested, out.duplicates], [truth.photos.length, 0, truth.photos.length], "every photo was already preserved from the exFAT image");
     assert.deepEqual((await verifyArchive(a.archive, actor)).findings, []);
   } finally {
     await a.close();

@@ -4,7 +4,8 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { FastifyRequest } from "fastify";
 import { ACTIONS, anonymousActor, SENSITIVITIES } from "../../src/access/policy.ts";
-import { MESSAGES, MESSAGE_KEYS } from "../../src/core/messages.ts";
+import { MESSAGES, MESSAGE_KEYS, english } from "../../src/core/messages.ts";
+import { ConsentTierName } from "../../src/families/contracts.ts";
 import type { Actor, Role } from "../../src/core/actor.ts";
 import { buildHttpApp } from "../../src/http/app.ts";
 import { backends } from "../support/backends.ts";
@@ -54,7 +55,10 @@ test("every server message key has Arabic and English words with the parameters 
     // (actions are flat keys with a dot, "archive.read", as i18next finds them)
     for (const a of ACTIONS) assert.ok(typeof (t.action as Tree)[a] === "string", `the action ${a} has ${lang} words`);
     for (const s of SENSITIVITIES) assert.ok(at(t, `sensitivity.${s}`), `the marking ${s} has ${lang} words`);
+    for (const c of ConsentTierName.options) assert.ok(at(t, `tier.${c}`), `the consent tier ${c} has ${lang} words`);
   }
+  // a tier is said in words, not as its code
+  assert.equal(english("families.consentYesNo", { tier: "dnaReferral" }), "Consent to being referred for a DNA sample is true (given) or false (not given).");
 });
 
 test("every key the server code says is in the table, and each is said somewhere", () => {

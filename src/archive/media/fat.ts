@@ -1,6 +1,6 @@
 /**
- * A raw disk image of a card: a bare FAT12/16/32 volume, or an MBR-partitioned disk whose FAT partition is
- * read. Parsed here, read-only, from the image file with positional reads; the image is never mounted.
+ * A FAT12/16/32 volume in a raw disk image of a card: the whole image, or the partition disk.ts found in it.
+ * Parsed here, read-only, from the image file with positional reads; the image is never mounted.
  *
  * The image may be damaged or hostile, so every structure is checked before it is believed: a cluster chain
  * that loops, leaves the volume, runs into a free or bad cluster, or ends before the file's size is covered
@@ -11,20 +11,19 @@
  * Deleted directory entries (first byte 0xE5) are not files of the card any more and are not extracted; they
  * are counted and listed (deletedEntries) with the best name that can be reconstructed, for the examiner.
  */
-import { open as openFile } from "node:fs/promises";
 import type { FileHandle } from "node:fs/promises";
 import { Readable } from "node:stream";
 import { IntegrityError, Invalid, TooLarge } from "../../core/errors.ts";
 import { comparePaths, dosWallClock, limitsFrom } from "./card-reading.ts";
 import type { CardEntry, CardMedium, CardOptions, DeletedCardEntry } from "./sources.ts";
+import type { Located } from "./disk.ts";
 import { say } from "../../core/messages.ts";
 
 type FsType = "FAT12" | "FAT16" | "FAT32";
 
-/** Partition types a FAT volume is recorded under in an MBR. */
-const FAT_PARTITION_TYPES = new Set([0x01, 0x04, 0x06, 0x0b, 0x0c, 0x0e]);
-const MBR_SECTOR = 512;
 /** 8M clusters (a 256 GiB volume at 32 KiB clusters); with the two per-cluster bookkeeping arrays, ~96 MiB at most. */
+/** Partition tables count in 512-byte sectors. */
+const SECTOR = 512;
 const MAX_FAT_BYTES = 32 * 1024 * 1024;
 const MAX_DIR_BYTES = 65536 * 32;
 const MAX_DEPTH = 256;
@@ -52,7 +51,7 @@ export interface Bpb {
 export function parseBpb(s: Buffer): Bpb | string {
   if (s.length < 512) return "its first sector is incomplete";
   const fsName = s.toString("latin1", 3, 11);
-  if (fsName === "EXFAT   ") return "it is an exFAT volume, which is not supported (only FAT12/16/32)";
+  if (fsName === "EXFAT   ") return "it is an exFAT volume, not a FAT one";
   if (fsName === "NTFS    ") return "it is an NTFS volume, not a FAT one";
   if (!(s[0] === 0xeb || s[0] === 0xe9)) return "its first sector holds no boot-sector jump";
   const bytesPerSector = s.readUInt16LE(11);
@@ -108,48 +107,9 @@ export function parseBpb(s: Buffer): Bpb | string {
   };
 }
 
-interface Partition {
-  index: number;
-  type: number;
-  startLba: number;
-  sectors: number;
-}
-
-function parseMbr(s: Buffer): Partition[] | undefined {
-  if (s.length < 512 || s[510] !== 0x55 || s[511] !== 0xaa) return undefined;
-  const parts: Partition[] = [];
-  for (let i = 0; i < 4; i++) {
-    const at = 446 + i * 16;
-    const status = s[at] as number;
-    if (status !== 0 && status !== 0x80) return undefined;
-    const type = s[at + 4] as number;
-    if (type === 0) continue;
-    parts.push({ index: i + 1, type, startLba: s.readUInt32LE(at + 8), sectors: s.readUInt32LE(at + 12) });
-  }
-  return parts.length > 0 ? parts : undefined;
-}
-
-export type FatProbe = { ok: true; volumeOffset: number; partition?: Partition; otherPartitions: number } | { ok: false; reason?: string };
-
-/** Decides from the first sector whether this is a FAT volume, a partitioned disk holding one, or neither. */
-export function probeFat(head: Buffer): FatProbe {
-  const bpb = parseBpb(head);
-  if (typeof bpb !== "string") return { ok: true, volumeOffset: 0, otherPartitions: 0 };
-  if (bpb.startsWith("it is an")) return { ok: false, reason: bpb };
-  const parts = parseMbr(head);
-  if (!parts) return { ok: false };
-  if (parts.some((p) => p.type === 0xee)) return { ok: false, reason: "it is a GPT-partitioned disk, which is not supported (only MBR with a FAT partition, or a bare FAT volume)" };
-  const fat = parts.find((p) => FAT_PARTITION_TYPES.has(p.type));
-  if (!fat) {
-    const types = parts.map((p) => `0x${p.type.toString(16).padStart(2, "0")}`).join(", ");
-    return { ok: false, reason: `its partition table holds no FAT partition (types ${types}; exFAT and NTFS are 0x07, not supported)` };
-  }
-  return { ok: true, volumeOffset: fat.startLba * MBR_SECTOR, partition: fat, otherPartitions: parts.length - 1 };
-}
-
 // --- the image --------------------------------------------------------------------------------------------
 
-interface Extent {
+export interface Extent {
   cluster: number;
   count: number;
 }
@@ -173,30 +133,74 @@ interface DirEntry {
   created?: string;
 }
 
-class Volume {
-  readonly clusterBytes: number;
-  readonly maxCluster: number;
-  private readonly eoc: number;
-  private readonly bad: number;
+/** What the FAT and exFAT readers share: an image's clusters, who first claimed each, and bounded reads. */
+export abstract class ClusterImage {
   /** Which listed file or directory (id + 1) first claimed each cluster. */
-  private readonly owner: Uint32Array;
-  /** Generation stamps for loop detection within one walk. */
-  private readonly seen: Uint32Array;
-  private generation = 0;
+  protected readonly owner: Uint32Array;
   readonly ownerPaths: string[] = [];
 
   constructor(
     readonly fh: FileHandle,
     readonly imageSize: number,
     readonly offset: number,
+    readonly clusterBytes: number,
+    readonly maxCluster: number,
+  ) {
+    this.owner = new Uint32Array(maxCluster + 1);
+  }
+
+  abstract clusterOffset(c: number): number;
+
+  ownerOf(c: number): string | undefined {
+    const owner = this.owner[c] ?? 0;
+    return owner === 0 ? undefined : this.ownerPaths[owner - 1];
+  }
+
+  claim(path: string): number {
+    this.ownerPaths.push(path);
+    return this.ownerPaths.length;
+  }
+
+  /** Byte ranges of the image covering `size` bytes of these clusters, or why they cannot be read. */
+  segments(extents: Extent[], size: number): { segments: Slice[]; problem?: string } {
+    const segments: Slice[] = [];
+    let left = size;
+    for (const e of extents) {
+      if (left <= 0) break;
+      const len = Math.min(left, e.count * this.clusterBytes);
+      const pos = this.clusterOffset(e.cluster);
+      if (pos + len > this.imageSize) return { segments, problem: "its clusters lie beyond the end of the image file (the image is truncated)" };
+      segments.push({ pos, len });
+      left -= len;
+    }
+    return { segments };
+  }
+
+  async read(pos: number, len: number): Promise<Buffer> {
+    const buf = Buffer.alloc(len);
+    if (pos >= this.imageSize) return buf.subarray(0, 0);
+    const { bytesRead } = await this.fh.read(buf, 0, Math.min(len, this.imageSize - pos), pos);
+    return buf.subarray(0, bytesRead);
+  }
+}
+
+class Volume extends ClusterImage {
+  private readonly eoc: number;
+  private readonly bad: number;
+  /** Generation stamps for loop detection within one walk. */
+  private readonly seen: Uint32Array;
+  private generation = 0;
+
+  constructor(
+    fh: FileHandle,
+    imageSize: number,
+    offset: number,
     readonly bpb: Bpb,
     private readonly fat: Buffer,
   ) {
-    this.clusterBytes = bpb.bytesPerSector * bpb.sectorsPerCluster;
-    this.maxCluster = bpb.clusterCount + 1;
+    super(fh, imageSize, offset, bpb.bytesPerSector * bpb.sectorsPerCluster, bpb.clusterCount + 1);
     this.eoc = bpb.fsType === "FAT12" ? 0xff8 : bpb.fsType === "FAT16" ? 0xfff8 : 0x0ffffff8;
     this.bad = this.eoc - 1;
-    this.owner = new Uint32Array(this.maxCluster + 1);
     this.seen = new Uint32Array(this.maxCluster + 1);
   }
 
@@ -209,16 +213,6 @@ class Volume {
 
   clusterOffset(c: number): number {
     return this.offset + (this.bpb.firstDataSector + (c - 2) * this.bpb.sectorsPerCluster) * this.bpb.bytesPerSector;
-  }
-
-  ownerOf(c: number): string | undefined {
-    const owner = this.owner[c] ?? 0;
-    return owner === 0 ? undefined : this.ownerPaths[owner - 1];
-  }
-
-  claim(path: string): number {
-    this.ownerPaths.push(path);
-    return this.ownerPaths.length;
   }
 
   /**
@@ -255,86 +249,52 @@ class Volume {
     }
     return { extents, crossLinked, problem: "its cluster chain is longer than the volume (a loop)" };
   }
-
-  /** Byte ranges of the image covering `size` bytes of these clusters, or why they cannot be read. */
-  segments(extents: Extent[], size: number): { segments: Array<{ pos: number; len: number }>; problem?: string } {
-    const segments: Array<{ pos: number; len: number }> = [];
-    let left = size;
-    for (const e of extents) {
-      if (left <= 0) break;
-      const len = Math.min(left, e.count * this.clusterBytes);
-      const pos = this.clusterOffset(e.cluster);
-      if (pos + len > this.imageSize) return { segments, problem: "its clusters lie beyond the end of the image file (the image is truncated)" };
-      segments.push({ pos, len });
-      left -= len;
-    }
-    return { segments };
-  }
-
-  async read(pos: number, len: number): Promise<Buffer> {
-    const buf = Buffer.alloc(len);
-    if (pos >= this.imageSize) return buf.subarray(0, 0);
-    const { bytesRead } = await this.fh.read(buf, 0, Math.min(len, this.imageSize - pos), pos);
-    return buf.subarray(0, bytesRead);
-  }
 }
 
-export async function openFatCard(path: string, options: CardOptions, container: { sha256?: string; size: number }): Promise<CardMedium> {
+/** Lists the FAT volume found at `at` (disk.ts) in an open image; the medium closes `fh`. */
+export async function openFatVolume(fh: FileHandle, path: string, options: CardOptions, container: { sha256?: string; size: number }, at: Located): Promise<CardMedium> {
   const limits = limitsFrom(options);
-  const fh = await openFile(path, "r");
-  try {
-    const head = Buffer.alloc(MBR_SECTOR);
-    await fh.read(head, 0, MBR_SECTOR, 0);
-    const probe = probeFat(head);
-    if (!probe.ok) throw new Invalid(say("fat.notAnImage", { path, reason: probe.reason ?? "its first sector is neither a FAT boot sector nor a partition table" }), "path");
-    const notes: string[] = [];
-    const boot = Buffer.alloc(512);
-    const { bytesRead } = await fh.read(boot, 0, 512, probe.volumeOffset);
-    const bpb = parseBpb(boot.subarray(0, bytesRead));
-    if (typeof bpb === "string") {
-      throw new Invalid(say("fat.bootSector", { path, partition: probe.partition?.index ?? 1, problem: bpb }), "path");
-    }
-    if (probe.otherPartitions > 0) {
-      notes.push(`The image's partition table lists ${probe.otherPartitions} other partition(s); only partition ${probe.partition?.index} (the first FAT one) was read.`);
-    }
-    const volumeBytes = bpb.totalSectors * bpb.bytesPerSector;
-    if (probe.partition && probe.partition.sectors * MBR_SECTOR < volumeBytes) {
-      notes.push(`The FAT volume declares ${volumeBytes} bytes, more than its partition's ${probe.partition.sectors * MBR_SECTOR}.`);
-    }
-    if (probe.volumeOffset + volumeBytes > container.size) {
-      notes.push(`The image is truncated: the volume declares ${volumeBytes} bytes but the image holds ${Math.max(0, container.size - probe.volumeOffset)} from its start; files in the missing part are refused.`);
-    }
-    const fat = await readFat(fh, container.size, probe.volumeOffset, bpb, notes);
-    const volume = new Volume(fh, container.size, probe.volumeOffset, bpb, fat);
-    noteDirtyFlags(volume, notes);
-    const scan = await scanVolume(volume, limits.maxEntries, notes);
-    scan.files.sort((a, b) => comparePaths(a.path, b.path));
-    scan.deleted.sort((a, b) => comparePaths(a.path, b.path));
-    const entries = scan.files.map((f) => toCardEntry(volume, f));
-    return {
-      kind: "fat-image",
-      path,
-      sha256: container.sha256,
-      size: container.size,
-      fsType: bpb.fsType,
-      volumeSerial: bpb.volumeSerial,
-      volumeLabel: scan.label ?? bpb.bpbLabel,
-      deletedCount: scan.deleted.length,
-      async *deletedEntries() {
-        yield* scan.deleted;
-      },
-      notes,
-      async *entries() {
-        yield* entries;
-      },
-      async close() {
-        await fh.close();
-      },
-    };
-  } catch (err) {
-    await fh.close();
-    throw err;
+  const notes: string[] = [...at.notes];
+  const boot = Buffer.alloc(512);
+  const { bytesRead } = await fh.read(boot, 0, 512, at.offset);
+  const bpb = parseBpb(boot.subarray(0, bytesRead));
+  if (typeof bpb === "string") {
+    throw new Invalid(say("fat.bootSector", { path, partition: at.partition?.index ?? 1, problem: bpb }), "path");
   }
+  const volumeBytes = bpb.totalSectors * bpb.bytesPerSector;
+  if (at.partition && at.partition.sectors * SECTOR < volumeBytes) {
+    notes.push(`The FAT volume declares ${volumeBytes} bytes, more than its partition's ${at.partition.sectors * SECTOR}.`);
+  }
+  if (at.offset + volumeBytes > container.size) {
+    notes.push(`The image is truncated: the volume declares ${volumeBytes} bytes but the image holds ${Math.max(0, container.size - at.offset)} from its start; files in the missing part are refused.`);
+  }
+  const fat = await readFat(fh, container.size, at.offset, bpb, notes);
+  const volume = new Volume(fh, container.size, at.offset, bpb, fat);
+  noteDirtyFlags(volume, notes);
+  const scan = await scanVolume(volume, limits.maxEntries, notes);
+  scan.files.sort((a, b) => comparePaths(a.path, b.path));
+  scan.deleted.sort((a, b) => comparePaths(a.path, b.path));
+  const entries = scan.files.map((f) => toCardEntry(volume, f));
+  return {
+    kind: "fat-image",
+    path,
+    sha256: container.sha256,
+    size: container.size,
+    fsType: bpb.fsType,
+    volumeSerial: bpb.volumeSerial,
+    volumeLabel: scan.label ?? bpb.bpbLabel,
+    deletedCount: scan.deleted.length,
+    async *deletedEntries() {
+      yield* scan.deleted;
+    },
+    notes,
+    async *entries() {
+      yield* entries;
+    },
+    async close() {
+      await fh.close();
+    },
+  };
 }
 
 async function readFat(fh: FileHandle, imageSize: number, offset: number, bpb: Bpb, notes: string[]): Promise<Buffer> {
@@ -479,13 +439,20 @@ function toCardEntry(v: Volume, f: Listed): CardEntry {
  * The bytes of one file as a list of byte ranges of a container file, read in order with positional reads on
  * a shared handle: flat memory, any number of streams at once. (Also used for zip entry data.)
  */
+export interface Slice {
+  pos: number;
+  len: number;
+  /** Bytes that read as zeros without being read (exFAT past a file's valid data length). */
+  zeros?: boolean;
+}
+
 export class FileSlices extends Readable {
   private index = 0;
   private within = 0;
-  private readonly segments: Array<{ pos: number; len: number }>;
+  private readonly segments: Slice[];
   constructor(
     private readonly fh: FileHandle,
-    segments: Array<{ pos: number; len: number }>,
+    segments: Slice[],
     private readonly label: string,
   ) {
     super({ highWaterMark: STREAM_CHUNK });
@@ -498,6 +465,11 @@ export class FileSlices extends Readable {
       return;
     }
     const n = Math.min(STREAM_CHUNK, seg.len - this.within);
+    if (seg.zeros) {
+      this.advance(n);
+      this.push(Buffer.alloc(n));
+      return;
+    }
     const buf = Buffer.allocUnsafe(n);
     this.fh.read(buf, 0, n, seg.pos + this.within).then(
       ({ bytesRead }) => {
@@ -505,15 +477,18 @@ export class FileSlices extends Readable {
           this.destroy(new IntegrityError(say("container.endedEarly", { label: this.label })));
           return;
         }
-        this.within += n;
-        if (this.within === seg.len) {
-          this.index++;
-          this.within = 0;
-        }
+        this.advance(n);
         this.push(buf);
       },
       (err: Error) => this.destroy(err),
     );
+  }
+  private advance(n: number): void {
+    this.within += n;
+    if (this.within === (this.segments[this.index] as Slice).len) {
+      this.index++;
+      this.within = 0;
+    }
   }
 }
 
@@ -564,7 +539,7 @@ function joinLfn(parts: number[][]): string {
   return String.fromCharCode(...used);
 }
 
-function badName(name: string): string | undefined {
+export function badName(name: string): string | undefined {
   if (name === "") return "has an empty name";
   if (name === "." || name === "..") return `is named ${JSON.stringify(name)} outside the place such entries belong`;
   if (name.includes("/") || name.includes("\0")) return "has a name containing '/' or NUL, which no FAT volume can legitimately hold";

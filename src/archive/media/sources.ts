@@ -14,7 +14,7 @@ import { resolve } from "node:path";
 import type { Readable } from "node:stream";
 import { Invalid, NotFound } from "../../core/errors.ts";
 import { sniffFormat } from "./sniff.ts";
-import { openFatCard, probeFat } from "./fat.ts";
+import { openDiskCard, probeDisk } from "./disk.ts";
 import { openFolderCard } from "./folder.ts";
 import { looksLikeZip, openZipCard } from "./zip.ts";
 import { say } from "../../core/messages.ts";
@@ -27,10 +27,11 @@ export interface CardEntry {
   /**
    * ISO 8601 time of last modification if the medium records one. With a zone ("…Z") when the medium records
    * an instant (folder, zip extended timestamps); without one when it records a camera's wall-clock time
-   * (FAT, zip DOS time), which carries no time zone.
+   * (FAT, zip DOS time), which carries no time zone; exFAT records the wall-clock time and, when its offset
+   * field is marked valid, that clock's offset from UTC: then the time as recorded with that offset ("…+03:00").
    */
   modified?: string;
-  /** FAT only: creation time, same convention as `modified`. */
+  /** FAT and exFAT only: creation time, same convention as `modified`. */
   created?: string;
   /** Absent when the entry is refused. Each call opens a fresh stream. */
   open?: () => Promise<Readable>;
@@ -38,7 +39,7 @@ export interface CardEntry {
   refused?: string;
 }
 
-/** A directory entry marked deleted (0xE5) on a FAT volume: listed for the record, not extracted. */
+/** A directory entry marked deleted (0xE5) on a FAT volume: listed for the record, not extracted. (exFAT: counted in a note.) */
 export interface DeletedCardEntry {
   /** Best reconstruction of the path: the long name when its checksum still fits, else the 8.3 name with "?" for the erased first character. */
   path: string;
@@ -49,6 +50,7 @@ export interface DeletedCardEntry {
 }
 
 export interface CardMedium {
+  /** "fat-image" is any raw disk image of a card (FAT or exFAT; bare, MBR or GPT); fsType says which. */
   kind: "folder" | "zip" | "fat-image";
   /** Absolute path given by the user. */
   path: string;
@@ -57,7 +59,7 @@ export interface CardMedium {
   size?: number;
   volumeLabel?: string;
   volumeSerial?: string;
-  fsType?: "FAT12" | "FAT16" | "FAT32";
+  fsType?: "FAT12" | "FAT16" | "FAT32" | "exFAT";
   /** FAT only: number of directory entries marked deleted (see deletedEntries). */
   deletedCount?: number;
   deletedEntries?(): AsyncIterable<DeletedCardEntry>;
@@ -93,8 +95,8 @@ const HEAD_BYTES = 4096;
 
 /**
  * Opens a card in whichever form it comes, told apart by its bytes, never by its name: a directory is a
- * folder; a file starting with a zip signature is a zip; a file whose first sector is a FAT boot sector or an
- * MBR with a FAT partition is a disk image. Anything else is refused with a sentence saying what it looks like.
+ * folder; a file starting with a zip signature is a zip; a file whose first sector is a FAT or exFAT boot
+ * sector, an MBR with a FAT or exFAT partition, or a protective MBR (GPT) is a disk image (disk.ts). Anything else is refused with a sentence saying what it looks like.
  */
 export async function openCard(path: string, options: CardOptions = {}): Promise<CardMedium> {
   const abs = resolve(path);
@@ -119,7 +121,7 @@ export async function openCard(path: string, options: CardOptions = {}): Promise
   let kind: "zip" | "fat-image";
   if (looksLikeZip(head)) kind = "zip";
   else {
-    const probe = probeFat(head);
+    const probe = probeDisk(head);
     if (probe.ok) kind = "fat-image";
     else {
       const sniffed = sniffFormat(head);
@@ -131,7 +133,7 @@ export async function openCard(path: string, options: CardOptions = {}): Promise
   if (kind === "zip") {
     return openZipCard(abs, options, container);
   }
-  return openFatCard(abs, options, container);
+  return openDiskCard(abs, options, container);
 }
 
 async function readHead(path: string, n: number): Promise<Buffer> {

@@ -1,14 +1,15 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { createHash, randomBytes } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync, truncateSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openCard } from "../../../src/archive/media/sources.ts";
-import type { CardEntry, CardMedium, DeletedCardEntry } from "../../../src/archive/media/sources.ts";
+import type { CardEntry, DeletedCardEntry } from "../../../src/archive/media/sources.ts";
 import { parseBpb, shortNameChecksum } from "../../../src/archive/media/fat.ts";
 import { Invalid, TooLarge } from "../../../src/core/errors.ts";
+import { list, readAll, sha } from "../../support/card-media.ts";
 
 const TOOLS = ["mkfs.fat", "mcopy", "mmd", "mdel", "mattrib", "mshowfat"];
 const missing = TOOLS.filter((t) => spawnSync("sh", ["-c", `command -v ${t}`]).status !== 0);
@@ -27,10 +28,6 @@ function workdir(): string {
   return mkdtempSync(join(tmpdir(), "dalil-fat-"));
 }
 
-function sha(b: Buffer): string {
-  return createHash("sha256").update(b).digest("hex");
-}
-
 /** Copies `data` to `dest` inside the image (dest like "::/DCIM/X.JPG") through a temp file. */
 function put(img: string, dir: string, dest: string, data: Buffer): void {
   const src = join(dir, "src-" + randomBytes(6).toString("hex"));
@@ -42,19 +39,6 @@ function put(img: string, dir: string, dest: string, data: Buffer): void {
 function clustersOf(img: string, path: string): number[][] {
   const out = run("mshowfat", "-i", img, path);
   return [...out.matchAll(/<(\d+)(?:-(\d+))?>/g)].map((m) => [Number(m[1]), Number(m[2] ?? m[1])]);
-}
-
-async function list(m: CardMedium): Promise<CardEntry[]> {
-  const out: CardEntry[] = [];
-  for await (const e of m.entries()) out.push(e);
-  return out;
-}
-
-async function readAll(e: CardEntry): Promise<Buffer> {
-  assert.ok(e.open, `${e.path} should be readable, refused: ${e.refused}`);
-  const parts: Buffer[] = [];
-  for await (const c of await e.open()) parts.push(c as Buffer);
-  return Buffer.concat(parts);
 }
 
 interface Layout {
@@ -232,12 +216,22 @@ test("an MBR-partitioned card image is read from its FAT partition; other partit
       await m.close();
     }
 
-    // Partition tables without a FAT partition are refused with a sentence saying what was found.
-    const exfat = Buffer.from(mbr);
-    exfat[446 + 4] = 0x07;
-    exfat[446 + 16 + 4] = 0x07;
-    writeFileSync(img, Buffer.concat([exfat, Buffer.alloc(1024)]));
-    await assert.rejects(openCard(img), (err: unknown) => err instanceof Invalid && /no FAT partition.*0x07/.test(err.message));
+    // Partition tables without a FAT or exFAT volume are refused with a sentence saying what was found.
+    const linux = Buffer.from(mbr);
+    linux[446 + 4] = 0x83;
+    writeFileSync(img, Buffer.concat([linux, Buffer.alloc(1024)]));
+    await assert.rejects(openCard(img), (err: unknown) => err instanceof Invalid && /no FAT or exFAT partition \(types 0x83, 0x83\)/.test(err.message));
+    // 0x07 holds exFAT or NTFS: the boot sector decides.
+    const ntfs = Buffer.from(mbr);
+    ntfs[446 + 4] = 0x07;
+    ntfs.writeUInt32LE(2, 446 + 8);
+    const ntfsBoot = Buffer.alloc(512);
+    ntfsBoot.write("\xeb\x52\x90NTFS    ", 0, "latin1");
+    writeFileSync(img, Buffer.concat([ntfs, Buffer.alloc(512), ntfsBoot]));
+    await assert.rejects(openCard(img), (err: unknown) => err instanceof Invalid && /partition 1.*NTFS volume/.test(err.message));
+    ntfs.writeUInt32LE(2048, 446 + 8);
+    writeFileSync(img, Buffer.concat([ntfs, Buffer.alloc(1024)]));
+    await assert.rejects(openCard(img), (err: unknown) => err instanceof Invalid && /starts at sector 2048, past the end of the image/.test(err.message));
     const gpt = Buffer.from(mbr);
     gpt[446 + 4] = 0xee;
     writeFileSync(img, Buffer.concat([gpt, Buffer.alloc(1024)]));

@@ -75,5 +75,6 @@ export function wordKey(key: string, given: Record<string, unknown>, t: T, exist
   if (typeof params.sensitivity === "string") params.sensitivity = t(`server.sensitivity.${params.sensitivity}`, { defaultValue: params.sensitivity });
   if (typeof params.action === "string") params.action = t(`server.action.${params.action}`, { defaultValue: params.action });
   if (typeof params.kind === "string") params.kind = t(`server.kind.${params.kind}`, { defaultValue: params.kind });
+  if (typeof params.tier === "string") params.tier = t(`server.tier.${params.tier}`, { defaultValue: params.tier });
   return t(`server.${key}`, params);
 }
