@@ -1,7 +1,9 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { tmpdir } from "node:os";
+import { randomBytes } from "node:crypto";
 import { spawnSync } from "node:child_process";
+import pg from "pg";
 import { loadConfig } from "../src/core/config.ts";
 import { openArchive } from "../src/app/open-archive.ts";
 import { operatorActor } from "../src/core/actor.ts";
@@ -10,15 +12,35 @@ import { verifyLedger } from "../src/ledger/verify.ts";
 import { checkProofBundle } from "../src/ledger/proof-check.ts";
 import { row, timed } from "./support.ts";
 
+/** The PostgreSQL server the tests use (DALIL_TEST_DATABASE_URL, else the machine's, database `test`). */
+const PG_URL = process.env.DALIL_TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
+
+/** Targets (issue 18, item 5): appends per second in batches, proof p95 in ms, verify as a multiple of sha256sum. */
+const TARGET = { appendsPerSecond: 50_000, proofP95Ms: 1, verifyRatio: 3 };
+
 /**
- * The custody log in the archive's own database (SQLite, the embedded default): events appended in batches
- * with a signed checkpoint after each batch, inclusion proofs at the full size, and `dalil verify`'s ledger
- * pass, against `sha256sum` over the same event bytes in the same run.
+ * The custody log in the archive's own database, on SQLite (the embedded default) and on PostgreSQL (a fresh
+ * schema per run, as the tests do): events appended in batches with a signed checkpoint after each batch,
+ * inclusion proofs at the full size, and `dalil verify`'s ledger pass, each beside `sha256sum` over the same
+ * event bytes in the same run. BENCH_LEDGER_DB=sqlite|postgres runs one of them.
  */
 export async function benchLedger(n = 1_000_000, batch = 5_000): Promise<void> {
-  console.log(`\n# ledger (${n.toLocaleString("en")} events on SQLite, batches of ${batch}, a checkpoint per batch)`);
+  const which = process.env.BENCH_LEDGER_DB;
+  if (which !== "postgres") await benchLedgerOn("sqlite", n, batch);
+  if (which !== "sqlite") await benchLedgerOn("postgres", n, batch);
+}
+
+async function benchLedgerOn(backend: "sqlite" | "postgres", n: number, batch: number): Promise<void> {
+  console.log(`\n# ledger (${n.toLocaleString("en")} events on ${backend === "sqlite" ? "SQLite" : "PostgreSQL"}, batches of ${batch}, a checkpoint per batch)`);
   const data = mkdtempSync(join(tmpdir(), "dalil-bench-ledger-"));
-  const a = await openArchive(loadConfig({ data }));
+  const schema = `bench_${randomBytes(6).toString("hex")}`;
+  const env = { ...process.env, DALIL_DATABASE_URL: "" };
+  if (backend === "postgres") {
+    const url = new URL(PG_URL);
+    url.searchParams.set("schema", schema);
+    env.DALIL_DATABASE_URL = url.toString();
+  }
+  const a = await openArchive(loadConfig({ data }, env));
   const actor = operatorActor();
   try {
     const leafFile = join(data, "leaves.bin");
@@ -43,11 +65,13 @@ export async function benchLedger(n = 1_000_000, batch = 5_000): Promise<void> {
     spawnSync("sha256sum", [leafFile], { stdio: "ignore" });
     const floor = Number(process.hrtime.bigint() - t0) / 1e9;
 
-    row("appends/s (with checkpoints)", (n / append.seconds).toFixed(0), {
+    const rate = n / append.seconds;
+    row("appends/s (with checkpoints)", rate.toFixed(0), {
       label: "sha256sum over the event bytes, events/s",
       value: (n / floor).toFixed(0),
       ratio: append.seconds / floor,
     });
+    row("  target", `≥ ${TARGET.appendsPerSecond}/s`, { label: "measured / target", value: "", ratio: rate / TARGET.appendsPerSecond });
 
     const samples: number[] = [];
     let vk = 0;
@@ -59,15 +83,24 @@ export async function benchLedger(n = 1_000_000, batch = 5_000): Promise<void> {
       if (i < 5 && checkProofBundle({ proofText: p.proof, leafBytes: p.leaf, verifierKeys: [a.tree.verifierKey] }).ok) vk++;
     }
     samples.sort((x, y) => x - y);
+    const p95 = samples[190]!;
     row("inclusion proof p50 (from the DB)", `${samples[100]!.toFixed(3)} ms`);
-    row("inclusion proof p95", `${samples[190]!.toFixed(3)} ms`);
+    row("inclusion proof p95", `${p95.toFixed(3)} ms`, { label: "target", value: `< ${TARGET.proofP95Ms} ms`, ratio: p95 / TARGET.proofP95Ms });
     if (vk !== 5) throw new Error("a benchmark proof did not verify");
 
     const v = await timed(() => verifyLedger(a));
     if (v.value.findings.length) throw new Error(`verify found problems: ${v.value.findings[0]!.problem}`);
-    row("verify (ledger) seconds", `${v.seconds.toFixed(1)} s`, { label: `sha256sum over ${(bytes / 1e6).toFixed(0)} MB of events`, value: `${floor.toFixed(2)} s`, ratio: v.seconds / floor });
+    const ratio = v.seconds / floor;
+    row("verify (ledger) seconds", `${v.seconds.toFixed(2)} s`, { label: `sha256sum over ${(bytes / 1e6).toFixed(0)} MB of events`, value: `${floor.toFixed(2)} s`, ratio });
+    row("  target", `≤ ${TARGET.verifyRatio}× sha256sum`, { label: "measured / target", value: "", ratio: ratio / TARGET.verifyRatio });
   } finally {
     await a.close();
     rmSync(data, { recursive: true, force: true });
+    if (backend === "postgres") {
+      const client = new pg.Client({ connectionString: PG_URL });
+      await client.connect();
+      await client.query(`drop schema if exists "${schema}" cascade`);
+      await client.end();
+    }
   }
 }

@@ -13,10 +13,11 @@ import { benchBounds } from "./bounds.ts";
 import { benchAuthenticity } from "./authenticity.ts";
 import { benchMirror } from "./mirror.ts";
 import { benchExhibitions } from "./exhibitions.ts";
+import { benchLoad } from "./load.ts";
 
 /**
  * `npm run bench [-- part …]`: every figure is printed beside a baseline measured in the same run on the same
- * data, as a ratio. Parts: ingest, packages, grouping, families, duplicates (also run by families), names, ledger, search, report, ocr, bounds, authenticity, mirror, exhibitions. No timing is ever asserted in a test.
+ * data, as a ratio. Parts: ingest, packages, grouping, families, duplicates (also run by families), names, ledger, search, report, ocr, bounds, authenticity, mirror, exhibitions, load. No timing is ever asserted in a test.
  */
 const parts: Record<string, () => Promise<void>> = {
   ingest: () => benchIngest(Number(process.env.BENCH_BODIES ?? 420), process.env.BENCH_DOUBLE !== "0"),
@@ -35,7 +36,7 @@ const parts: Record<string, () => Promise<void>> = {
     await runNamesBench();
   },
   ledger: async () => {
-    await runLedgerMerkleBench(Number(process.env.BENCH_EVENTS ?? 1_000_000));
+    if (process.env.BENCH_LEDGER_MERKLE !== "0") await runLedgerMerkleBench(Number(process.env.BENCH_EVENTS ?? 1_000_000));
     await benchLedger(Number(process.env.BENCH_EVENTS ?? 1_000_000));
   },
   search: () => benchSearch(),
@@ -45,6 +46,7 @@ const parts: Record<string, () => Promise<void>> = {
   authenticity: () => benchAuthenticity(Number(process.env.BENCH_AUTHENTICITY_BODIES ?? 300)),
   mirror: () => benchMirror(Number(process.env.BENCH_MIRROR_EVENTS ?? 100_000), Number(process.env.BENCH_MIRROR_PHOTOS ?? 2000)),
   exhibitions: () => benchExhibitions(),
+  load: () => benchLoad(),
 };
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith("-"));

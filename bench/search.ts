@@ -152,7 +152,7 @@ export async function generateBenchData(a: Archive, bodies: number, photosPerBod
  * Missing-person reports as rows (the families module's table, when its migration is present): search does not
  * read them, but an archive at the case's scale holds them, so the database is that size. Null when absent.
  */
-async function generateReports(a: Archive, n: number): Promise<number | null> {
+export async function generateReports(a: Archive, n: number): Promise<number | null> {
   const tables = await a.db.db.introspection.getTables();
   if (!tables.some((t) => t.name === "family_reports")) return null;
   const r = rng(17000);
@@ -282,7 +282,7 @@ async function benchOne(label: string, a: Archive, runs: number): Promise<void> 
   }
 }
 
-async function postgresUrl(): Promise<string | null> {
+export async function postgresUrl(): Promise<string | null> {
   const url = process.env.DALIL_BENCH_DATABASE_URL ?? process.env.DALIL_TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
   const c = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2000 });
   try {

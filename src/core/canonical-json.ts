@@ -17,12 +17,24 @@ export function canonicalJson(value: unknown): string {
     case "string":
       return JSON.stringify(value);
     case "object": {
-      if (Array.isArray(value)) return `[${value.map((v) => canonicalJson(v)).join(",")}]`;
+      // Built by concatenation, not map/join: the custody log serialises every event this way (a hot path).
+      if (Array.isArray(value)) {
+        let out = "[";
+        for (let i = 0; i < value.length; i++) out += (i ? "," : "") + canonicalJson(value[i]);
+        return `${out}]`;
+      }
       const obj = value as Record<string, unknown>;
-      const keys = Object.keys(obj)
-        .filter((k) => obj[k] !== undefined)
-        .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-      return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson(obj[k])}`).join(",")}}`;
+      // sort() without a comparator orders strings by UTF-16 code units, as RFC 8785 asks.
+      const keys = Object.keys(obj).sort();
+      let out = "{";
+      let first = true;
+      for (const k of keys) {
+        const v = obj[k];
+        if (v === undefined) continue;
+        out += `${first ? "" : ","}${JSON.stringify(k)}:${canonicalJson(v)}`;
+        first = false;
+      }
+      return `${out}}`;
     }
     default:
       throw new TypeError(`canonical JSON cannot hold a ${typeof value}`);

@@ -5,6 +5,7 @@ import { leafBytes, parseLeaf, type CustodyEvent, type EventType } from "./event
 import { Conflict } from "../core/errors.ts";
 import { say } from "../core/messages.ts";
 import { insertOpenings, sealEvent, type StoredOpening } from "./openings.ts";
+import { insertRows } from "../db/bulk.ts";
 
 /**
  * The custody log: appends events as leaves, in the caller's transaction, at gapless indexes. The single
@@ -69,28 +70,16 @@ export class CustodyLog {
   }
 
   private async insert(tx: Tx, size: number, out: AppendedEvent[], openings: StoredOpening[]): Promise<void> {
-    for (let i = 0; i < out.length; i += 200) {
-      const chunk = out.slice(i, i + 200);
-      await tx
-        .insertInto("custody_events")
-        .values(
-          chunk.map(({ seq: s, leaf, event }) => ({
-            seq: s,
-            id: event.id,
-            type: event.type,
-            at: event.at,
-            actor: event.actor.id,
-            outcome: event.outcome,
-            leaf,
-          })),
-        )
-        .execute();
-      const objects = chunk.flatMap(({ seq: s, event }) =>
-        dedupeObjects(event).map((o) => ({ seq: s, sha256: o.key, role: o.role })),
-      );
-      if (objects.length) await tx.insertInto("event_objects").values(objects).execute();
+    const dialect = this.dbh.dialect;
+    const events: unknown[][] = [];
+    const objects: unknown[][] = [];
+    for (const { seq: s, leaf, event } of out) {
+      events.push([s, event.id, event.type, event.at, event.actor.id, event.outcome, leaf]);
+      for (const o of dedupeObjects(event)) objects.push([s, o.key, o.role]);
     }
-    await insertOpenings(tx, openings);
+    await insertRows(tx, dialect, "custody_events", ["seq", "id", "type", "at", "actor", "outcome", "leaf"], events);
+    await insertRows(tx, dialect, "event_objects", ["seq", "sha256", "role"], objects);
+    await insertOpenings(tx, dialect, openings);
     const leaves = out.map((o) => o.leaf);
     for (const hook of this.hooks) await hook(tx, size, leaves);
     await tx
