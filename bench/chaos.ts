@@ -50,6 +50,8 @@ export interface ChaosReport {
   pgRestarts: number;
   s3Restarts: number;
   clockSkewedWorker: string | null;
+  /** What the worker whose clock was off said when it refused to start (null: it ran). */
+  clockRefused: string | null;
   disk: { full: boolean; sentence: string | null; resumedAfterSpace: boolean } | null;
   runs: Record<string, { ok: number; killed: number; failed: number }>;
   jobs: { done: number; failed: { kind: string; error: string }[]; unfinished: { kind: string; status: string }[] };
@@ -188,7 +190,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
   const rand = prng(o.seed);
   const has = (f: Fault): boolean => o.faults.includes(f);
   const report: ChaosReport = {
-    seed: o.seed, kills: 0, killsByRole: {}, pgRestarts: 0, s3Restarts: 0, clockSkewedWorker: null, disk: null, runs: {},
+    seed: o.seed, kills: 0, killsByRole: {}, pgRestarts: 0, s3Restarts: 0, clockSkewedWorker: null, clockRefused: null, disk: null, runs: {},
     jobs: { done: 0, failed: [], unfinished: [] }, lost: 0, doubled: [], verify: { ok: false, text: "" }, sentences: {}, stackTraces: [], problems: [], seconds: 0,
   };
   const procs = new Processes();
@@ -266,6 +268,11 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
       const wrap = offset ? ["env", `LD_PRELOAD=${faketime}`, `FAKETIME=${offset}`, "FAKETIME_DONT_FAKE_MONOTONIC=1"] : [];
       while (!stopping) {
         const r = await attempt(offset ? "worker (clock off)" : "worker", ["worker"], wrap);
+        // a worker whose clock is off refuses to start (its leases would be misread): said once, not retried
+        if (offset && r.code !== 0 && !r.signal && /clock is \d+ s (ahead of|behind) the database/.test(r.stderr)) {
+          report.clockRefused = sentence(r);
+          break;
+        }
         if (!stopping && !r.signal) await sleep(1000);
       }
     });
@@ -463,7 +470,7 @@ export function printReport(r: ChaosReport, opts: Pick<ChaosOptions, "kills" | "
   const lines = [
     `chaos: seed ${r.seed}, faults ${opts.faults.join(",")}, ${r.seconds} s`,
     `  kills (SIGKILL):     ${r.kills} of ${opts.kills} — ${Object.entries(r.killsByRole).map(([k, n]) => `${k} ${n}`).join(", ")}`,
-    `  PostgreSQL restarts: ${r.pgRestarts}   S3 restarts: ${r.s3Restarts}   clock: ${r.clockSkewedWorker ?? "—"}`,
+    `  PostgreSQL restarts: ${r.pgRestarts}   S3 restarts: ${r.s3Restarts}   clock: ${r.clockSkewedWorker ?? "—"}${r.clockRefused ? ` (refused to start: ${r.clockRefused})` : ""}`,
     `  disk full:           ${r.disk ? `${r.disk.full ? "ingest stopped" : "NOT stopped"}; ${r.disk.resumedAfterSpace ? "resumed to the end after room was made" : "NOT resumed"}` : "—"}`,
     `  runs:                ${Object.entries(r.runs).map(([k, v]) => `${k} ${v.ok} ok/${v.killed} killed/${v.failed} failed`).join("; ")}`,
     `  jobs:                ${r.jobs.done} done, ${r.jobs.failed.length} failed${r.jobs.failed.length ? ` (${[...new Set(r.jobs.failed.map((f) => `${f.kind}: ${f.error.slice(0, 120)}`))].join(" | ")})` : ""}, ${r.jobs.unfinished.length} unfinished`,

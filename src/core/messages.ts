@@ -674,6 +674,8 @@ export const MESSAGES = {
   "witness.signingKeyMalformed": [],
   // Background work (src/db/jobs.ts): a job's failure is said as its error's key.
   "job.forged": [],
+  "job.clockAhead": ["allowed", "seconds"],
+  "job.clockBehind": ["allowed", "seconds"],
 } as const satisfies Record<string, readonly string[]>;
 
 export type MessageKey = keyof typeof MESSAGES;

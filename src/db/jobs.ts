@@ -1,9 +1,9 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { hostname } from "node:os";
 import { sql } from "kysely";
-import type { Clock } from "../core/clock.ts";
+import { systemClock, type Clock } from "../core/clock.ts";
 import { newId } from "../core/ids.ts";
-import { DalilError, Forbidden, NotFound, Unauthenticated } from "../core/errors.ts";
+import { Conflict, DalilError, Forbidden, NotFound, Unauthenticated } from "../core/errors.ts";
 import { english, say, type Said } from "../core/messages.ts";
 import type { DatabaseHandle, Tx } from "./database.ts";
 import type { JobsTable } from "./schema.ts";
@@ -51,6 +51,12 @@ export interface EnqueueOptions {
 }
 
 const LEASE_MS = 60_000;
+/**
+ * Leases are written and read by each worker's own clock, so a worker whose clock is off by a good part of a
+ * lease would take jobs others still run (ahead) or write leases others already see as run out (behind): the
+ * same job would run twice. A worker therefore starts only when its clock is within this of the database's.
+ */
+export const MAX_CLOCK_SKEW_MS = 15_000;
 
 /** Why a job was refused without running: no retry can change it. */
 export class JobRefused extends DalilError {
@@ -294,7 +300,25 @@ export class JobQueue {
   }
 
   /** Works until the queue is empty (once) or until the signal aborts, polling when idle. */
+  /**
+   * Refuses to work when this machine's clock and the PostgreSQL server's differ by more than MAX_CLOCK_SKEW_MS
+   * (on SQLite every worker shares one machine's clock; a test's own clock is not the machine's and is not checked).
+   */
+  async checkClock(): Promise<void> {
+    if (this.dbh.dialect !== "postgres" || this.clock !== systemClock) return;
+    const before = Date.now();
+    const row = await sql<{ ms: string | number }>`select (extract(epoch from clock_timestamp()) * 1000)::bigint as ms`.execute(this.dbh.db);
+    const after = Date.now();
+    const skew = (before + after) / 2 - Number(row.rows[0]!.ms);
+    if (Math.abs(skew) > MAX_CLOCK_SKEW_MS) {
+      const seconds = Math.round(Math.abs(skew) / 1000);
+      const allowed = MAX_CLOCK_SKEW_MS / 1000;
+      throw new Conflict(skew > 0 ? say("job.clockAhead", { seconds, allowed }) : say("job.clockBehind", { seconds, allowed }));
+    }
+  }
+
   async work(opts: { once?: boolean; signal?: AbortSignal; pollMs?: number } = {}): Promise<number> {
+    await this.checkClock();
     let ran = 0;
     const signal = opts.signal ?? new AbortController().signal;
     while (!signal.aborted) {

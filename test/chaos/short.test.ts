@@ -25,6 +25,8 @@ test(`chaos, short: kills, an S3 restart, a skewed clock, a full disk — nothin
   assert.equal(r.lost, 0);
   assert.deepEqual(r.doubled, []);
   assert.ok(r.verify.ok, r.verify.text);
+  // the worker three minutes behind the database refuses to start, and says why (its leases would be misread)
+  assert.match(r.clockRefused ?? "", /^dalil: This machine's clock is 1\d\d s behind the database server's/, text);
   if (faults.includes("disk")) {
     assert.deepEqual([r.disk?.full, r.disk?.resumedAfterSpace], [true, true], text);
     assert.match(r.disk!.sentence ?? "", /^dalil: .*full/, "the full disk is said in a sentence");
