@@ -54,8 +54,11 @@ export type RemoveWitnessInput = z.infer<typeof RemoveWitnessInput>;
  * Set the quorum (POST /api/witness-policy/quorum): one witness or group by name, or "none"; or k of some
  * witnesses and groups (written as the group "quorum").
  */
-export const SetWitnessQuorumInput = z.union([
-  z.object({ quorum: WitnessName }).strict(),
-  z.object({ threshold: z.number().int().min(1).max(256), members: z.array(WitnessName).min(1).max(256) }).strict(),
-]);
+export const SetWitnessQuorumInput = z
+  .object({ quorum: WitnessName.optional(), threshold: z.number().int().min(1).max(256).optional(), members: z.array(WitnessName).min(1).max(256).optional() })
+  .strict()
+  // one object rather than a union, so that the OpenAPI document describes the body as an object
+  .refine((b) => (b.quorum !== undefined ? b.threshold === undefined && b.members === undefined : b.threshold !== undefined && b.members !== undefined), {
+    message: "give either quorum, or threshold and members",
+  });
 export type SetWitnessQuorumInput = z.infer<typeof SetWitnessQuorumInput>;

@@ -130,18 +130,19 @@ export async function setWitnessQuorum(ctx: Ctx, actor: Actor, sent: SetWitnessQ
   const input = parseInput(SetWitnessQuorumInput, sent);
   const c = current(ctx);
   const names = namesOf(c.policy);
-  if ("quorum" in input) {
+  if (input.quorum !== undefined) {
     if (!names.has(input.quorum)) throw new Invalid(say("witness.quorumUnknown", { name: input.quorum }), "quorum");
     const groups = input.quorum === QUORUM_GROUP ? c.policy.groups : withoutQuorumGroup(c.policy);
     return save(ctx, actor, c, { ...c.policy, groups, quorum: input.quorum }, { change: "quorum set", threshold: input.quorum === "none" ? 0 : 1 });
   }
-  // k of some witnesses and groups: the group "quorum", made anew
+  // k of some witnesses and groups: the group "quorum", made anew (the schema gives both with no quorum)
+  const { threshold, members } = input as { threshold: number; members: string[] };
   const kept = withoutQuorumGroup(c.policy);
   const known = new Set([...c.policy.witnesses.map((w) => w.name), ...kept.map((g) => g.name)]);
-  for (const m of input.members) if (!known.has(m)) throw new Invalid(say("witness.quorumUnknown", { name: m }), "members");
-  if (new Set(input.members).size !== input.members.length) throw new Invalid(say("witness.quorumTwice"), "members");
-  if (input.threshold > input.members.length) throw new Invalid(say("witness.quorumThreshold", { threshold: input.threshold, members: input.members.length }), "threshold");
+  for (const m of members) if (!known.has(m)) throw new Invalid(say("witness.quorumUnknown", { name: m }), "members");
+  if (new Set(members).size !== members.length) throw new Invalid(say("witness.quorumTwice"), "members");
+  if (threshold > members.length) throw new Invalid(say("witness.quorumThreshold", { threshold, members: members.length }), "threshold");
   if (known.has(QUORUM_GROUP)) throw new Conflict(say("witness.quorumGroupTaken", { name: QUORUM_GROUP }));
-  const groups = [...kept, { name: QUORUM_GROUP, threshold: input.threshold, members: input.members }];
-  return save(ctx, actor, c, { ...c.policy, groups, quorum: QUORUM_GROUP }, { change: "quorum set", threshold: input.threshold, members: input.members.length });
+  const groups = [...kept, { name: QUORUM_GROUP, threshold, members }];
+  return save(ctx, actor, c, { ...c.policy, groups, quorum: QUORUM_GROUP }, { change: "quorum set", threshold, members: members.length });
 }
