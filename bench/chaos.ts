@@ -23,6 +23,7 @@ import { loadConfig } from "../src/core/config.ts";
 import { openArchive } from "../src/app/open-archive.ts";
 import { startS3rver, type S3rverHandle } from "../test/support/s3rver.ts";
 import { freePort } from "../test/support/mirror.ts";
+import { prng } from "../src/families/synthetic.ts";
 
 export const FAULTS = ["kill", "pg", "s3", "clock", "disk"] as const;
 export type Fault = (typeof FAULTS)[number];
@@ -67,17 +68,6 @@ export interface ChaosReport {
 
 const BIN = fileURLToPath(new URL("../bin/dalil.js", import.meta.url));
 
-/** A small seeded PRNG (mulberry32): the same seed, the same kills. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
