@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { backends } from "../support/backends.ts";
-import { dalil } from "../support/cli.ts";
+import { cliArchiveWithBodies, dalil } from "../support/cli.ts";
 
 /**
  * `dalil catalogue documents import FILE --source NAME`: a register's rows attach numbers to the bodies whose cards
@@ -13,14 +13,8 @@ import { dalil } from "../support/cli.ts";
 for (const { backend, skip } of await backends()) {
   test(`dalil catalogue documents import attaches a register's numbers, refuses by row, and families match then finds the body (${backend.name})`, { skip, timeout: 300_000 }, async () => {
     const fresh = await backend.fresh();
-    const env: Record<string, string> = fresh.databaseUrl ? { DALIL_DATABASE_URL: fresh.databaseUrl } : {};
-    const d = ["--data", join(fresh.dataDir, "archive")];
     try {
-      assert.equal((await dalil([...d, "init"], env)).code, 0);
-      const bodies = join(fresh.dataDir, "bodies.csv");
-      writeFileSync(bodies, ["examiner_no,branch_no,photo_date,sex", "3301,215,2012-09-03,male", "3302,215,2012-09-03,male", "3303,215,2012-09-03,male"].join("\n"));
-      const cat = await dalil([...d, "catalogue", "import", bodies], env);
-      assert.equal(cat.code, 0, cat.stderr + cat.stdout);
+      const { d, env } = await cliArchiveWithBodies(fresh, ["examiner_no,branch_no,photo_date,sex", "3301,215,2012-09-03,male", "3302,215,2012-09-03,male", "3303,215,2012-09-03,male"]);
 
       const register = join(fresh.dataDir, "register.csv");
       writeFileSync(register, ["رقم الطبيب الشرعي,رقم الفرع,رقم المعتقل", "٣٣٠٢,٢١٥,٤٤١٧", "9999,215,5120"].join("\n"));

@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { backends } from "../support/backends.ts";
-import { dalil } from "../support/cli.ts";
+import { cliArchiveWithBodies, dalil } from "../support/cli.ts";
 
 /**
  * `dalil families decide` names the report and the body as a person reads them, by reference (the import's
@@ -13,14 +13,8 @@ import { dalil } from "../support/cli.ts";
 for (const { backend, skip } of await backends()) {
   test(`dalil families decide takes the report and the body by reference or id; confirmed identifies the body (${backend.name})`, { skip, timeout: 300_000 }, async () => {
     const fresh = await backend.fresh();
-    const env: Record<string, string> = fresh.databaseUrl ? { DALIL_DATABASE_URL: fresh.databaseUrl } : {};
-    const d = ["--data", join(fresh.dataDir, "archive")];
     try {
-      assert.equal((await dalil([...d, "init"], env)).code, 0);
-      const bodies = join(fresh.dataDir, "bodies.csv");
-      writeFileSync(bodies, ["external_ref,detainee_no,photo_date,sex", "P-1,4417,2012-09-03,male", "P-2,5120,2012-10-01,male"].join("\n"));
-      const cat = await dalil([...d, "catalogue", "import", bodies], env);
-      assert.equal(cat.code, 0, cat.stderr + cat.stdout);
+      const { d, env } = await cliArchiveWithBodies(fresh, ["external_ref,detainee_no,photo_date,sex", "P-1,4417,2012-09-03,male", "P-2,5120,2012-10-01,male"]);
       const reports = join(fresh.dataDir, "reports.csv");
       writeFileSync(reports, ["ref,name_ar,name_lat,father_name,mother_name,sex,birth_year,arrest_date,arrest_governorate,branch,marks,detainee_no", "AM-1,محمد أحمد الخطيب,,,,M,1985,2012-05,,,,4417"].join("\n"));
       const fam = await dalil([...d, "families", "import", reports], env);
@@ -58,13 +52,8 @@ for (const { backend, skip } of await backends()) {
 for (const { backend, skip } of await backends()) {
   test(`dalil families refer records a DNA referral, referral changes it, referrals lists it with its history; an exclusion moves the ranking (${backend.name})`, { skip, timeout: 300_000 }, async () => {
     const fresh = await backend.fresh();
-    const env: Record<string, string> = fresh.databaseUrl ? { DALIL_DATABASE_URL: fresh.databaseUrl } : {};
-    const d = ["--data", join(fresh.dataDir, "archive")];
     try {
-      assert.equal((await dalil([...d, "init"], env)).code, 0);
-      const bodies = join(fresh.dataDir, "bodies.csv");
-      writeFileSync(bodies, ["external_ref,detainee_no,photo_date,sex", "P-1,4417,2012-09-03,male", "P-2,5120,2012-10-01,male"].join("\n"));
-      assert.equal((await dalil([...d, "catalogue", "import", bodies], env)).code, 0);
+      const { d, env } = await cliArchiveWithBodies(fresh, ["external_ref,detainee_no,photo_date,sex", "P-1,4417,2012-09-03,male", "P-2,5120,2012-10-01,male"]);
       const reports = join(fresh.dataDir, "reports.csv");
       const header = "ref,name_ar,name_lat,father_name,mother_name,sex,birth_year,arrest_date,arrest_governorate,branch,marks,detainee_no,consent_dna_referral";
       writeFileSync(reports, [header, "AM-1,محمد أحمد الخطيب,,,,M,1985,2012-05,,,,4417,no", "AM-2,خالد سمير النجار,,,,M,1980,2012-05,,,,,yes"].join("\n"));
