@@ -59,7 +59,7 @@ export { isSensitiveField, withoutSensitiveFields, metadataFor } from "./sensiti
 export { accessChangesFor, type AccessChange } from "./audit.ts";
 export { THROTTLE } from "./throttle.ts";
 export { blindScope, hiddenByBlind, setBlindProvider, type BlindScope } from "./blind.ts";
-export { constantTimeEqual, loadKeyFile } from "./secrets.ts";
+export { constantTimeEqual, loadKeyFile, sha256Hex } from "./secrets.ts";
 export { MAX_PASSWORD, MIN_PASSWORD } from "./passwords.ts";
 export { totpCode } from "./totp.ts";
 export { rotateSealedKey, type SealedRotation } from "./keys.ts";

@@ -70,7 +70,7 @@ export interface StoredCheckpoint {
 }
 
 export class LogTree {
-  private witnessSource?: WitnessClient | { current(): WitnessClient | undefined };
+  private witnessSource?: { current(): WitnessClient | undefined };
 
   constructor(
     private readonly dbh: DatabaseHandle,
@@ -86,16 +86,15 @@ export class LogTree {
   ) {}
 
   /**
-   * Sends every new checkpoint to the policy's witnesses and publishes it with their cosignatures: one client, or
-   * a watch of the policy file (WitnessPolicyWatch) whose client follows the file as it is edited.
+   * Sends every new checkpoint to the policy's witnesses and publishes it with their cosignatures: the client of
+   * a watch of the policy file (WitnessPolicyWatch), which follows the file as it is edited.
    */
-  useWitnesses(source: WitnessClient | { current(): WitnessClient | undefined }): void {
+  useWitnesses(source: { current(): WitnessClient | undefined }): void {
     this.witnessSource = source;
   }
 
   get witnesses(): WitnessClient | undefined {
-    const s = this.witnessSource;
-    return s && "current" in s ? s.current() : s;
+    return this.witnessSource?.current();
   }
 
   get origin(): string {

@@ -6,7 +6,8 @@ import { Invalid, IntegrityError } from "../core/errors.ts";
 import { say } from "../core/messages.ts";
 import { auditFixity, blobLayout } from "../archive/index.ts";
 import { custody, secret } from "../ledger/index.ts";
-import { openCopy, sha256Hex, type CopyPlace, type CopySpec } from "./copy-places.ts";
+import { openCopy, type CopyPlace, type CopySpec } from "./copy-places.ts";
+import { sha256Hex } from "../access/index.ts";
 
 export type { CopySpec };
 

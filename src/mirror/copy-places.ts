@@ -1,10 +1,10 @@
-import { createHash } from "node:crypto";
 import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
 import { join, relative, sep } from "node:path";
 import { Invalid } from "../core/errors.ts";
 import { say } from "../core/messages.ts";
 import { blobLayout, openS3Objects } from "../archive/index.ts";
 import { writeDurably } from "../core/durable-files.ts";
+import { sha256Hex } from "../access/index.ts";
 
 /**
  * Where one copy of the blob store lives, as the copy audit reads and writes it: a folder on this machine (a
@@ -26,10 +26,6 @@ export interface CopyPlace {
 export type CopySpec =
   | { name: string; kind: "mirror" | "folder"; path: string; everyHours?: number }
   | { name: string; kind: "s3"; url: string; everyHours?: number };
-
-export function sha256Hex(b: Buffer): string {
-  return createHash("sha256").update(b).digest("hex");
-}
 
 const isObject = (key: string): boolean => key === blobLayout.marker || blobLayout.parse(key) !== null;
 

@@ -4,8 +4,8 @@ import { Conflict, Invalid, NotFound } from "../core/errors.ts";
 import { say } from "../core/messages.ts";
 import { newId } from "../core/ids.ts";
 import { custody, secret } from "../ledger/index.ts";
-import { createHash, randomBytes } from "node:crypto";
-import { loadKeyFile, type Action } from "../access/index.ts";
+import { randomBytes } from "node:crypto";
+import { loadKeyFile, sha256Hex, type Action } from "../access/index.ts";
 import { paths } from "../core/config.ts";
 import { OPENINGS_KEY_FILE } from "./serving.ts";
 import type { Tx } from "../db/database.ts";
@@ -22,7 +22,6 @@ import { parseInput } from "../core/input.ts";
  */
 export const TOKEN_PREFIX = "dalilm_";
 
-const sha256Hex = (s: string): string => createHash("sha256").update(s).digest("hex");
 
 export type { MirrorGrantView };
 
