@@ -20,9 +20,12 @@ import { row } from "./support.ts";
  * three numbers a body, findings, marks and Arabic notes; 20,000 missing-person reports when the families
  * tables exist. Typical faceted queries are timed in-process and over HTTP (a real listen on 127.0.0.1, one
  * keep-alive connection), each beside a baseline measured in the same run: a bare `select count(*)` round
- * trip in-process, GET /api/health over HTTP. Target: p95 ≤ 50 ms over HTTP. SQLite always; PostgreSQL when
- * DALIL_BENCH_DATABASE_URL (or the test server) answers.
+ * trip in-process, GET /api/health over HTTP. Target: p95 ≤ 20 ms over HTTP. SQLite and PostgreSQL (when
+ * DALIL_BENCH_DATABASE_URL or the test server answers); BENCH_SEARCH_DB=sqlite or postgres runs one.
  */
+/** The issue's target: p95 ≤ 20 ms over HTTP, held at ten times the card (BENCH_BODIES_SEARCH=110000 BENCH_REPORTS=200000). */
+const TARGET_P95_MS = 20;
+
 const INVESTIGATOR: Actor = { kind: "user", id: "usr_bench", role: "investigator" };
 
 /** A small deterministic generator: the same data every run. */
@@ -275,7 +278,7 @@ async function benchOne(label: string, a: Archive, runs: number): Promise<void> 
       row(`HTTP ${name}`, `${pct(s, 50).toFixed(1)}/${pct(s, 95).toFixed(1)} ms`, { label: "health p50", value: `${pct(health, 50).toFixed(2)} ms`, ratio: pct(s, 50) / pct(health, 50) });
     }
     console.log(
-      `  ${label}: worst p95 over HTTP ${worst.toFixed(1)} ms (target ≤ 50 ms): ${worst <= 50 ? "met" : "NOT met"}; load average now ${loadavg()[0]!.toFixed(1)} on ${availableParallelism()} cores`,
+      `  ${label}: worst p95 over HTTP ${worst.toFixed(1)} ms (target ≤ ${TARGET_P95_MS} ms): ${worst <= TARGET_P95_MS ? "met" : "NOT met"}; load average now ${loadavg()[0]!.toFixed(1)} on ${availableParallelism()} cores`,
     );
   } finally {
     await http.app.close();
@@ -301,12 +304,16 @@ export async function benchSearch(runs = Number(process.env.BENCH_RUNS ?? 40)): 
   console.log(`\n# search (p50/p95 of ${runs} runs per query, after 3 warm-up runs; load average ${loadavg().map((x) => x.toFixed(1)).join(" ")})`);
   const data = mkdtempSync(join(tmpdir(), "dalil-bench-search-"));
   try {
-    const a = await openArchive(loadConfig({ data }, {}));
-    try {
-      await benchOne("SQLite", a, runs);
-    } finally {
-      await a.close();
+    const only = process.env.BENCH_SEARCH_DB;
+    if (only !== "postgres") {
+      const a = await openArchive(loadConfig({ data }, {}));
+      try {
+        await benchOne("SQLite", a, runs);
+      } finally {
+        await a.close();
+      }
     }
+    if (only === "sqlite") return;
     const url = await postgresUrl();
     if (!url) {
       console.log("  PostgreSQL: not reachable, skipped");

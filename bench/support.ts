@@ -3,6 +3,7 @@ import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { tmpdir } from "node:os";
 import { writeDemoCard, type DemoCardTruth } from "../src/archive/demo-card/index.ts";
+import { progressBar } from "../src/cli/shell.ts";
 
 /** Wall time of fn in seconds. */
 export async function timed<T>(fn: () => Promise<T>): Promise<{ value: T; seconds: number }> {
@@ -43,7 +44,9 @@ export async function cachedCard(bodies: number, seed = "bench"): Promise<{ dir:
   const dir = join(tmpdir(), `dalil-bench-card-${bodies}-${seed}`);
   if (!existsSync(join(dir, "truth.json"))) {
     process.stderr.write(`generating a demo card of ${bodies} bodies in ${dir} …\n`);
-    await writeDemoCard(dir, { bodies, seed, withFaults: false });
+    const bar = progressBar("demo-card");
+    await writeDemoCard(dir, { bodies, seed, withFaults: false }, (d, t) => bar.update(d, t));
+    bar.end();
   }
   return { dir, truth: JSON.parse(readFileSync(join(dir, "truth.json"), "utf8")) as DemoCardTruth };
 }

@@ -26,7 +26,8 @@ function files(dir) {
 
 export function sourcesHash() {
   const h = createHash("sha256");
-  const inputs = [...files(join(web, "src")), ...files(join(web, "public")), join(web, "index.html"), join(web, "vite.config.ts"), join(root, "package-lock.json")];
+  // The web app bundles a few pure modules of the server (src/core/time-left.ts): they count as its sources too.
+  const inputs = [...files(join(web, "src")), join(root, "src", "core", "time-left.ts"), ...files(join(web, "public")), join(web, "index.html"), join(web, "vite.config.ts"), join(root, "package-lock.json")];
   for (const f of inputs) {
     if (!existsSync(f)) continue;
     h.update(relative(root, f)).update("\0").update(readFileSync(f)).update("\0");

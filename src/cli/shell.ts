@@ -3,6 +3,7 @@ import { dirname } from "node:path";
 import type { Command } from "commander";
 import { loadConfig, paths, type Config } from "../core/config.ts";
 import { DalilError, Invalid } from "../core/errors.ts";
+import { spokenDuration, TimeLeft } from "../core/time-left.ts";
 import { openArchive } from "../app/open-archive.ts";
 import type { Archive } from "../app/context.ts";
 
@@ -100,27 +101,49 @@ export function reportError(err: unknown): number {
   return 1;
 }
 
-/** A one-line progress bar on a terminal; silent when stderr is not one (pipes, CI, --json consumers). */
-export function progressBar(label: string): { update(done: number, total: number, note?: string): void; end(): void } {
-  const tty = process.stderr.isTTY;
+/**
+ * A one-line progress bar with the time left on a terminal. Where stderr is not a terminal (a log file, a
+ * service), a long step still says how far it is: one line every half minute, from its first half minute on.
+ */
+export function progressBar(label: string, out: { isTTY?: boolean; write(s: string): unknown } = process.stderr): { update(done: number, total: number, note?: string): void; end(): void } {
+  const tty = Boolean(out.isTTY);
+  const left = new TimeLeft();
+  const started = Date.now();
   let last = 0;
+  let lastLine = started;
+  let drawn = false;
+  const eta = (done: number, total: number): string => {
+    const s = left.seconds(total);
+    return s === null || done >= total ? "" : ` · about ${spokenDuration(s)} left`;
+  };
   return {
     update(done, total, note) {
-      if (!tty) return;
       const now = Date.now();
+      left.observe(done, now);
+      if (!tty) {
+        if (now - lastLine < LOG_EVERY_MS) return;
+        lastLine = now;
+        const pct = total > 0 ? ` (${Math.floor((done / total) * 100)} %)` : "";
+        out.write(`${label}: ${done}/${total}${pct}${eta(done, total)}\n`);
+        return;
+      }
       if (now - last < 100 && done < total) return;
       last = now;
+      drawn = true;
       const width = 30;
       const frac = total > 0 ? done / total : 0;
       const bar = "█".repeat(Math.round(frac * width)).padEnd(width, "░");
       const tail = note ? ` ${note.length > 40 ? `…${note.slice(-39)}` : note}` : "";
-      process.stderr.write(`\r${label} ${bar} ${done}/${total}${tail}\u001b[K`);
+      out.write(`\r${label} ${bar} ${done}/${total}${eta(done, total)}${tail}\u001b[K`);
     },
     end() {
-      if (tty) process.stderr.write("\n");
+      if (tty && drawn) out.write("\n");
     },
   };
 }
+
+/** Without a terminal, how often a long step writes a line saying how far it is. */
+const LOG_EVERY_MS = 30_000;
 
 /** A commander option parser for whole numbers above zero, with a sentence when it is not one. */
 /**

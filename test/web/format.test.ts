@@ -51,3 +51,13 @@ test("the archive's own times carry the viewer's zone", () => {
     assert.equal(makeFormat("en", "latn").dateTime("2024-03-05T08:33:00Z"), "5 Mar 2024, 03:33 (GMT-5)");
   });
 });
+
+test("a time left is said in the reader's language and digits", () => {
+  const en = makeFormat("en", "latn");
+  assert.equal(en.duration(42), "45 seconds");
+  assert.equal(en.duration(12 * 60), "12 minutes");
+  assert.equal(en.duration(80 * 60), "1 hour 20 minutes");
+  const ar = makeFormat("ar", "arab");
+  assert.match(ar.duration(12 * 60), /١٢/);
+  assert.doesNotMatch(ar.duration(80 * 60), /[0-9]|hour|minute/);
+});

@@ -15,6 +15,8 @@ export interface Format {
   wallClock(iso: string | null | undefined): string;
   /** The calendar date of a camera's clock reading, as written. */
   wallDate(iso: string | null | undefined): string;
+  /** A length of time as a person would say it: "45 seconds", "12 minutes", "1 hour 20 minutes". */
+  duration(seconds: number): string;
   locale: string;
 }
 
@@ -45,6 +47,8 @@ export function makeFormat(lang: "ar" | "en", digits: "arab" | "latn"): Format {
   const units = ["byte", "kilobyte", "megabyte", "gigabyte", "terabyte"] as const;
   // Bytes in full ("155 bytes"), larger units short ("1.2 MB").
   const unitFormats = units.map((unit) => new Intl.NumberFormat(locale, { style: "unit", unit, unitDisplay: unit === "byte" ? "long" : "short", maximumFractionDigits: 1 }));
+  const [secondsF, minutesF, hoursF] = (["second", "minute", "hour"] as const).map((unit) => new Intl.NumberFormat(locale, { style: "unit", unit, unitDisplay: "long" }));
+  const list = new Intl.ListFormat(base, { style: "narrow", type: "unit" });
   const parse = (iso: string | null | undefined): Date | null => {
     if (!iso) return null;
     const d = new Date(iso);
@@ -86,6 +90,14 @@ export function makeFormat(lang: "ar" | "en", digits: "arab" | "latn"): Format {
     date: (iso) => {
       const d = parse(iso);
       return d ? df.format(d) : "—";
+    },
+    duration: (seconds) => {
+      const s = Math.max(0, Math.round(seconds));
+      if (s < 60) return secondsF!.format(Math.max(5, Math.ceil(s / 5) * 5));
+      const min = Math.round(s / 60);
+      if (min < 60) return minutesF!.format(min);
+      const h = Math.floor(min / 60);
+      return min % 60 ? list.format([hoursF!.format(h), minutesF!.format(min % 60)]) : hoursF!.format(h);
     },
   };
 }

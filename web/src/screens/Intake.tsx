@@ -7,6 +7,7 @@ import type { ScreenProps } from "../app/screens.ts";
 import { ErrorNote, ServerText } from "../components/ErrorNote.tsx";
 import { Notice } from "../components/Notice.tsx";
 import { useAsync } from "../components/useAsync.ts";
+import { TimeLeft } from "../components/TimeLeft.tsx";
 
 /**
  * Taking in a card from the browser: drop a folder (or choose one), or a .zip or disk image; each file is
@@ -257,6 +258,7 @@ export function Intake(_props: ScreenProps) {
             <div className="progress-block">
               <label htmlFor="job-progress">{t("intake.jobRunning", { done: fmt.num(job.progress.done), total: fmt.num(job.progress.total), count: job.progress.total })}</label>
               <progress id="job-progress" max={Math.max(1, job.progress.total)} value={job.progress.done} />
+              <TimeLeft done={job.progress.done} total={job.progress.total} />
             </div>
           ) : job.status === "failed" ? (
             <Notice kind="error" title={t("intake.jobFailed")}>

@@ -9,6 +9,7 @@ import { useAsync } from "../../components/useAsync.ts";
 import { useAct } from "../catalogue/shared.tsx";
 import { authenticity } from "./api.ts";
 import "./authenticity.css";
+import { TimeLeft } from "../../components/TimeLeft.tsx";
 
 /** Every card taken in, with its latest analysis; those who may run one can analyse a card from here. */
 export function CardsList(_props: ScreenProps) {
@@ -31,7 +32,7 @@ export function CardsList(_props: ScreenProps) {
       <ErrorNote error={data.error ?? error} />
       {busy && progress && (
         <p role="status" aria-live="polite">
-          <progress max={progress.total || 1} value={progress.done} aria-label={t("authenticity.list.running")} /> {fmt.num(progress.done)} / {fmt.num(progress.total)}
+          <progress max={progress.total || 1} value={progress.done} aria-label={t("authenticity.list.running")} /> {fmt.num(progress.done)} / {fmt.num(progress.total)} <TimeLeft done={progress.done} total={progress.total} />
         </p>
       )}
       {data.loading && !data.data && <p className="muted">{t("app.loading")}</p>}

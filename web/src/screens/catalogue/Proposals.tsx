@@ -14,6 +14,7 @@ import { shortcut } from "../../components/shortcut.ts";
 import { catalogue } from "./api.ts";
 import { Thumb, useAct, useTerms } from "./shared.tsx";
 import { Person } from "../../components/Person.tsx";
+import { TimeLeft } from "../../components/TimeLeft.tsx";
 
 /**
  * The grouping proposals of one intake source: the card reader read each card photograph and the grouping
@@ -163,6 +164,7 @@ export function Proposals({ params }: ScreenProps) {
       </div>
       {job && job.status !== "done" && (
         <Notice kind={job.status === "failed" ? "error" : "info"} title={t("catalogue.proposals.proposing", { done: fmt.num(job.progress.done), total: fmt.num(job.progress.total), count: job.progress.total })}>
+          {job.status === "running" && <TimeLeft done={job.progress.done} total={job.progress.total} />}
           {job.error && (
             <p>
               <ServerText text={job.error} messageKey={job.errorKey} params={job.errorParams} />

@@ -6,6 +6,7 @@ import { useFormat } from "../../app/prefs.tsx";
 import { ErrorNote, wordKey } from "../../components/ErrorNote.tsx";
 import { useAct } from "../catalogue/shared.tsx";
 import { dossiers } from "./api.ts";
+import { TimeLeft } from "../../components/TimeLeft.tsx";
 
 /**
  * A package of a frozen version for one recipient, built as a job: the page follows its progress and, when it is
@@ -82,7 +83,8 @@ export function PackageForm({ id, versions, onBuilt }: { id: string; versions: n
           {job.status !== "done" && job.status !== "failed" && (
             <>
               <progress max={total || 1} value={job.progress.done} aria-label={t("dossiers.package.progress")} />{" "}
-              <span>{total ? fmt.percent(job.progress.done / total) : t(`dossiers.package.status.${job.status}`)}</span>
+              <span>{total ? fmt.percent(job.progress.done / total) : t(`dossiers.package.status.${job.status}`)}</span>{" "}
+              <TimeLeft done={job.progress.done} total={total} />
             </>
           )}
           {job.status === "failed" && <p className="error">{t("dossiers.package.failed", { error: (job.errorKey && wordKey(job.errorKey, job.errorParams ?? {}, t, i18n.exists.bind(i18n))) || job.error || "" })}</p>}
