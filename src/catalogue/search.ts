@@ -12,7 +12,7 @@ import { IDENTIFICATION_STATUSES, REVIEW_STATUSES, SEXES } from "./records.ts";
 import * as contracts from "./contracts.ts";
 import { parseInput } from "../core/input.ts";
 import type { z } from "zod";
-import { NAME_KEY_PREFIX, namePartsFound, nameSearchKeys } from "../names/index.ts";
+import { NAME_KEY_PREFIX, namePartsMatcher, nameSearchKeys } from "../names/index.ts";
 import { say } from "../core/messages.ts";
 
 /**
@@ -195,6 +195,7 @@ async function textMatches(ctx: Ctx, p: Plan, raw: string): Promise<number[] | n
   const more = byKeys.filter((n) => !have.has(n));
   // … and then by the names module's comparison: keys are skeletons, and علاء and علي share one
   const db = cdb(ctx.db.db);
+  const found = namePartsMatcher(raw);
   for (let i = 0; i < more.length; i += 500) {
     const rows = await db.selectFrom("bodies").select(["id", "ref_no", "name_ar", "name_lat"]).where("ref_no", "in", more.slice(i, i + 500)).execute();
     // names documents give for a body count as its names (body_documents, decision 0032)
@@ -205,7 +206,7 @@ async function textMatches(ctx: Ctx, p: Plan, raw: string): Promise<number[] | n
         documented.set(d.body_id, [...(documented.get(d.body_id) ?? []), d.value]);
       }
     }
-    for (const r of rows) if ([r.name_ar, r.name_lat, ...(documented.get(r.id) ?? [])].some((n) => n && namePartsFound(raw, n))) words.push(Number(r.ref_no));
+    for (const r of rows) if ([r.name_ar, r.name_lat, ...(documented.get(r.id) ?? [])].some((n) => n && found(n))) words.push(Number(r.ref_no));
   }
   return words;
 }

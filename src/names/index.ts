@@ -17,6 +17,7 @@ export {
   nameKeyTokens,
   NAME_KEY_PREFIX,
   namePartsFound,
+  namePartsMatcher,
   jaroWinkler,
   resetNameCaches,
   NAME_THRESHOLDS,

@@ -972,9 +972,38 @@ export function nameSearchKeys(name: string): string[][] {
  * علاء does not find علي though both skeletons are "l".
  */
 export function namePartsFound(query: string, name: string, min = 0.85): boolean {
+  return namePartsMatcher(query, min)(name);
+}
+
+/**
+ * namePartsFound for one query against many names (a search checking every body its keys found): the query is
+ * read once, and each name, and each part of a name, is compared once however often it recurs, as common names
+ * and name parts do.
+ */
+export function namePartsMatcher(query: string, min = 0.85): (name: string) => boolean {
   const q = slotTexts(parseNameChain(query)).map(tokenOf);
-  const n = slotTexts(parseNameChain(name)).map(tokenOf);
-  return q.length > 0 && q.every((a) => n.some((b) => compareTokens(a, b).score >= min));
+  if (q.length === 0) return () => false;
+  // For each part of a name: which of the query's parts it is (one flag per query part).
+  const partFits = new Map<string, boolean[]>();
+  const byName = new Map<string, boolean>();
+  const fits = (part: string): boolean[] => {
+    let f = partFits.get(part);
+    if (!f) {
+      const b = tokenOf(part);
+      f = q.map((a) => compareTokens(a, b).score >= min);
+      partFits.set(part, f);
+    }
+    return f;
+  };
+  return (name) => {
+    let found = byName.get(name);
+    if (found === undefined) {
+      const parts = slotTexts(parseNameChain(name)).map(fits);
+      found = q.every((_, i) => parts.some((f) => f[i]));
+      byName.set(name, found);
+    }
+    return found;
+  };
 }
 
 /** The prefix of a name key in a search index: no word of a language starts "nk" and is followed by a skeleton only. */
