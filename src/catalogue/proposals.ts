@@ -117,22 +117,30 @@ export async function runProposals(ctx: Ctx, actor: Actor, input: RunProposals):
   const runId = input.runId ?? newId("run");
   const photos = await unassignedPhotos(ctx.db.db, input.sourceId);
   const engine = input.engine ?? (await loadDefaultEngine());
-  const readings = new Map<string, CardReading[]>();
+  const readings = await readBefore(ctx.db.db, engine.readerName, photos.map((p) => p.sha256));
   try {
-    let done = 0;
+    const unread = photos.filter((p) => !readings.has(p.sha256));
+    let done = photos.length - unread.length;
     let next = 0;
-    input.onProgress?.(0, photos.length, "reading cards");
-    const workers = Array.from({ length: Math.min(Math.max(1, input.concurrency ?? 2), Math.max(1, photos.length)) }, async () => {
-      while (next < photos.length) {
+    input.onProgress?.(done, photos.length, "reading cards");
+    // Each reading is kept as it is made (in small batches), so a run that stops resumes where it was.
+    const keep = new ReadsBuffer(ctx, engine.readerName);
+    const workers = Array.from({ length: Math.min(Math.max(1, input.concurrency ?? 2), Math.max(1, unread.length)) }, async () => {
+      while (next < unread.length) {
         if (input.signal?.aborted) throw new Error("proposing was cancelled");
-        const p = photos[next++]!;
+        const p = unread[next++]!;
         const bytes = await ctx.blobs.read(p.sha256);
-        const found = await engine.readCard(bytes, p.sha256);
-        readings.set(p.sha256, found.filter((r) => isNumberRole(r.role) && r.value.trim() !== ""));
+        const found = (await engine.readCard(bytes, p.sha256)).filter((r) => isNumberRole(r.role) && r.value.trim() !== "");
+        readings.set(p.sha256, found);
+        await keep.add(p.sha256, found);
         input.onProgress?.(++done, photos.length, "reading cards");
       }
     });
-    await Promise.all(workers);
+    try {
+      await Promise.all(workers);
+    } finally {
+      await keep.flush();
+    }
     const forGrouping: PhotoForGrouping[] = photos.map((p) => ({
       sha256: p.sha256,
       captureTime: p.capture_time,
@@ -149,6 +157,54 @@ export async function runProposals(ctx: Ctx, actor: Actor, input: RunProposals):
     if (!input.engine) await engine.close();
   }
 }
+
+/** What this reader made of these photos in earlier runs (card_reads): the photos it need not read again. */
+async function readBefore(tx: Tx, reader: string, photos: string[]): Promise<Map<string, CardReading[]>> {
+  const out = new Map<string, CardReading[]>();
+  for (let i = 0; i < photos.length; i += 500) {
+    const rows = await cdb(tx)
+      .selectFrom("card_reads")
+      .select(["original_sha256", "readings"])
+      .where("reader", "=", reader)
+      .where("original_sha256", "in", photos.slice(i, i + 500))
+      .execute();
+    for (const r of rows) out.set(r.original_sha256, JSON.parse(r.readings) as CardReading[]);
+  }
+  return out;
+}
+
+/** Readings written as they come, a batch at a time: one transaction per photo would cost more than it keeps. */
+class ReadsBuffer {
+  private rows: { original_sha256: string; reader: string; readings: string; read_at: string }[] = [];
+  private writing: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly ctx: Ctx,
+    private readonly reader: string,
+  ) {}
+
+  async add(sha256: string, found: CardReading[]): Promise<void> {
+    this.rows.push({ original_sha256: sha256, reader: this.reader, readings: JSON.stringify(found), read_at: this.ctx.clock.now().toISOString() });
+    if (this.rows.length >= READS_BATCH) await this.flush();
+  }
+
+  async flush(): Promise<void> {
+    const rows = this.rows;
+    this.rows = [];
+    this.writing = this.writing.then(async () => {
+      if (rows.length === 0) return;
+      await cdb(this.ctx.db.db)
+        .insertInto("card_reads")
+        .values(rows)
+        .onConflict((oc) => oc.columns(["original_sha256", "reader"]).doNothing())
+        .execute();
+    });
+    await this.writing;
+  }
+}
+
+/** Photos whose readings are written together (a stop loses at most this many readings). */
+const READS_BATCH = 25;
 
 /** A reading a body can carry (digits where the role needs them); others stay in photo_readings only. */
 function usable(role: NumberRole, value: string): boolean {

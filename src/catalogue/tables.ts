@@ -124,6 +124,14 @@ export interface PhotoReadingsTable {
   evidence: string | null; // JSON CardEvidence: the card's region, its score, the line's label and OCR confidence
 }
 
+/** What a reader made of one photo (migration 0027): readings as JSON, [] where it found no card. */
+export interface CardReadsTable {
+  original_sha256: string;
+  reader: string;
+  readings: string;
+  read_at: string;
+}
+
 export interface GroupingProposalsTable {
   id: string; // gp_…
   source_id: string;
@@ -251,6 +259,7 @@ export type CatalogueTables = {
   body_photos: BodyPhotosTable;
   body_numbers: BodyNumbersTable;
   photo_readings: PhotoReadingsTable;
+  card_reads: CardReadsTable;
   grouping_proposals: GroupingProposalsTable;
   vocabularies: VocabulariesTable;
   entities: EntitiesTable;

@@ -21,6 +21,7 @@ import * as m0022 from "./migrations/0022-exhibition-charts.ts";
 import * as m0024 from "./migrations/0024-body-documents.ts";
 import * as m0025 from "./migrations/0025-dna-referrals.ts";
 import * as m0026 from "./migrations/0026-log-tables-by-key.ts";
+import * as m0027 from "./migrations/0027-card-reads.ts";
 
 export type Dialect = "sqlite" | "postgres";
 
@@ -59,6 +60,7 @@ const MIGRATIONS: Record<string, MigrationModule> = {
   "0024-body-documents": m0024,
   "0025-dna-referrals": m0025,
   "0026-log-tables-by-key": m0026,
+  "0027-card-reads": m0027,
 };
 
 export function registerMigration(name: string, mod: MigrationModule): void {

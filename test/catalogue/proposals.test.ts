@@ -166,6 +166,41 @@ for (const { backend, skip } of await backends()) {
     }
   });
 
+  test(`a run of the card reader that stops resumes from the photos not yet read (${backend.name})`, { skip, timeout: 120_000 }, async () => {
+    const { dir, truth } = await demoCard(3, false);
+    const t = await freshArchive(backend);
+    try {
+      const s = await ingestCard(t.archive, operatorActor(), { path: dir });
+      const unique = new Set(truth.photos.map((p) => p.sha256)).size;
+      const first = scripted(truth);
+      const stop = new AbortController();
+      await assert.rejects(
+        runProposals(t.archive, investigator, { sourceId: s.source, engine: first, signal: stop.signal, concurrency: 1, onProgress: (d) => d === 5 && stop.abort() }),
+        /cancelled/,
+      );
+      assert.equal(first.reads, 5, "stopped after five photos");
+      assert.equal((await listProposals(t.archive, investigator, { sourceId: s.source })).items.length, 0, "nothing proposed by a stopped run");
+
+      const second = scripted(truth);
+      const progress: number[] = [];
+      const run = await runProposals(t.archive, investigator, { sourceId: s.source, engine: second, onProgress: (d) => progress.push(d) });
+      assert.equal(second.reads, unique - 5, "the five read before are not read again");
+      assert.equal(progress[0], 5, "progress starts from what was read before");
+      assert.deepEqual([run.photos, run.proposals, run.readings], [unique, 3, unique * 3], "the proposals are those of a run that never stopped");
+
+      // another reader (a new version of it) reads everything itself
+      const other = { ...scripted(truth), readerName: "scripted/2", reads: 0 };
+      other.readCard = async (img, sha) => {
+        other.reads++;
+        return second.readCard(img, sha);
+      };
+      await runProposals(t.archive, investigator, { sourceId: s.source, engine: other });
+      assert.equal(other.reads, unique);
+    } finally {
+      await t.close();
+    }
+  });
+
   test(`proposing runs as a job with progress (${backend.name})`, { skip, timeout: 120_000 }, async () => {
     const { dir, truth } = await demoCard(3, false);
     const t = await freshArchive(backend);
