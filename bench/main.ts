@@ -14,10 +14,11 @@ import { benchAuthenticity } from "./authenticity.ts";
 import { benchMirror } from "./mirror.ts";
 import { benchExhibitions } from "./exhibitions.ts";
 import { benchLoad } from "./load.ts";
+import { benchCard } from "./card.ts";
 
 /**
  * `npm run bench [-- part …]`: every figure is printed beside a baseline measured in the same run on the same
- * data, as a ratio. Parts: ingest, packages, grouping, families, duplicates (also run by families), names, ledger, search, report, ocr, bounds, authenticity, mirror, exhibitions, load. No timing is ever asserted in a test.
+ * data, as a ratio. Parts: ingest, packages, grouping, families, duplicates (also run by families), names, ledger, search, report, ocr, bounds, authenticity, mirror, exhibitions, load, card (the whole card: long). No timing is ever asserted in a test.
  */
 const parts: Record<string, () => Promise<void>> = {
   ingest: () => benchIngest(Number(process.env.BENCH_BODIES ?? 420), process.env.BENCH_DOUBLE !== "0"),
@@ -47,6 +48,7 @@ const parts: Record<string, () => Promise<void>> = {
   mirror: () => benchMirror(Number(process.env.BENCH_MIRROR_EVENTS ?? 100_000), Number(process.env.BENCH_MIRROR_PHOTOS ?? 2000)),
   exhibitions: () => benchExhibitions(),
   load: () => benchLoad(),
+  card: () => benchCard(),
 };
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith("-"));

@@ -8,12 +8,11 @@ import { loadConfig } from "../src/core/config.ts";
 import { openArchive } from "../src/app/open-archive.ts";
 import type { Archive } from "../src/app/context.ts";
 import type { Actor } from "../src/core/actor.ts";
-import { buildHttpApp } from "../src/http/app.ts";
 import { searchBodies, Vocabularies, type SearchQuery, type SearchResult } from "../src/catalogue/index.ts";
 import { bodySearchText, findingCodesText } from "../src/catalogue/search-index.ts";
 import { normaliseNumber } from "../src/catalogue/numbers.ts";
 import { cdb, type BodiesTable, type BodyNumbersTable } from "../src/catalogue/tables.ts";
-import { row } from "./support.ts";
+import { localHttp, row } from "./support.ts";
 
 /**
  * Search at the scale of the case: 11,000 bodies, 55,000 photos (rows only: search never reads image bytes),
@@ -258,16 +257,9 @@ async function benchOne(label: string, a: Archive, runs: number): Promise<void> 
     row(`in-process ${name}`, `${pct(s, 50).toFixed(1)}/${pct(s, 95).toFixed(1)} ms`, { label: "count(*) p50", value: `${pct(base, 50).toFixed(2)} ms`, ratio: pct(s, 50) / pct(base, 50) });
   }
 
-  const http = await buildHttpApp(a, { actorFor: () => INVESTIGATOR });
-  await http.app.listen({ port: 0, host: "127.0.0.1" });
-  const addr = http.app.server.address();
-  const port = typeof addr === "object" && addr ? addr.port : 0;
+  const http = await localHttp(a, INVESTIGATOR);
+  const get = http.get;
   try {
-    const get = async (path: string) => {
-      const res = await fetch(`http://127.0.0.1:${port}${path}`);
-      if (res.status !== 200) throw new Error(`${path}: HTTP ${res.status} ${await res.text()}`);
-      return res.json();
-    };
     const health = await time(() => get("/api/health"), runs);
     row("baseline GET /api/health p50/p95", `${pct(health, 50).toFixed(2)}/${pct(health, 95).toFixed(2)} ms`);
     let worst = 0;
@@ -281,7 +273,7 @@ async function benchOne(label: string, a: Archive, runs: number): Promise<void> 
       `  ${label}: worst p95 over HTTP ${worst.toFixed(1)} ms (target ≤ ${TARGET_P95_MS} ms): ${worst <= TARGET_P95_MS ? "met" : "NOT met"}; load average now ${loadavg()[0]!.toFixed(1)} on ${availableParallelism()} cores`,
     );
   } finally {
-    await http.app.close();
+    await http.close();
   }
 }
 

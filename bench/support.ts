@@ -4,6 +4,9 @@ import { join } from "node:path";
 import { tmpdir } from "node:os";
 import { writeDemoCard, type DemoCardTruth } from "../src/archive/demo-card/index.ts";
 import { progressBar } from "../src/cli/shell.ts";
+import { buildHttpApp } from "../src/http/app.ts";
+import type { Archive } from "../src/app/context.ts";
+import type { Actor } from "../src/core/actor.ts";
 
 /** Wall time of fn in seconds. */
 export async function timed<T>(fn: () => Promise<T>): Promise<{ value: T; seconds: number }> {
@@ -53,4 +56,20 @@ export async function cachedCard(bodies: number, seed = "bench"): Promise<{ dir:
 
 export function mb(bytes: number): string {
   return `${(bytes / 1e6).toFixed(1)} MB`;
+}
+
+/** The archive's HTTP app on a real listen on 127.0.0.1, every request as `actor`; `get` fails on anything but 200. */
+export async function localHttp(a: Archive, actor: Actor): Promise<{ get(path: string): Promise<unknown>; close(): Promise<void> }> {
+  const http = await buildHttpApp(a, { actorFor: () => actor });
+  await http.app.listen({ port: 0, host: "127.0.0.1" });
+  const addr = http.app.server.address();
+  const port = typeof addr === "object" && addr ? addr.port : 0;
+  return {
+    async get(path) {
+      const res = await fetch(`http://127.0.0.1:${port}${path}`);
+      if (res.status !== 200) throw new Error(`${path}: HTTP ${res.status} ${await res.text()}`);
+      return res.json();
+    },
+    close: () => http.app.close(),
+  };
 }
