@@ -179,7 +179,7 @@ function orderBuckets(b: FacetBucket[]): FacetBucket[] {
 }
 
 /** The ref_no of every active body the text matches (null: no text, every body). */
-async function textMatches(ctx: Ctx, p: Plan, raw: string): Promise<number[] | null> {
+async function textMatches(ctx: Ctx, p: Plan, raw: string, stamp: number): Promise<number[] | null> {
   if (p.tokens.length === 0) return null;
   const pg = ctx.db.dialect === "postgres";
   const run = async (text: string) =>
@@ -194,11 +194,29 @@ async function textMatches(ctx: Ctx, p: Plan, raw: string): Promise<number[] | n
   const have = new Set(words);
   const more = byKeys.filter((n) => !have.has(n));
   // … and then by the names module's comparison: keys are skeletons, and علاء and علي share one
-  const db = cdb(ctx.db.db);
   const found = namePartsMatcher(raw);
-  for (let i = 0; i < more.length; i += 500) {
-    const rows = await db.selectFrom("bodies").select(["id", "ref_no", "name_ar", "name_lat"]).where("ref_no", "in", more.slice(i, i + 500)).execute();
-    // names documents give for a body count as its names (body_documents, decision 0032)
+  const names = await namesOf(ctx, stamp, more);
+  for (const n of more) if (names.get(n)!.some((name) => found(name))) words.push(n);
+  return words;
+}
+
+/**
+ * Each body's names (its own, and those documents give it, decision 0032) by ref_no, as a name search checks
+ * them, held per process while the catalogue's stamp stands still: every change to a body or its documents moves
+ * it. A common name's keys find thousands of bodies whose names must be compared (محمد's find every محمود);
+ * reading their names from the database for every search cost more than the comparison.
+ */
+const NAMES = new WeakMap<object, { stamp: number; byRef: Map<number, string[]> }>();
+
+async function namesOf(ctx: Ctx, stamp: number, refNos: number[]): Promise<Map<number, string[]>> {
+  let cache = NAMES.get(ctx.db.db);
+  if (!cache || cache.stamp !== stamp) NAMES.set(ctx.db.db, (cache = { stamp, byRef: new Map() }));
+  const byRef = cache.byRef;
+  const missing = refNos.filter((n) => !byRef.has(n));
+  const db = cdb(ctx.db.db);
+  for (let i = 0; i < missing.length; i += 500) {
+    const batch = missing.slice(i, i + 500);
+    const rows = await db.selectFrom("bodies").select(["id", "ref_no", "name_ar", "name_lat"]).where("ref_no", "in", batch).execute();
     const documented = new Map<string, string[]>();
     const ids = rows.map((r) => r.id);
     if (ids.length) {
@@ -206,9 +224,10 @@ async function textMatches(ctx: Ctx, p: Plan, raw: string): Promise<number[] | n
         documented.set(d.body_id, [...(documented.get(d.body_id) ?? []), d.value]);
       }
     }
-    for (const r of rows) if ([r.name_ar, r.name_lat, ...(documented.get(r.id) ?? [])].some((n) => n && found(n))) words.push(Number(r.ref_no));
+    for (const n of batch) byRef.set(n, []);
+    for (const r of rows) byRef.set(Number(r.ref_no), [r.name_ar, r.name_lat, ...(documented.get(r.id) ?? [])].filter((n): n is string => Boolean(n)));
   }
-  return words;
+  return byRef;
 }
 
 const SORT_ORDER: Record<SortKey, { name: OrderName; desc: boolean }> = {
@@ -229,7 +248,7 @@ export async function searchBodies(ctx: Ctx, actor: Actor, sent: SearchQuery): P
   const cursor = query.after ? decodeCursor(query.after, sort) : null;
   const [vocab, index] = await Promise.all([Vocabularies.cached(ctx.db.db), facetIndex(ctx.db.db)]);
   const p = plan(query, vocab);
-  const matched = await textMatches(ctx, p, (query.q ?? "").slice(0, 1000));
+  const matched = await textMatches(ctx, p, (query.q ?? "").slice(0, 1000), index.stamp);
   const visibleNames = new Set<string>(visibleSensitivities(ctx, actor));
   const visible = Uint8Array.from(index.sensitivities.values, (v) => (v !== null && visibleNames.has(v) ? 1 : 0));
 
