@@ -157,10 +157,11 @@ function plan(q: ParsedSearch, vocab: Vocabularies): Plan {
 function compile(index: FacetIndex, f: FacetName, filter: ValueFilter): (pos: number) => boolean {
   if (f === "finding") {
     const ok = Uint8Array.from(index.findingDict.values, (v) => (v !== null && filter.accepts(v) ? 1 : 0));
+    const findings = index.findings;
     return (pos) => {
-      const codes = index.findings[pos]!;
+      const codes = findings[pos]!;
       if (codes.length === 0) return filter.unknown;
-      for (const c of codes) if (ok[c] === 1) return true;
+      for (let j = 0; j < codes.length; j++) if (ok[codes[j]!] === 1) return true;
       return false;
     };
   }
@@ -259,21 +260,35 @@ export async function searchBodies(ctx: Ctx, actor: Actor, sent: SearchQuery): P
   const wantFacets = query.facets ?? true;
   const scalarCounts = SCALAR_FACETS.map((f) => new Int32Array(index.columns[f].dict.values.length));
   const findingCounts = new Int32Array(index.findingDict.values.length);
+  // The pass below visits every body on a search without words (110,000 at ten times the card): the columns it
+  // reads are taken out of the index once, and its loops are indexed, not iterated.
+  const colIds = SCALAR_FACETS.map((f) => index.columns[f].ids);
+  const nScalar = colIds.length;
+  const findings = index.findings;
+  const activeAt = index.active;
+  const sensitivityAt = index.sensitivity;
+  const nTests = tests.length;
+  const countAll = (pos: number) => {
+    for (let k = 0; k < nScalar; k++) scalarCounts[k]![colIds[k]![pos]!]!++;
+    const fs = findings[pos]!;
+    for (let j = 0; j < fs.length; j++) findingCounts[fs[j]!]!++;
+  };
   const bump = (f: FacetName, pos: number) => {
     if (f === "finding") {
-      for (const c of index.findings[pos]!) findingCounts[c]!++;
+      const fs = findings[pos]!;
+      for (let j = 0; j < fs.length; j++) findingCounts[fs[j]!]!++;
     } else {
       const k = SCALAR_FACETS.indexOf(f);
-      scalarCounts[k]![index.columns[f].ids[pos]!]!++;
+      scalarCounts[k]![colIds[k]![pos]!]!++;
     }
   };
   const hit = new Uint8Array(index.size);
   let total = 0;
   const consider = (pos: number) => {
-    if (index.active[pos] !== 1 || visible[index.sensitivity[pos]!] !== 1) return;
+    if (activeAt[pos] !== 1 || visible[sensitivityAt[pos]!] !== 1) return;
     let failed = -1;
     let failures = 0;
-    for (let t = 0; t < tests.length && failures < 2; t++) {
+    for (let t = 0; t < nTests && failures < 2; t++) {
       if (!tests[t]!(pos)) {
         failures++;
         failed = t;
@@ -282,10 +297,7 @@ export async function searchBodies(ctx: Ctx, actor: Actor, sent: SearchQuery): P
     if (failures === 0) {
       hit[pos] = 1;
       total++;
-      if (wantFacets) {
-        for (let k = 0; k < SCALAR_FACETS.length; k++) scalarCounts[k]![index.columns[SCALAR_FACETS[k]!].ids[pos]!]!++;
-        for (const c of index.findings[pos]!) findingCounts[c]!++;
-      }
+      if (wantFacets) countAll(pos);
     } else if (failures === 1 && wantFacets) {
       bump(active[failed]!, pos);
     }
