@@ -1,6 +1,10 @@
 import { spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { join } from "node:path";
+import { randomBytes } from "node:crypto";
+import { linkSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { dirname, join, relative } from "node:path";
+import pg from "pg";
+import { startS3rver } from "../test/support/s3rver.ts";
+import { postgresUrl } from "./search.ts";
 import { availableParallelism, loadavg, tmpdir } from "node:os";
 import { loadConfig } from "../src/core/config.ts";
 import { openArchive } from "../src/app/open-archive.ts";
@@ -24,6 +28,9 @@ import { cachedCard, listFiles, localHttp, mb, row, sha256sumSeconds, timed } fr
  * - memory sampled through the ingest (first quarter against last quarter: flat or not);
  * - the card reader against a plain tesseract.js loop over the same photos (BENCH_CARD_OCR photos, default 200);
  * - HTTP requests against GET /api/health.
+ * With PostgreSQL reachable, the same intake on PostgreSQL + S3 (s3rver) of the card's first BENCH_CARD_SCALEOUT
+ * files (default 5,000; 0 skips it: s3rver, a test server in JavaScript, is not what a deployment would use, so
+ * this leg says what the scale-out path costs, not what S3 does), beside the embedded default over the same files.
  */
 const ADMIN: Actor = { kind: "user", id: "usr_bench", role: "admin" };
 
@@ -34,9 +41,9 @@ interface ChildResult {
   result: Record<string, unknown>;
 }
 
-function child(args: string[]): Promise<ChildResult> {
+function child(args: string[], env: Record<string, string> = {}): Promise<ChildResult> {
   return new Promise((resolve, reject) => {
-    const p = spawn(process.execPath, ["--import", "tsx", "bench/card-child.ts", ...args], { stdio: ["ignore", "pipe", "inherit"] });
+    const p = spawn(process.execPath, ["--import", "tsx", "bench/card-child.ts", ...args], { stdio: ["ignore", "pipe", "inherit"], env: { ...process.env, ...env } });
     let out = "";
     p.stdout.on("data", (b: Buffer) => (out += b.toString()));
     p.on("error", reject);
@@ -193,8 +200,45 @@ export async function benchCard(bodies = Number(process.env.BENCH_CARD_BODIES ??
     console.log(`  verify: ${JSON.stringify(verify.result)}`);
 
     await ocrAgainstPlainLoop(files, Number(process.env.BENCH_CARD_OCR ?? 200));
+    await scaleOut(dir, files, Number(process.env.BENCH_CARD_SCALEOUT ?? 5000));
   } finally {
     if (process.env.BENCH_CARD_KEEP === "1") console.log(`  archive kept in ${data}`);
     else rmSync(data, { recursive: true, force: true });
+  }
+}
+
+/** The first `n` files of the card as a card of their own (hard links, same folders), taken in both ways. */
+async function scaleOut(dir: string, files: string[], n: number): Promise<void> {
+  const url = n > 0 ? await postgresUrl() : null;
+  if (!url) {
+    console.log(n > 0 ? "  PostgreSQL + S3: PostgreSQL not reachable, skipped" : "  PostgreSQL + S3: skipped (BENCH_CARD_SCALEOUT=0)");
+    return;
+  }
+  const root = mkdtempSync(join(tmpdir(), "dalil-bench-card-slice-"));
+  const slice = join(root, "card");
+  const some = files.slice(0, n);
+  for (const f of some) {
+    const to = join(slice, relative(dir, f));
+    mkdirSync(dirname(to), { recursive: true });
+    linkSync(f, to);
+  }
+  const schema = `card_${randomBytes(5).toString("hex")}`;
+  const u = new URL(url);
+  u.searchParams.set("schema", schema);
+  const s3 = await startS3rver();
+  try {
+    const embedded = await child(["ingest", join(root, "embedded"), slice]);
+    const scaled = await child(["ingest", join(root, "scale-out"), slice], { DALIL_DATABASE_URL: u.toString(), DALIL_BLOBS_URL: s3.urlFor("card"), ...s3.env });
+    row(`ingest of ${some.length} files, PostgreSQL + S3`, `${scaled.seconds.toFixed(1)} s`, { label: "embedded default, same files", value: `${embedded.seconds.toFixed(1)} s`, ratio: scaled.seconds / embedded.seconds });
+    row("  photos/s, PostgreSQL + S3", (some.length / scaled.seconds).toFixed(1));
+    row("  peak RSS, PostgreSQL + S3", `${(scaled.maxRssKb / 1024).toFixed(0)} MB`);
+    row("  the whole card at this rate", minutes((files.length * scaled.seconds) / some.length));
+  } finally {
+    await s3.stop();
+    const c = new pg.Client({ connectionString: url });
+    await c.connect();
+    await c.query(`drop schema if exists "${schema}" cascade`);
+    await c.end();
+    rmSync(root, { recursive: true, force: true });
   }
 }
