@@ -3,7 +3,9 @@ import { operatorActor } from "../core/actor.ts";
 import { ingestCard } from "../archive/index.ts";
 import { writeDemoCard } from "../archive/index.ts";
 import { verifyArchive } from "../app/verify.ts";
-import { globalOptions, positiveIntOption, print, progressBar, withArchive } from "./shell.ts";
+import { globalOptions, positiveIntOption, print, progressBar, underFlags, withArchive } from "./shell.ts";
+import { Invalid } from "../core/errors.ts";
+import { english } from "../core/messages.ts";
 
 export function registerArchiveCommands(program: Command): void {
   program
@@ -28,13 +30,22 @@ export function registerArchiveCommands(program: Command): void {
     .option("--seed <seed>", "seed: the same seed writes the same card", "1")
     .option("--with-faults", "add broken and hostile files an intake must survive")
     .option("--with-anomalies", "change six photos afterwards (editor re-save, other camera, shifted time, swapped thumbnail, appended bytes, crop) for the authenticity analysis to find")
-    .action(async (out: string, o: { bodies: number; seed: string; withFaults?: boolean; withAnomalies?: boolean }, cmd: Command) => {
+    .option("--resume", "go on with a card this command began in OUT and did not finish (or wrote in shards), with the same options")
+    .option("--shard <i/n>", "draw only the i-th of n parts (0-based) and write no truth.json; run n of these at once, then once with --resume")
+    .action(async (out: string, o: { bodies: number; seed: string; withFaults?: boolean; withAnomalies?: boolean; resume?: boolean; shard?: string }, cmd: Command) => {
       const opts = globalOptions(cmd);
       const bar = progressBar("demo-card");
-      const truth = await writeDemoCard(out, { bodies: o.bodies, seed: o.seed, withFaults: Boolean(o.withFaults), withAnomalies: Boolean(o.withAnomalies) }, (d, t) =>
-        bar.update(d, t),
+      const m = o.shard === undefined ? null : /^(\d+)\/(\d+)$/.exec(o.shard);
+      if (o.shard !== undefined && !m) throw new Invalid(`--shard ${english("demoCard.shard")}`, "--shard");
+      const shard = m ? { index: Number(m[1]), of: Number(m[2]) } : undefined;
+      const truth = await underFlags({ shard: "--shard" }, () =>
+        writeDemoCard(out, { bodies: o.bodies, seed: o.seed, withFaults: Boolean(o.withFaults), withAnomalies: Boolean(o.withAnomalies), resume: Boolean(o.resume), shard }, (d, t) => bar.update(d, t)),
       );
       bar.end();
+      if (shard) {
+        print(opts, { out, shard: o.shard, bodies: truth.bodies.length }, `drew part ${o.shard} of the card (${truth.bodies.length} bodies) in ${out}; when every part is done, run again with --resume`);
+        return;
+      }
       const summary = { out, bodies: truth.bodies.length, photos: truth.photos.length, faults: truth.faults.length };
       print(opts, summary, `wrote ${summary.photos} photos of ${summary.bodies} bodies (${summary.faults} faults) to ${out}`);
     });

@@ -132,6 +132,8 @@ export const MESSAGES = {
   "demoCard.filesPerFolder": [],
   "demoCard.full": [],
   "demoCard.startDate": ["date"],
+  "demoCard.shard": [],
+  "demoCard.complete": ["folder"],
   "intake.pathNeeded": [],
   "fat.notAnImage": ["path", "reason"],
   "fat.bootSector": ["partition", "path", "problem"],

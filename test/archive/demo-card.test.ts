@@ -9,6 +9,7 @@ import exifr from "exifr";
 import sharp from "sharp";
 import { Conflict, Invalid } from "../../src/core/errors.ts";
 import { writeDemoCard } from "../../src/archive/demo-card/index.ts";
+import { plannedPaths } from "../../src/archive/demo-card/card.ts";
 import type { DemoCardTruth } from "../../src/archive/demo-card/index.ts";
 import { BodyFactory, BRANCHES, photosPerBody } from "../../src/archive/demo-card/bodies.ts";
 import { cardFragment, chooseCardStyle, toArabicIndic } from "../../src/archive/demo-card/paper-card.ts";
@@ -260,6 +261,41 @@ test("the same seed writes the same card, byte for byte", async () => {
   await writeDemoCard(b, OPTS);
   const [ha, hb] = await Promise.all([hashes(cardA), hashes(b)]);
   assert.deepEqual([...hb.entries()], [...ha.entries()]);
+});
+
+test("a card the size of the case (11,000 bodies, numbers past 9,999 used again): no two files share a path", () => {
+  const paths = plannedPaths({ bodies: 11000, seed: "bench", withFaults: true });
+  assert.ok(paths.length > 50_000, `planned ${paths.length}`);
+  assert.equal(new Set(paths).size, paths.length, "every path once");
+  const copies = paths.filter((p) => p.startsWith("DCIM/900_COPY/"));
+  assert.ok(copies.some((p) => / \(2\)\.JPG$/.test(p)), "a second copy of a reused number is named as a computer names it");
+});
+
+test("a card drawn in shards, or stopped and resumed, is the same card byte for byte", async () => {
+  const ha = await hashes(cardA);
+  // two shards at once, then a resume that reads them back and writes the truth
+  const sharded = join(tmp, "sharded");
+  await Promise.all([writeDemoCard(sharded, { ...OPTS, shard: { index: 0, of: 2 } }), writeDemoCard(sharded, { ...OPTS, shard: { index: 1, of: 2 } })]);
+  assert.ok(!(await listFiles(sharded)).includes("truth.json"), "a shard writes no truth");
+  const progress: number[] = [];
+  const again = await writeDemoCard(sharded, { ...OPTS, resume: true }, (d) => progress.push(d));
+  assert.deepEqual([...(await hashes(sharded)).entries()], [...ha.entries()]);
+  assert.deepEqual(again, truth);
+  assert.equal(progress.at(-1), truth.photos.length + truth.faults.length, "read-back files count as progress");
+
+  // a run stopped mid-way: one file gone, one half-written (its time never set), one left aside
+  const stopped = join(tmp, "stopped");
+  await writeDemoCard(stopped, OPTS);
+  await rm(join(stopped, "truth.json"));
+  const [gone, half] = truth.photos.filter((p) => p.kind === "original").map((p) => p.path);
+  await rm(join(stopped, gone!));
+  await writeFile(join(stopped, half!), "half a JPEG");
+  await writeFile(join(stopped, `${gone!}.writing`), "the write in flight");
+  await writeDemoCard(stopped, { ...OPTS, resume: true });
+  assert.deepEqual([...(await hashes(stopped)).entries()], [...ha.entries()]);
+
+  await assert.rejects(writeDemoCard(stopped, { ...OPTS, resume: true }), (e: unknown) => e instanceof Conflict && /complete/.test(e.message));
+  await assert.rejects(writeDemoCard(join(tmp, "bad-shard"), { ...OPTS, shard: { index: 2, of: 2 } }), (e: unknown) => e instanceof Invalid && e.field === "shard");
 });
 
 test("another seed writes another card; without --with-faults there are none", async () => {

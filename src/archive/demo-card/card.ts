@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { mkdir, readdir, utimes, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, rename, rm, stat, utimes, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import sharp from "sharp";
 import { Conflict, Invalid } from "../../core/errors.ts";
@@ -44,6 +44,17 @@ export interface DemoCardOptions {
   filesPerFolder?: number;
   /** Photos rendered at once; 2 matches a 2-core machine. */
   concurrency?: number;
+  /**
+   * Go on with a card written into `outDir` before (stopped, or written in shards): a body whose files are all
+   * there with the times the card gives them is read back, not drawn again; any other is drawn (again). The card
+   * is the same, byte for byte, as one written in a single run.
+   */
+  resume?: boolean;
+  /**
+   * Draw only every `of`-th body from the `index`-th (0-based), and write no truth.json: several processes (or
+   * machines) draw one card together, then a run with `resume` reads it all back and writes the truth.
+   */
+  shard?: { index: number; of: number };
 }
 
 export const DEFAULT_SEED = "dalil-demo";
@@ -139,9 +150,20 @@ function validate(opts: DemoCardOptions): void {
   if (opts.seed !== undefined && String(opts.seed).length === 0) {
     throw new Invalid(say("demoCard.seed"), "seed");
   }
+  const sh = opts.shard;
+  if (sh && !(Number.isInteger(sh.of) && sh.of >= 1 && sh.of <= 64 && Number.isInteger(sh.index) && sh.index >= 0 && sh.index < sh.of)) {
+    throw new Invalid(say("demoCard.shard"), "shard");
+  }
 }
 
 /** Decides everything about the card (names, times, bodies, which photos get copies) before any pixel. */
+/** Every path the card's plan names, in order (no pixel drawn): what a test of a large card's naming needs. */
+export function plannedPaths(opts: DemoCardOptions): string[] {
+  validate(opts);
+  const units = planCard(Rng.fromSeed(String(opts.seed ?? DEFAULT_SEED)), opts, opts.filesPerFolder ?? DEFAULT_FILES_PER_FOLDER, opts.startDate ?? DEFAULT_START_DATE);
+  return units.flatMap((u) => (u.kind === "fault" ? [u.path] : u.shots.flatMap((s) => [s.path, ...(s.near ? [s.near.path] : []), ...(s.copyTo ? [s.copyTo] : [])])));
+}
+
 function planCard(root: Rng, opts: DemoCardOptions, filesPerFolder: number, startDate: string): Unit[] {
   const rng = root.fork("plan");
   const namer = new DcfNamer(filesPerFolder);
@@ -160,6 +182,16 @@ function planCard(root: Rng, opts: DemoCardOptions, filesPerFolder: number, star
   }
 
   const units: Unit[] = [];
+  // Past 9,999 files the camera's numbers start again, so two copies put back by a computer can share a name: the
+  // second is named as a computer names a copy beside one of the same name.
+  const copyNames = new Set<string>();
+  const copyPath = (path: string): string => {
+    const base = baseName(path);
+    let name = base;
+    for (let k = 2; copyNames.has(name); k++) name = base.replace(/(\.[^.]*)$/, ` (${k})$1`);
+    copyNames.add(name);
+    return `${COPY_FOLDER}/${name}`;
+  };
   let seq = 0;
   let original = 0;
   let hospital = "";
@@ -184,7 +216,7 @@ function planCard(root: Rng, opts: DemoCardOptions, filesPerFolder: number, star
         portrait,
         orientation,
         settings: chooseShotSettings(rng),
-        copyTo: exact.has(original) ? `${COPY_FOLDER}/${baseName(path)}` : null,
+        copyTo: exact.has(original) ? copyPath(path) : null,
         near: null,
       });
       original++;
@@ -225,14 +257,45 @@ class CardWriter {
       await mkdir(dir, { recursive: true });
       this.dirs.add(dir);
     }
-    await writeFile(full, bytes, { flag: "wx" });
+    // Written aside and renamed, so a file under its own name is always whole (a stopped run leaves no half file).
+    const aside = `${full}.writing`;
+    await writeFile(aside, bytes);
     // A camera stamps each file with its local time; what a computer shows is that instant.
     const t = instant(wall);
-    await utimes(full, t, t);
+    await utimes(aside, t, t);
+    await rename(aside, full);
     this.done++;
     this.onProgress?.(this.done, this.total);
     return { sha256: createHash("sha256").update(bytes).digest("hex"), bytes: bytes.length };
   }
+
+  /** A file written before (by a stopped run or another shard): whole, and stamped with its time. Null if not. */
+  async already(path: string, wall: number): Promise<{ sha256: string; bytes: number } | null> {
+    const full = join(this.outDir, ...path.split("/"));
+    try {
+      const st = await stat(full);
+      if (st.mtimeMs !== instant(wall).getTime()) return null;
+      const bytes = await readFile(full);
+      return { sha256: createHash("sha256").update(bytes).digest("hex"), bytes: bytes.length };
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === "ENOENT") return null;
+      throw err;
+    }
+  }
+
+  /** Counts a file read back rather than written. */
+  counted(): void {
+    this.done++;
+    this.onProgress?.(this.done, this.total);
+  }
+
+  /** Removes what an earlier run left of a body before it is drawn again. */
+  async clear(path: string): Promise<void> {
+    const full = join(this.outDir, ...path.split("/"));
+    await rm(full, { force: true });
+    await rm(`${full}.writing`, { force: true });
+  }
+
 }
 
 function displaySize(portrait: boolean): { width: number; height: number } {
@@ -246,16 +309,40 @@ async function writeBody(
   noise: NoiseTile,
   writer: CardWriter,
   out: Output,
+  resume: boolean,
 ): Promise<void> {
   const bodyRng = root.fork(`body/${unit.index}`);
   const b = unit.body;
+  // A body an earlier run wrote whole is read back; one it left part-written is drawn again from the start.
+  let kept: Map<string, { sha256: string; bytes: number }> | null = null;
+  if (resume) {
+    const files = unit.shots.flatMap((s) => [
+      { path: s.path, wall: s.wall },
+      ...(s.near ? [{ path: s.near.path, wall: s.near.wall }] : []),
+      ...(s.copyTo ? [{ path: s.copyTo, wall: s.wall }] : []),
+    ]);
+    kept = new Map();
+    for (const f of files) {
+      const w = await writer.already(f.path, f.wall);
+      if (!w) {
+        kept = null;
+        break;
+      }
+      kept.set(f.path, w);
+    }
+    if (!kept) for (const f of files) await writer.clear(f.path);
+  }
+  const put = async (path: string, bytes: () => Promise<Buffer>, wall: number) => {
+    const w = kept?.get(path);
+    if (w) {
+      writer.counted();
+      return w;
+    }
+    return writer.write(path, await bytes(), wall);
+  };
   const style = chooseSceneStyle(bodyRng.fork("scene"));
-  const texture = await renderCardTexture(
-    cardFragment(
-      { detaineeNo: b.detaineeNo, branchNo: b.branchNo, examinerNo: b.examinerNo, digits: b.digits },
-      chooseCardStyle(bodyRng.fork("card"), b.digits),
-    ),
-  );
+  const cardStyle = chooseCardStyle(bodyRng.fork("card"), b.digits);
+  let texture: Awaited<ReturnType<typeof renderCardTexture>> | null = null;
   const paths: string[] = [];
   const copies: string[] = [];
   for (const [k, shot] of unit.shots.entries()) {
@@ -263,8 +350,14 @@ async function writeBody(
     const { width, height } = displaySize(shot.portrait);
     const view = chooseShotView(rng.fork("view"), shot.portrait, NoiseTile.SIZE);
     const place = chooseCardPlacement(rng.fork("card"), width, height);
-    const rgb = await renderRaster({ style, view, width, height, card: { texture, place } }, noise);
-    const jpeg = await encodeCameraJpeg(rgb, width, height, shot.orientation, ORIGINAL_QUALITY, cameraExif(camera, shot.wall, shot.settings));
+    let jpeg: Buffer | null = null;
+    const photo = async (): Promise<Buffer> => {
+      if (jpeg) return jpeg;
+      texture ??= await renderCardTexture(cardFragment({ detaineeNo: b.detaineeNo, branchNo: b.branchNo, examinerNo: b.examinerNo, digits: b.digits }, cardStyle));
+      const rgb = await renderRaster({ style, view, width, height, card: { texture, place } }, noise);
+      jpeg = await encodeCameraJpeg(rgb, width, height, shot.orientation, ORIGINAL_QUALITY, cameraExif(camera, shot.wall, shot.settings));
+      return jpeg;
+    };
     const captureTime = isoLocal(shot.wall);
     const record = (
       path: string,
@@ -285,19 +378,19 @@ async function writeBody(
       height: size.height,
       orientation: shot.orientation,
     });
-    out.photos.push({ seq: shot.seq, photo: record(shot.path, "original", await writer.write(shot.path, jpeg, shot.wall), { width, height }) });
+    out.photos.push({ seq: shot.seq, photo: record(shot.path, "original", await put(shot.path, photo, shot.wall), { width, height }) });
     paths.push(shot.path);
     if (shot.near) {
       const n = shot.near;
       const small = n.variant === "small";
-      const copy = await retouchedCopy(jpeg, small ? 85 : 72, small ? 640 : null, retouchExif(n.wall));
+      const copy = async () => retouchedCopy(await photo(), small ? 85 : 72, small ? 640 : null, retouchExif(n.wall));
       const size = small ? (shot.portrait ? { width: 480, height: 640 } : { width: 640, height: 480 }) : { width, height };
-      out.photos.push({ seq: n.seq, photo: record(n.path, "near-duplicate", await writer.write(n.path, copy, n.wall), size, n.variant) });
+      out.photos.push({ seq: n.seq, photo: record(n.path, "near-duplicate", await put(n.path, copy, n.wall), size, n.variant) });
       copies.push(n.path);
     }
     if (shot.copyTo) {
       // Copied back by a computer: same bytes, and the same time stamp (copies keep modification times).
-      const w = await writer.write(shot.copyTo, jpeg, shot.wall);
+      const w = await put(shot.copyTo, photo, shot.wall);
       out.photos.push({ seq: 1e9 + shot.seq, photo: record(shot.copyTo, "exact-duplicate", w, { width, height }) });
       copies.push(shot.copyTo);
     }
@@ -404,8 +497,15 @@ export async function writeDemoCard(
   parseStartDate(startDate);
   const filesPerFolder = opts.filesPerFolder ?? DEFAULT_FILES_PER_FOLDER;
   const root = Rng.fromSeed(seed);
-  const units = planCard(root, opts, filesPerFolder, startDate);
-  await ensureEmpty(outDir);
+  const planned = planCard(root, opts, filesPerFolder, startDate);
+  const resume = Boolean(opts.resume || opts.shard);
+  if (!resume) await ensureEmpty(outDir);
+  else {
+    await mkdir(outDir, { recursive: true });
+    if ((await readdir(outDir)).includes("truth.json")) throw new Conflict(say("demoCard.complete", { folder: outDir }));
+  }
+  const shard = opts.shard;
+  const units = shard ? planned.filter((u) => (u.kind === "body" ? u.index : u.seq) % shard.of === shard.index) : planned;
 
   const camera = chooseCamera(root.fork("camera"));
   const noise = new NoiseTile(root.fork("noise"));
@@ -418,9 +518,10 @@ export async function writeDemoCard(
   const out: Output = { photos: [], faults: [], bodies: [] };
   await runPool(units, opts.concurrency ?? 2, async (u) => {
     if (u.kind === "body") {
-      await writeBody(u, root, camera, noise, writer, out);
+      await writeBody(u, root, camera, noise, writer, out, resume);
       return;
     }
+    if (resume) await writer.clear(u.path);
     const f = await makeFault(u, root, camera, noise);
     const w = await writer.write(u.path, f.bytes, u.wall);
     out.faults.push({
@@ -429,6 +530,10 @@ export async function writeDemoCard(
     });
   });
 
+  if (shard) {
+    // One shard's part of the card: the truth is written by a run with `resume` once every shard is done.
+    return { version: 1, seed, start_date: startDate, files_per_folder: filesPerFolder, camera, bodies: out.bodies.filter(Boolean), photos: [], faults: [] };
+  }
   const truth: DemoCardTruth = {
     version: 1,
     seed,
