@@ -15,7 +15,7 @@ import { defaultEngine } from "../src/catalogue/engine-default.ts";
 import { createCardReader, defaultLangPaths } from "../src/catalogue/ocr.ts";
 import { makePool } from "../src/catalogue/ocr/tesseract.ts";
 import type { DemoCardTruth } from "../src/archive/demo-card/index.ts";
-import { cachedCard, listFiles, localHttp, mb, row, sha256sumSeconds, timed } from "./support.ts";
+import { cachedCard, listFiles, localHttp, mb, pct, row, sha256sumSeconds, timed } from "./support.ts";
 
 /**
  * The whole card (issue 18 item 1): `npm run bench card` takes in a demo card of BENCH_CARD_BODIES bodies
@@ -52,11 +52,6 @@ function child(args: string[], env: Record<string, string> = {}): Promise<ChildR
       else resolve(JSON.parse(out.trim().split("\n").pop()!) as ChildResult);
     });
   });
-}
-
-function pct(samples: number[], p: number): number {
-  const s = [...samples].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!;
 }
 
 const minutes = (s: number) => `${(s / 60).toFixed(1)} min`;

@@ -33,11 +33,11 @@ export async function benchIngest(bodies = 420, doubled = true): Promise<void> {
 
     const data = mkdtempSync(join(tmpdir(), "dalil-bench-data-"));
     const child = await timed(async () =>
-      spawnSync(process.execPath, ["--import", "tsx", "bench/ingest-child.ts", data, dir], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] }),
+      spawnSync(process.execPath, ["--import", "tsx", "bench/card-child.ts", "ingest", data, dir], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] }),
     );
     const out = child.value;
     if (out.status !== 0) throw new Error(`ingest child failed: ${out.stdout}`);
-    const result = JSON.parse(out.stdout.trim().split("\n").pop()!) as { seconds: number; maxRssKb: number; summary: { files: number; ingested: number } };
+    const result = JSON.parse(out.stdout.trim().split("\n").pop()!) as { seconds: number; maxRssKb: number; result: { files: number; ingested: number } };
     rmSync(data, { recursive: true, force: true });
     rss.push(result.maxRssKb);
 

@@ -14,7 +14,7 @@ import { BIN, dalil } from "../test/support/cli.ts";
 import { freePort } from "../test/support/mirror.ts";
 import { startS3rver, type S3rverHandle } from "../test/support/s3rver.ts";
 import { generateBenchData, generateReports, postgresUrl } from "./search.ts";
-import { cachedCard, row } from "./support.ts";
+import { cachedCard, pct, row } from "./support.ts";
 
 /**
  * Many people at once against the deployments of docs/operations.md, as real processes: the scale-out one (two
@@ -151,12 +151,6 @@ async function drive(urls: string[], tokens: string[], users: number, mix: Mix, 
   tally.seconds = (performance.now() - t0) / 1000;
   tally.load = loadavg()[0]!;
   return tally;
-}
-
-function pct(samples: number[], p: number): number {
-  if (!samples.length) return NaN;
-  const s = [...samples].sort((x, y) => x - y);
-  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!;
 }
 
 const ppp = (s: number[]): string => `${pct(s, 50).toFixed(0)}/${pct(s, 95).toFixed(0)}/${pct(s, 99).toFixed(0)} ms`;

@@ -12,7 +12,7 @@ import { searchBodies, Vocabularies, type SearchQuery, type SearchResult } from 
 import { bodySearchText, findingCodesText } from "../src/catalogue/search-index.ts";
 import { normaliseNumber } from "../src/catalogue/numbers.ts";
 import { cdb, type BodiesTable, type BodyNumbersTable } from "../src/catalogue/tables.ts";
-import { localHttp, row } from "./support.ts";
+import { localHttp, pct, row } from "./support.ts";
 
 /**
  * Search at the scale of the case: 11,000 bodies, 55,000 photos (rows only: search never reads image bytes),
@@ -181,11 +181,6 @@ export async function generateReports(a: Archive, n: number): Promise<number | n
     await a.db.db.insertInto("family_reports" as never).values(rows as never).execute();
   }
   return n;
-}
-
-function pct(samples: number[], p: number): number {
-  const s = [...samples].sort((x, y) => x - y);
-  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!;
 }
 
 async function time(fn: () => Promise<unknown>, runs: number): Promise<number[]> {

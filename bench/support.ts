@@ -73,3 +73,10 @@ export async function localHttp(a: Archive, actor: Actor): Promise<{ get(path: s
     close: () => http.app.close(),
   };
 }
+
+/** The p-th percentile of samples (nearest rank; NaN for none). */
+export function pct(samples: number[], p: number): number {
+  if (!samples.length) return NaN;
+  const s = [...samples].sort((x, y) => x - y);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!;
+}
