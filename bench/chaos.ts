@@ -42,6 +42,8 @@ export interface ChaosOptions {
   /** Rounds of the workload at least (default 2: the second ingests the other card), more until the kills are made. */
   minCycles?: number;
   log?: (line: string) => void;
+  /** Stops the run: every dalil process is killed, none is started again, and runChaos rejects (a test's timeout). */
+  signal?: AbortSignal;
 }
 
 export interface ChaosReport {
@@ -88,7 +90,10 @@ interface Run {
 /** The dalil processes alive now, by role: what the killer picks from. */
 class Processes {
   private readonly live = new Map<ChildProcess, string>();
-  start(role: string, args: string[], env: Record<string, string>, wrap: string[] = []): { child: ChildProcess; done: Promise<Run> } {
+  /** Set when the run ends, however it ends: no process is started after it, so no loop can go on alone. */
+  closed = false;
+  start(role: string, args: string[], env: Record<string, string>, wrap: string[] = []): { done: Promise<Run> } {
+    if (this.closed) return { done: Promise.resolve({ code: null, signal: "SIGKILL", stdout: "", stderr: "" }) };
     const [cmd, ...pre] = wrap.length ? wrap : [process.execPath];
     const child = spawn(cmd!, [...(wrap.length ? [...pre, process.execPath] : []), BIN, ...args], { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
     this.live.set(child, role);
@@ -102,7 +107,7 @@ class Processes {
         ok({ code, signal, stdout, stderr });
       }),
     );
-    return { child, done };
+    return { done };
   }
   pick(r: () => number): [ChildProcess, string] | null {
     const all = [...this.live.entries()].filter(([c]) => c.exitCode === null && c.signalCode === null);
@@ -110,6 +115,10 @@ class Processes {
   }
   stopAll(): void {
     for (const c of this.live.keys()) if (c.exitCode === null && c.signalCode === null) c.kill("SIGKILL");
+  }
+  close(): void {
+    this.closed = true;
+    this.stopAll();
   }
 }
 
@@ -184,14 +193,18 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
     jobs: { done: 0, failed: [], unfinished: [] }, lost: 0, doubled: [], verify: { ok: false, text: "" }, sentences: {}, stackTraces: [], problems: [], seconds: 0,
   };
   const procs = new Processes();
+  const onAbort = (): void => procs.close();
+  o.signal?.addEventListener("abort", onAbort, { once: true });
   const root = mkdtempSync(join(tmpdir(), "dalil-chaos-"));
   const cleanups: (() => Promise<void>)[] = [];
   try {
+    o.signal?.throwIfAborted();
     // the cards: written once per seed and size, read-only inputs
     const cards: Card[] = [];
     for (const which of ["a", "b"]) {
       const dir = join(tmpdir(), `dalil-chaos-card-${o.bodies}-${o.seed}-${which}`);
-      if (!existsSync(join(dir, "truth.json"))) await writeDemoCard(dir, { bodies: o.bodies, seed: `chaos-${o.seed}-${which}`, withFaults: false });
+      // resume: a card left half-drawn by a harness that was stopped is finished, not refused
+      if (!existsSync(join(dir, "truth.json"))) await writeDemoCard(dir, { bodies: o.bodies, seed: `chaos-${o.seed}-${which}`, withFaults: false, resume: true });
       const text = readFileSync(join(dir, "truth.json"));
       cards.push({ dir, truth: JSON.parse(text.toString("utf8")) as DemoCardTruth, truthSha256: createHash("sha256").update(text).digest("hex") });
     }
@@ -229,6 +242,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
       if (r.signal === "SIGKILL") tally.killed++;
       else if (r.code === 0) tally.ok++;
       else tally.failed++;
+      log(`  ${role}: ${r.signal ?? `exit ${r.code}`}${r.code ? ` — ${sentence(r)}` : ""}`);
       if (STACK.test(r.stderr)) report.stackTraces.push(`${role}: ${r.stderr.slice(0, 600)}`);
       const said = r.signal ? "" : sentence(r);
       if (said && (r.code !== 0 || /resumed|interrupted/.test(said))) report.sentences[`${role}: ${said}`] = (report.sentences[`${role}: ${said}`] ?? 0) + 1;
@@ -237,6 +251,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
     /** Runs a command until it succeeds: a killed or failed run is run again (after a pause when it failed). */
     const untilDone = async (role: string, args: string[], accept: (r: Run) => boolean = (r) => r.code === 0): Promise<Run> => {
       for (let i = 0; ; i++) {
+        if (procs.closed) throw new Error(`stopped while ${role} was to run`);
         const r = await attempt(role, args);
         if (accept(r)) return r;
         if (i > 400) throw new Error(`${role} never succeeded: ${r.stderr}`);
@@ -256,7 +271,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
     const workerLoops = [null, faketime ? o.clockOffset : null].map(async (offset, i) => {
       if (offset) report.clockSkewedWorker = `worker ${i + 1}, clock ${offset}`;
       const wrap = offset ? ["env", `LD_PRELOAD=${faketime}`, `FAKETIME=${offset}`, "FAKETIME_DONT_FAKE_MONOTONIC=1"] : [];
-      while (!stopping) {
+      while (!stopping && !procs.closed) {
         const r = await attempt(offset ? "worker (clock off)" : "worker", ["worker"], wrap);
         // a worker whose clock is off refuses to start (its leases would be misread): said once, not retried
         if (offset && r.code !== 0 && !r.signal && /clock is \d+ s (ahead of|behind) the database/.test(r.stderr)) {
@@ -297,9 +312,9 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
     // the killer and the scheduled faults
     const killer = (async () => {
       if (!has("kill")) return;
-      while (step !== "done") {
+      while (step !== "done" && !procs.closed) {
         await sleep(o.intervalMs[0] + rand() * (o.intervalMs[1] - o.intervalMs[0]));
-        if (step === "done") break;
+        if (step === "done" || procs.closed) break;
         if (report.kills < o.kills) {
           const picked = procs.pick(rand);
           if (picked && picked[0].kill("SIGKILL")) {
@@ -336,7 +351,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
       const deadline = Date.now() + 300_000;
       for (;;) {
         const open = await a.db.db.selectFrom("jobs").select(["kind", "status"]).where("status", "in", ["queued", "running"]).where("kind", "!=", "families.watch-bodies").execute();
-        if (!open.length) break;
+        if (!open.length || procs.closed) break;
         if (Date.now() > deadline) {
           report.jobs.unfinished = open;
           break;
@@ -346,6 +361,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
       stopping = true;
       procs.stopAll();
       await Promise.all(workerLoops);
+      o.signal?.throwIfAborted();
       await checkInvariants(a, [...ingested], report);
     } finally {
       await a.close();
@@ -354,7 +370,8 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
     report.verify = { ok: v.code === 0, text: (v.stdout + v.stderr).trim().split("\n").slice(0, 12).join("\n") };
     if (!report.verify.ok) report.problems.push(`dalil verify: ${report.verify.text}`);
   } finally {
-    procs.stopAll();
+    procs.close();
+    o.signal?.removeEventListener("abort", onAbort);
     for (const c of cleanups.reverse()) await c().catch((e: unknown) => log(`cleanup: ${String(e)}`));
     rmSync(root, { recursive: true, force: true });
   }

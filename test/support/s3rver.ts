@@ -40,13 +40,27 @@ export async function startS3rver(opts: { bucket?: string } = {}): Promise<S3rve
   const s3rverPath = createRequire(import.meta.url).resolve("s3rver");
   // s3rver's filesystem store answers a PUT before the object's file is written and copies straight into the
   // destination, so a read right after a write can see a short or mixed object (and then hang until the socket
-  // times out). Real S3 is atomic and read-after-write consistent; these two replacements make s3rver so too:
-  // write (or copy) to a side file, then rename it over the object.
+  // times out). It also writes each object's metadata.json in place: a server killed in that write (halt())
+  // leaves half a JSON file, and from then on every listing, HeadBucket included, answers 500. Real S3 is atomic
+  // and read-after-write consistent; these replacements make s3rver so too: every file of an object is written
+  // (or copied) to a side file, then renamed over its place.
   const code = `
     const S3rver = require(process.env.S3RVER_PATH);
     const crypto = require("crypto"), fs = require("fs"), path = require("path"), { Transform, pipeline } = require("stream");
     const Store = require(path.join(path.dirname(process.env.S3RVER_PATH), "stores", "filesystem.js"));
     const side = (p) => p + ".incoming-" + crypto.randomBytes(6).toString("hex");
+    const copyAtomic = async (from, to) => { const tmp = side(to); await fs.promises.copyFile(from, tmp); await fs.promises.rename(tmp, to); };
+    const putMetadata = Store.prototype.putMetadata;
+    Store.prototype.putMetadata = async function (bucket, key, metadata, md5) {
+      // the original writes the two files in place; run it against side files, then rename both
+      const real = { json: this.getResourcePath(bucket, key, "metadata.json"), md5: this.getResourcePath(bucket, key, "object.md5") };
+      const tmp = { json: side(real.json), md5: side(real.md5) };
+      const getResourcePath = this.getResourcePath;
+      const self = Object.create(this, { getResourcePath: { value: (b, k, r) => (r === "metadata.json" ? tmp.json : r === "object.md5" ? tmp.md5 : getResourcePath.call(this, b, k, r)) } });
+      await putMetadata.call(self, bucket, key, metadata, md5);
+      if (md5) await fs.promises.rename(tmp.md5, real.md5);
+      await fs.promises.rename(tmp.json, real.json);
+    };
     Store.prototype.putObject = async function (object) {
       const objectPath = this.getResourcePath(object.bucket, object.key, "object");
       await fs.promises.mkdir(path.dirname(objectPath), { recursive: true });
@@ -71,11 +85,9 @@ export async function startS3rver(opts: { bucket?: string } = {}): Promise<S3rve
       const dest = this.getResourcePath(destBucket, destKey, "object");
       if (src !== dest) {
         await fs.promises.mkdir(path.dirname(dest), { recursive: true });
-        const tmp = side(dest);
-        await fs.promises.copyFile(src, tmp);
-        await fs.promises.rename(tmp, dest);
+        await copyAtomic(src, dest);
         for (const r of ["metadata.json", "object.md5"]) {
-          await fs.promises.copyFile(this.getResourcePath(srcBucket, srcKey, r), this.getResourcePath(destBucket, destKey, r))
+          await copyAtomic(this.getResourcePath(srcBucket, srcKey, r), this.getResourcePath(destBucket, destKey, r))
             .catch((e) => { if (e.code !== "ENOENT") throw e; });
         }
       }
