@@ -87,3 +87,10 @@ export class IntegrityError extends DalilError {
   override readonly status = 500;
   override readonly code = "integrity";
 }
+
+/** A service the archive depends on (the database, the blob store) cannot be reached or answers with its own error. */
+export class Unavailable extends DalilError {
+  override readonly status = 503;
+  override readonly code = "unavailable";
+  override readonly exitCode = 2;
+}

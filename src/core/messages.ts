@@ -100,6 +100,8 @@ export const MESSAGES = {
   "blob.urlS3Shape": ["url"],
   "blob.noBucket": ["where"],
   "blob.bucketForbidden": ["where"],
+  "blob.serverError": ["status", "where"],
+  "blob.unreachable": ["where", "why"],
   "blob.tempSize": ["bytes", "expected"],
   "blob.tempSizeS3": ["bytes", "expected"],
   "blob.chunkSize": ["max", "min"],

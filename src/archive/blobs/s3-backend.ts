@@ -17,7 +17,7 @@ import {
   UploadPartCopyCommand,
 } from "@aws-sdk/client-s3";
 import type { CompletedPart, S3ClientConfig } from "@aws-sdk/client-s3";
-import { Forbidden, IntegrityError, Invalid, NotFound } from "../../core/errors.ts";
+import { Forbidden, IntegrityError, Invalid, NotFound, Unavailable } from "../../core/errors.ts";
 import type { Backend, TempWriter } from "./backend.ts";
 import { say } from "../../core/messages.ts";
 
@@ -82,7 +82,9 @@ function isMissing(err: unknown): boolean {
 
 export async function openS3Backend(url: string, env: NodeJS.ProcessEnv): Promise<Backend> {
   const loc = parseS3Url(url, env);
-  const client = new S3Client(loc.config);
+  // Without timeouts the SDK waits forever on a server that accepted the connection and went silent: an
+  // intake or a worker would hang, not fail and resume. Five minutes of silence covers a slow reader of a body.
+  const client = new S3Client({ requestHandler: { connectionTimeout: 15_000, socketTimeout: 300_000 }, ...loc.config });
   // One request at open turns a misconfiguration into a sentence instead of an SDK error on the first read.
   try {
     await client.send(new HeadBucketCommand({ Bucket: loc.bucket }));
@@ -94,8 +96,10 @@ export async function openS3Backend(url: string, env: NodeJS.ProcessEnv): Promis
     if (s === 403 || s === 401) {
       throw new Forbidden(say("blob.bucketForbidden", { where }));
     }
+    // a server that answers with an error of its own (5xx) is not one that cannot be reached: said apart
+    if (s !== undefined && s >= 500) throw new Unavailable(say("blob.serverError", { where, status: s }), { cause: err });
     const why = err instanceof Error ? err.message : String(err);
-    throw new Error(`Cannot reach the blob store bucket ${where}: ${why}`, { cause: err });
+    throw new Unavailable(say("blob.unreachable", { where, why }), { cause: err });
   }
   return new S3Backend(client, loc.bucket, loc.prefix);
 }

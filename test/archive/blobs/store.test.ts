@@ -4,9 +4,10 @@ import { createHash, createHmac, randomBytes } from "node:crypto";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { createServer } from "node:http";
 import { Readable } from "node:stream";
 import { pathToFileURL } from "node:url";
-import { Forbidden, IntegrityError, Invalid, NotFound, TooLarge } from "../../../src/core/errors.ts";
+import { Forbidden, IntegrityError, Invalid, NotFound, TooLarge, Unavailable } from "../../../src/core/errors.ts";
 import { openBlobStore } from "../../../src/archive/blobs/index.ts";
 import type { BlobStore } from "../../../src/archive/blobs/index.ts";
 import { HEADER_LENGTH, TAG_LENGTH, encodeHeader, layout, sealSidecar } from "../../../src/archive/blobs/format.ts";
@@ -418,7 +419,18 @@ for (const leg of [fsLeg(), s3Leg()]) {
       );
       const closed = new URL(url);
       closed.searchParams.set("endpoint", "http://127.0.0.1:9");
-      await assert.rejects(openBlobStore(closed.href, testKeys(), { env: leg.env }), /Cannot reach the blob store bucket/);
+      await assert.rejects(openBlobStore(closed.href, testKeys(), { env: leg.env }), (e: unknown) => e instanceof Unavailable && /^Cannot reach the blob store /.test(e.message));
+      // a server that answers every request with an error of its own (a store whose files are damaged) is said
+      // as that, not as one that cannot be reached
+      const broken = createServer((_req, res) => res.writeHead(500, { "content-type": "application/xml" }).end("<Error><Code>InternalError</Code></Error>"));
+      await new Promise<void>((ok) => broken.listen(0, "127.0.0.1", ok));
+      try {
+        const at = new URL(url);
+        at.searchParams.set("endpoint", `http://127.0.0.1:${(broken.address() as { port: number }).port}`);
+        await assert.rejects(openBlobStore(at.href, testKeys(), { env: leg.env }), (e: unknown) => e instanceof Unavailable && /answered with an error of its own \(HTTP 500\)/.test(e.message));
+      } finally {
+        broken.close();
+      }
     });
 
     test("the chunk size is validated when a store is opened", async () => {
