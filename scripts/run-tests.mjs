@@ -1,7 +1,7 @@
 // Lists every test file explicitly: a bare `tsx --test` on Node 20 finds no .ts files and "passes".
 import { readdirSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import { buildCliBundle } from "./build-cli-bundle.mjs";
 
 function walk(dir) {
@@ -23,10 +23,30 @@ if (files.length === 0) {
 }
 // `dalil` started as a child process by the tests runs from one bundle of the sources, built now (see there).
 const bundle = await buildCliBundle(process.cwd(), join(process.cwd(), "test-artifacts", `dalil-cli-${process.pid}.mjs`));
-const r = spawnSync(
+// A hung test must fail the run, not hold it until CI's own limit: after the watchdog's minutes the whole
+// process group (the runner, each test file, whatever they started) is killed and the run fails in a sentence.
+const minutes = Number(process.env.DALIL_TEST_WATCHDOG_MIN ?? 60);
+const child = spawn(
   process.execPath,
   ["--import", "tsx", "--test", "--test-concurrency=2", "--test-reporter=tap", ...files],
-  { stdio: "inherit", env: { ...process.env, NODE_ENV: "test", DALIL_CLI_BUNDLE: bundle } },
+  { stdio: "inherit", detached: true, env: { ...process.env, NODE_ENV: "test", DALIL_CLI_BUNDLE: bundle } },
 );
+const killAll = () => {
+  try {
+    process.kill(-child.pid, "SIGKILL");
+  } catch {
+    child.kill("SIGKILL");
+  }
+};
+// the group is its own, so a Ctrl-C at the terminal reaches it only through here
+for (const sig of ["SIGINT", "SIGTERM"]) process.once(sig, killAll);
+let timedOut = false;
+const watchdog = setTimeout(() => {
+  timedOut = true;
+  console.error(`\nnot ok - the tests did not finish within ${minutes} min: a test or a process it started hangs; all were stopped`);
+  killAll();
+}, minutes * 60_000);
+const status = await new Promise((resolve) => child.once("exit", (code) => resolve(code)));
+clearTimeout(watchdog);
 rmSync(bundle, { force: true });
-process.exit(r.status ?? 1);
+process.exit(timedOut ? 1 : (status ?? 1));
