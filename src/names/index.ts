@@ -18,6 +18,8 @@ export {
   NAME_KEY_PREFIX,
   namePartsFound,
   namePartsMatcher,
+  nameParts,
+  type NamePartsMatcher,
   jaroWinkler,
   resetNameCaches,
   NAME_THRESHOLDS,

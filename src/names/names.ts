@@ -980,9 +980,19 @@ export function namePartsFound(query: string, name: string, min = 0.85): boolean
  * read once, and each name, and each part of a name, is compared once however often it recurs, as common names
  * and name parts do.
  */
-export function namePartsMatcher(query: string, min = 0.85): (name: string) => boolean {
+export type NamePartsMatcher = ((name: string) => boolean) & {
+  /** The same answer for a name already split by `nameParts` (a search holds its bodies' names so). */
+  parts(parts: readonly string[]): boolean;
+};
+
+/** A name's parts as namePartsMatcher compares them: split once, compared by many searches. */
+export function nameParts(name: string): string[] {
+  return slotTexts(parseNameChain(name));
+}
+
+export function namePartsMatcher(query: string, min = 0.85): NamePartsMatcher {
   const q = slotTexts(parseNameChain(query)).map(tokenOf);
-  if (q.length === 0) return () => false;
+  if (q.length === 0) return Object.assign(() => false, { parts: () => false });
   // For each part of a name: which of the query's parts it is (one flag per query part).
   const partFits = new Map<string, boolean[]>();
   const byName = new Map<string, boolean>();
@@ -995,15 +1005,19 @@ export function namePartsMatcher(query: string, min = 0.85): (name: string) => b
     }
     return f;
   };
-  return (name) => {
+  const ofParts = (parts: readonly string[]): boolean => {
+    const f = parts.map(fits);
+    return q.every((_, i) => f.some((x) => x[i]));
+  };
+  const byText = (name: string): boolean => {
     let found = byName.get(name);
     if (found === undefined) {
-      const parts = slotTexts(parseNameChain(name)).map(fits);
-      found = q.every((_, i) => parts.some((f) => f[i]));
+      found = ofParts(nameParts(name));
       byName.set(name, found);
     }
     return found;
   };
+  return Object.assign(byText, { parts: ofParts });
 }
 
 /** The prefix of a name key in a search index: no word of a language starts "nk" and is followed by a skeleton only. */
