@@ -57,7 +57,8 @@ function fileProblem(err: unknown): string | null {
   if (!(err instanceof Error)) return null;
   const { code, path } = err as NodeJS.ErrnoException;
   // a write to an open file (fd, no path) and a service that does not answer: said plainly, with what to do
-  if (code === "ENOSPC" && !path) return "A disk this command writes to (the data folder or the temporary folder) is full: make room, then run it again.";
+  // SQLite says a full disk in its own words ("database or disk is full"): the same sentence for both
+  if ((code === "ENOSPC" && !path) || code === "SQLITE_FULL") return "A disk this command writes to (the data folder or the temporary folder) is full: make room, then run it again.";
   if (code === "ECONNREFUSED" || code === "ECONNRESET" || code === "ETIMEDOUT") {
     const at = (err as { address?: string; port?: number }).address;
     const port = (err as { port?: number }).port;
