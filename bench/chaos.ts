@@ -242,9 +242,9 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
       if (r.signal === "SIGKILL") tally.killed++;
       else if (r.code === 0) tally.ok++;
       else tally.failed++;
-      log(`  ${role}: ${r.signal ?? `exit ${r.code}`}${r.code ? ` — ${sentence(r)}` : ""}`);
-      if (STACK.test(r.stderr)) report.stackTraces.push(`${role}: ${r.stderr.slice(0, 600)}`);
       const said = r.signal ? "" : sentence(r);
+      log(`  ${role}: ${r.signal ?? `exit ${r.code}`}${r.code ? ` — ${said}` : ""}`);
+      if (STACK.test(r.stderr)) report.stackTraces.push(`${role}: ${r.stderr.slice(0, 600)}`);
       if (said && (r.code !== 0 || /resumed|interrupted/.test(said))) report.sentences[`${role}: ${said}`] = (report.sentences[`${role}: ${said}`] ?? 0) + 1;
       return r;
     };
