@@ -42,5 +42,5 @@ export const systemActor: Actor = { kind: "system", id: "system:dalil", role: "a
 
 /** The form of an actor written into custody events: identifying the agent, never carrying secrets. */
 export function actorRef(a: Actor): { kind: string; id: string; role: string } {
-  return { kind: a.kind, id: a.id, role: a.role };
+  return { id: a.id, kind: a.kind, role: a.role };
 }

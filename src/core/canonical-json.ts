@@ -7,6 +7,10 @@
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
 export function canonicalJson(value: unknown): string {
+  // A value already in canonical order (plain objects with their keys sorted, as the custody log builds its events)
+  // is written by JSON.stringify alone, whose output then is the canonical one: the same escaping (ES2019), the same
+  // shortest numbers, -0 as 0, and no other key order to apply.
+  if (typeof value === "object" && value !== null && inCanonicalOrder(value)) return JSON.stringify(value);
   if (value === null) return "null";
   switch (typeof value) {
     case "boolean":
@@ -38,6 +42,42 @@ export function canonicalJson(value: unknown): string {
     }
     default:
       throw new TypeError(`canonical JSON cannot hold a ${typeof value}`);
+  }
+}
+
+/**
+ * Whether JSON.stringify of v gives its canonical form: only plain objects and arrays, finite numbers, strings,
+ * booleans and null (no undefined in an array: JSON.stringify would write null where canonicalJson refuses); every
+ * object's keys, in the order JSON.stringify takes them (which puts index-like keys first), in UTF-16 order.
+ */
+function inCanonicalOrder(v: unknown): boolean {
+  switch (typeof v) {
+    case "string":
+    case "boolean":
+      return true;
+    case "number":
+      return Number.isFinite(v);
+    case "object": {
+      if (v === null) return true;
+      if (Array.isArray(v)) {
+        for (let i = 0; i < v.length; i++) if (!inCanonicalOrder(v[i])) return false;
+        return true;
+      }
+      const proto = Object.getPrototypeOf(v) as unknown;
+      if (proto !== Object.prototype && proto !== null) return false;
+      const obj = v as Record<string, unknown>;
+      let prev: string | undefined;
+      for (const k in obj) {
+        if (!Object.hasOwn(obj, k)) return false;
+        if (prev !== undefined && !(prev < k)) return false;
+        prev = k;
+        const x = obj[k];
+        if (x !== undefined && !inCanonicalOrder(x)) return false;
+      }
+      return true;
+    }
+    default:
+      return false;
   }
 }
 

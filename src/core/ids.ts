@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { pooledRandomBytes } from "./random-pool.ts";
 
 /**
  * Record ids: a prefix naming the record kind and 16 random bytes in lowercase base32 (no ambiguity with
@@ -7,7 +7,7 @@ import { randomBytes } from "node:crypto";
 const ALPHABET = "abcdefghijklmnopqrstuvwxyz234567";
 
 export function newId(prefix: string): string {
-  const bytes = randomBytes(16);
+  const bytes = pooledRandomBytes(16);
   let bits = 0;
   let value = 0;
   let out = "";

@@ -67,17 +67,24 @@ export function custody(
   detail: Record<string, unknown> = {},
   outcome: Outcome = "success",
 ): CustodyEvent {
+  // Keys in canonical (sorted) order, so that the leaf is serialised in one pass (canonicalJson's fast path).
   return {
-    v: EVENT_VERSION,
-    id: newId("evt"),
-    type,
-    at: at.toISOString(),
     actor: actorRef(actor),
-    software: { ...SOFTWARE },
-    objects,
-    outcome,
+    at: at.toISOString(),
     detail,
+    id: newId("evt"),
+    objects: objects.map(inKeyOrder),
+    outcome,
+    software: { name: SOFTWARE.name, version: SOFTWARE.version },
+    type,
+    v: EVENT_VERSION,
   };
+}
+
+function inKeyOrder(o: EventObject): EventObject {
+  const out: Record<string, unknown> = {};
+  for (const k of Object.keys(o).sort()) out[k] = (o as unknown as Record<string, unknown>)[k];
+  return out as unknown as EventObject;
 }
 
 export function leafBytes(e: CustodyEvent): Buffer {

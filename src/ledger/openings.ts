@@ -1,4 +1,5 @@
-import { createHash, randomBytes } from "node:crypto";
+import { hash } from "node:crypto";
+import { pooledRandomHex } from "../core/random-pool.ts";
 import { canonicalJson } from "../core/canonical-json.ts";
 import type { Tx } from "../db/database.ts";
 import type { Dialect } from "../db/migrate.ts";
@@ -39,7 +40,7 @@ export function isCommitment(v: unknown): v is string {
 
 export function commitment(eventId: string, field: string, salt: string, value: unknown): string {
   const body = canonicalJson({ event: eventId, field, salt, value });
-  return COMMITMENT_PREFIX + createHash("sha256").update(body, "utf8").digest("hex");
+  return COMMITMENT_PREFIX + hash("sha256", body, "hex");
 }
 
 export interface Opening {
@@ -57,50 +58,47 @@ export function sealEvent(e: CustodyEvent): Opening[] {
   const before = sealed.get(e);
   if (before) return before;
   const out: Opening[] = [];
-  const seal = (field: string, value: unknown): string => {
-    const salt = nextSalt();
-    out.push({ field, salt, value });
-    return commitment(e.id, field, salt, value);
-  };
-  const walk = (v: unknown, path: string): unknown => {
-    if (v instanceof Secret) return seal(path, v.value);
-    if (Array.isArray(v)) return v.map((x, i) => walk(x, `${path}.${i}`));
-    if (v && typeof v === "object") return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x, `${path}.${k}`)]));
-    return v;
-  };
-  if (e.actor.kind === "operator" && !isCommitment(e.actor.id)) e.actor = { ...e.actor, id: seal("actor.id", e.actor.id) };
-  e.detail = walk(e.detail, "detail") as Record<string, unknown>;
+  if (e.actor.kind === "operator" && !isCommitment(e.actor.id)) e.actor = { ...e.actor, id: seal(e.id, out, "actor.id", e.actor.id) };
+  // Most details hold no secret: they are kept as they are rather than copied.
+  if (holdsSecret(e.detail)) e.detail = withCommitments(e.id, out, e.detail, "detail") as Record<string, unknown>;
   sealed.set(e, out);
   return out;
 }
 
+function seal(eventId: string, out: Opening[], field: string, value: unknown): string {
+  const salt = nextSalt();
+  out.push({ field, salt, value });
+  return commitment(eventId, field, salt, value);
+}
+
+/** A copy of v with every Secret in it replaced by its commitment (module-level: the append path is hot). */
+function withCommitments(eventId: string, out: Opening[], v: unknown, path: string): unknown {
+  if (v instanceof Secret) return seal(eventId, out, path, v.value);
+  if (Array.isArray(v)) return v.map((x, i) => withCommitments(eventId, out, x, `${path}.${i}`));
+  if (v && typeof v === "object") return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, withCommitments(eventId, out, x, `${path}.${k}`)]));
+  return v;
+}
+
+function holdsSecret(v: unknown): boolean {
+  if (v instanceof Secret) return true;
+  if (Array.isArray(v)) return v.some(holdsSecret);
+  if (v && typeof v === "object") {
+    for (const k in v) if (Object.hasOwn(v, k) && holdsSecret((v as Record<string, unknown>)[k])) return true;
+  }
+  return false;
+}
+
 const sealed = new WeakMap<CustodyEvent, Opening[]>();
 
-/**
- * 32 fresh random bytes as hex, cut from a pool drawn from the system's CSPRNG 1,024 salts at a time (one call per
- * batch of events instead of one per field). Every byte is used once and only once.
- */
+/** 32 fresh random bytes as hex, from the process's CSPRNG pool (every byte used once). */
 const SALT_BYTES = 32;
-let saltPool = Buffer.alloc(0);
-let saltAt = 0;
 function nextSalt(): string {
-  if (saltAt + SALT_BYTES > saltPool.length) {
-    saltPool = randomBytes(SALT_BYTES * 1024);
-    saltAt = 0;
-  }
-  const salt = saltPool.toString("hex", saltAt, saltAt + SALT_BYTES);
-  saltAt += SALT_BYTES;
-  return salt;
+  return pooledRandomHex(SALT_BYTES);
 }
 
 /** Throws if a Secret is still in the event: its value would otherwise be serialised into the leaf. */
 export function assertSealed(e: CustodyEvent): void {
-  const walk = (v: unknown): void => {
-    if (v instanceof Secret) throw new Error(`custody event ${e.id} has a value marked secret that was not sealed into a commitment`);
-    if (Array.isArray(v)) v.forEach(walk);
-    else if (v && typeof v === "object") Object.values(v).forEach(walk);
-  };
-  walk(e.detail);
+  if (holdsSecret(e.detail)) throw new Error(`custody event ${e.id} has a value marked secret that was not sealed into a commitment`);
 }
 
 /** Every commitment in an event, by the field path its opening is stored under. */
