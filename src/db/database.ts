@@ -47,12 +47,42 @@ class ImmediateSqliteDriver extends SqliteDriver {
   }
 }
 
+/**
+ * Kysely prepares every statement again each time it runs it; SQLite then parses and plans its text again (for the
+ * custody log's multi-row inserts, tens of thousands of placeholders a batch). Prepared statements are kept by
+ * their text, the most recently used few hundred, and reused when not in the middle of an iteration. SQLite
+ * prepares a kept statement again by itself when the schema it was planned for has changed (a migration).
+ */
+const KEPT_STATEMENTS = 256;
+
+function keepStatements(sqlite: SQLite.Database): { prepare(text: string): SQLite.Statement; close(): void } {
+  const kept = new Map<string, SQLite.Statement>();
+  const prepare = (text: string): SQLite.Statement => {
+    const stmt = kept.get(text);
+    if (stmt && !stmt.busy) {
+      kept.delete(text);
+      kept.set(text, stmt);
+      return stmt;
+    }
+    const fresh = sqlite.prepare(text);
+    if (!stmt) {
+      kept.set(text, fresh);
+      if (kept.size > KEPT_STATEMENTS) kept.delete(kept.keys().next().value as string);
+    }
+    return fresh;
+  };
+  return { prepare, close: () => sqlite.close() };
+}
+
 class ImmediateSqliteDialect extends SqliteDialect {
-  constructor(private readonly cfg: ConstructorParameters<typeof SqliteDialect>[0]) {
+  private readonly cfg: ConstructorParameters<typeof SqliteDialect>[0];
+  constructor(private readonly sqlite: SQLite.Database) {
+    const cfg = { database: keepStatements(sqlite) };
     super(cfg);
+    this.cfg = cfg;
   }
   override createDriver(): Driver {
-    return new ImmediateSqliteDriver(this.cfg.database as SQLite.Database, this.cfg);
+    return new ImmediateSqliteDriver(this.sqlite, this.cfg);
   }
 }
 
@@ -111,7 +141,7 @@ export async function openDatabase(opts: OpenDatabaseOptions): Promise<DatabaseH
     // Evidence records: a committed transaction must survive a power cut, so FULL, not NORMAL.
     sqlite.pragma("synchronous = FULL");
     sqlite.pragma("foreign_keys = ON");
-    db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: sqlite }) });
+    db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect(sqlite) });
     dialect = "sqlite";
   }
   if (opts.migrate !== false) await migrateToLatest(db as unknown as Kysely<unknown>, dialect, schemaName);
