@@ -24,6 +24,12 @@ export interface DatabaseHandle {
   /** Runs fn in one transaction; on SQLite it takes the write lock at BEGIN so two processes never deadlock. */
   transaction<T>(fn: (tx: Transaction<Database>) => Promise<T>): Promise<T>;
   close(): Promise<void>;
+  /**
+   * PostgreSQL only: runs a fixed statement that each pooled connection parses and plans once, under `name`, for
+   * reads asked many times a second (an inclusion proof). Kysely sends every statement to be parsed and planned
+   * again. SQLite keeps every statement prepared by its text already.
+   */
+  prepared?<R>(name: string, text: string, values: unknown[]): Promise<R[]>;
 }
 
 /** SQLite's deferred BEGIN upgrades to a write lock late, and two writers can then fail with SQLITE_BUSY. */
@@ -98,6 +104,7 @@ export async function openDatabase(opts: OpenDatabaseOptions): Promise<DatabaseH
   let db: Db;
   let dialect: Dialect;
   let schemaName: string | undefined;
+  let prepared: DatabaseHandle["prepared"];
   if (url && /^postgres(ql)?:\/\//.test(url)) {
     const parsed = new URL(url);
     const schema = parsed.searchParams.get("schema");
@@ -130,6 +137,7 @@ export async function openDatabase(opts: OpenDatabaseOptions): Promise<DatabaseH
       }
     }
     db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    prepared = async <R>(name: string, text: string, values: unknown[]) => (await pool.query({ name, text, values })).rows as R[];
     dialect = "postgres";
   } else {
     mkdirSync(dirname(opts.sqlitePath), { recursive: true, mode: 0o700 });
@@ -150,6 +158,7 @@ export async function openDatabase(opts: OpenDatabaseOptions): Promise<DatabaseH
     dialect,
     transaction: (fn) => db.transaction().execute(fn),
     close: () => db.destroy(),
+    ...(prepared ? { prepared } : {}),
   };
 }
 

@@ -69,6 +69,22 @@ export interface StoredCheckpoint {
   published: string;
 }
 
+/** One row of the proof read: k 0 the latest checkpoint, 1 the leaf, 2 a stored hash (n its index). */
+interface ProofRow {
+  k: number;
+  n: number;
+  b: Buffer | null;
+  t: string | null;
+  t2: string | null;
+  b2: Buffer | null;
+}
+
+/** The proof read as one fixed statement (PostgreSQL plans it once per connection): the hashes' indexes are an array. */
+const PROOF_IN_ONE_READ = `select 0 as k, c.size as n, c.root as b, c.note as t, c.created_at as t2, c.timestamp_token as b2
+    from (select size, root, note, created_at, timestamp_token from checkpoints order by size desc limit 1) c
+  union all select 1, seq, leaf, null, null, null from custody_events where seq = $1
+  union all select 2, idx, hash, null, null, null from log_hashes where idx = any($2::bigint[])`;
+
 export class LogTree {
   private witnessSource?: { current(): WitnessClient | undefined };
 
@@ -268,14 +284,7 @@ export class LogTree {
       indexes.push(...ix);
       return Promise.resolve(ix.map(() => zero));
     });
-    const hashRows = indexes.length
-      ? sql`union all select 2, idx, hash, null, null, null from log_hashes where idx in (${sql.join(indexes)})`
-      : sql``;
-    const { rows } = await sql<{ k: number; n: number; b: Buffer | null; t: string | null; t2: string | null; b2: Buffer | null }>`
-      select 0 as k, c.size as n, c.root as b, c.note as t, c.created_at as t2, c.timestamp_token as b2
-        from (select size, root, note, created_at, timestamp_token from checkpoints order by size desc limit 1) c
-      union all select 1, seq, leaf, null, null, null from custody_events where seq = ${seq}
-      ${hashRows}`.execute(this.dbh.db);
+    const rows = this.dbh.prepared ? await this.dbh.prepared<ProofRow>("dalil_proof_in_one_read", PROOF_IN_ONE_READ, [seq, indexes]) : await this.proofRowsSqlite(seq, indexes);
     const head = rows.find((r) => Number(r.k) === 0);
     const leaf = rows.find((r) => Number(r.k) === 1)?.b;
     if (!head || Number(head.n) !== size || !leaf || !head.b || head.t === null || head.t2 === null) return null;
@@ -284,6 +293,18 @@ export class LogTree {
     const hashes = await inclusionProof(seq, size, (ix) => Promise.resolve(ix.map((i) => byIdx.get(i)!)));
     const cp: StoredCheckpoint = { size, root: head.b, note: head.t, createdAt: head.t2, timestampToken: head.b2, published: head.t };
     return { proof: formatTlogProof({ index: seq, proof: hashes, checkpoint: cp.published }), leaf, checkpoint: cp };
+  }
+
+  private async proofRowsSqlite(seq: number, indexes: number[]): Promise<ProofRow[]> {
+    const hashRows = indexes.length
+      ? sql`union all select 2, idx, hash, null, null, null from log_hashes where idx in (${sql.join(indexes)})`
+      : sql``;
+    const { rows } = await sql<ProofRow>`
+      select 0 as k, c.size as n, c.root as b, c.note as t, c.created_at as t2, c.timestamp_token as b2
+        from (select size, root, note, created_at, timestamp_token from checkpoints order by size desc limit 1) c
+      union all select 1, seq, leaf, null, null, null from custody_events where seq = ${seq}
+      ${hashRows}`.execute(this.dbh.db);
+    return rows;
   }
 
   private async proveEventSlowly(seq: number): Promise<{ proof: string; leaf: Buffer; checkpoint: StoredCheckpoint }> {
