@@ -28,8 +28,14 @@ export const EMPTY_ROOT: Buffer = sha256Once("sha256", Buffer.alloc(0), "buffer"
 const nodeScratch = Buffer.alloc(1 + 2 * HASH_SIZE);
 nodeScratch[0] = 0x01;
 
+/** Leaves up to this size are framed in a reused buffer (verify hashes every leaf of the log; most are < 1 KiB). */
+const LEAF_SCRATCH = 64 * 1024;
+const leafScratch = Buffer.allocUnsafe(LEAF_SCRATCH);
+
 export function leafHash(data: Uint8Array): Buffer {
-  const buf = Buffer.allocUnsafe(1 + data.length);
+  const need = 1 + data.length;
+  // Safe to share for the same reason as nodeScratch: hashing is synchronous.
+  const buf = need <= LEAF_SCRATCH ? leafScratch.subarray(0, need) : Buffer.allocUnsafe(need);
   buf[0] = 0x00;
   buf.set(data, 1);
   return sha256Once("sha256", buf, "buffer");

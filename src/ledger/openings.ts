@@ -105,13 +105,14 @@ export function assertSealed(e: CustodyEvent): void {
 export function commitmentsIn(e: CustodyEvent): Map<string, string> {
   const out = new Map<string, string>();
   if (isCommitment(e.actor?.id)) out.set("actor.id", e.actor.id);
-  const walk = (v: unknown, path: string): void => {
-    if (isCommitment(v)) out.set(path, v);
-    else if (Array.isArray(v)) v.forEach((x, i) => walk(x, `${path}.${i}`));
-    else if (v && typeof v === "object") for (const [k, x] of Object.entries(v)) walk(x, `${path}.${k}`);
-  };
-  walk(e.detail, "detail");
+  collectCommitments(e.detail, "detail", out);
   return out;
+}
+
+function collectCommitments(v: unknown, path: string, out: Map<string, string>): void {
+  if (isCommitment(v)) out.set(path, v);
+  else if (Array.isArray(v)) v.forEach((x, i) => collectCommitments(x, `${path}.${i}`, out));
+  else if (v && typeof v === "object") for (const [k, x] of Object.entries(v)) collectCommitments(x, `${path}.${k}`, out);
 }
 
 export interface StoredOpening {
