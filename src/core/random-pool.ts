@@ -10,26 +10,27 @@ const POOL_BYTES = 16 * 1024;
 let pool = Buffer.alloc(0);
 let at = 0;
 
-/** n fresh random bytes (n ≤ 16 KiB), as a view that no later call reuses. */
-export function pooledRandomBytes(n: number): Buffer {
-  if (n > POOL_BYTES) return randomBytes(n);
+/** Where n fresh bytes start in the pool, drawing a new pool when this one has fewer left. */
+function take(n: number): number {
   if (at + n > pool.length) {
     pool = randomBytes(POOL_BYTES);
     at = 0;
   }
-  const out = pool.subarray(at, at + n);
+  const start = at;
   at += n;
-  return out;
+  return start;
+}
+
+/** n fresh random bytes, as a view that no later call reuses. */
+export function pooledRandomBytes(n: number): Buffer {
+  if (n > POOL_BYTES) return randomBytes(n);
+  const start = take(n);
+  return pool.subarray(start, start + n);
 }
 
 /** n fresh random bytes as lowercase hex. */
 export function pooledRandomHex(n: number): string {
   if (n > POOL_BYTES) return randomBytes(n).toString("hex");
-  if (at + n > pool.length) {
-    pool = randomBytes(POOL_BYTES);
-    at = 0;
-  }
-  const out = pool.toString("hex", at, at + n);
-  at += n;
-  return out;
+  const start = take(n);
+  return pool.toString("hex", start, start + n);
 }

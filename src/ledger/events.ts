@@ -75,7 +75,7 @@ export function custody(
     id: newId("evt"),
     objects: objects.map(inKeyOrder),
     outcome,
-    software: { name: SOFTWARE.name, version: SOFTWARE.version },
+    software: { ...SOFTWARE },
     type,
     v: EVENT_VERSION,
   };
