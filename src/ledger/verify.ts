@@ -28,7 +28,7 @@ export interface LedgerReport {
 }
 
 /** Events per read: large pages, so the database answers in few round trips and the hashing runs in one pass. */
-const PAGE = 20_000;
+export const VERIFY_PAGE = 20_000;
 
 export async function verifyLedger(ctx: Ctx): Promise<LedgerReport> {
   const findings: Finding[] = [];
@@ -72,7 +72,7 @@ export async function verifyLedger(ctx: Ctx): Promise<LedgerReport> {
       .select(["seq", "id", "type", "at", "outcome", "actor", "leaf"])
       .where("seq", ">", last)
       .orderBy("seq")
-      .limit(PAGE)
+      .limit(VERIFY_PAGE)
       .execute();
     if (rows.length === 0) break;
     const stored = await storedLeafHashes(ctx, rows[0]!.seq, rows[rows.length - 1]!.seq);
