@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { loadConfig } from "../../src/core/config.ts";
 import { openArchive } from "../../src/app/open-archive.ts";
@@ -30,6 +30,11 @@ export async function freshArchive(
 }
 
 const cards = new Map<string, Promise<{ dir: string; truth: DemoCardTruth }>>();
+/** The folders of this process's cards, removed when it exits (each is 15–20 MB; every test file made one). */
+const cardFolders: string[] = [];
+process.on("exit", () => {
+  for (const d of cardFolders) rmSync(d, { recursive: true, force: true });
+});
 
 /** A demo card generated once per test process and shared (cards are read-only inputs). */
 export function demoCard(bodies: number, withFaults: boolean, seed = "test"): Promise<{ dir: string; truth: DemoCardTruth }> {
@@ -37,7 +42,9 @@ export function demoCard(bodies: number, withFaults: boolean, seed = "test"): Pr
   let p = cards.get(key);
   if (!p) {
     p = (async () => {
-      const dir = join(tempDir("dalil-card-"), "card");
+      const folder = tempDir("dalil-card-");
+      cardFolders.push(folder);
+      const dir = join(folder, "card");
       if (!existsSync(join(dir, "truth.json"))) await writeDemoCard(dir, { bodies, seed, withFaults });
       const truth = JSON.parse(readFileSync(join(dir, "truth.json"), "utf8")) as DemoCardTruth;
       return { dir, truth };
