@@ -34,7 +34,7 @@ const OWNERS = {
   archive: ["originals", "renditions", "sightings", "sources"],
   access: ["access_audit", "api_tokens", "auth_throttle", "recovery_codes", "sealed_identities", "sessions", "users"],
   catalogue: [
-    "bodies", "body_facets", "body_findings", "body_numbers", "body_photos", "body_search", "entities", "field_history",
+    "bodies", "body_facets", "body_findings", "body_numbers", "body_photos", "body_search", "body_words", "entities", "field_history",
     "body_identifications", "body_documents", "grouping_proposals", "links", "photo_readings", "card_reads", "ref_counters", "vocabularies",
   ],
   review: ["review_assignments", "review_items", "review_samples", "reviews"],

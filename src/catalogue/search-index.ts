@@ -10,7 +10,7 @@ import type { Mark } from "./marks.ts";
  * names, notes, clothing, marks, hospital, branch and findings (labels in both languages), dates, and its
  * photos' metadata (SHA-256, capture date, camera model — never the serial, which is sensitive), and the
  * names' cross-script keys (`nameKeyTokens`), so a name is found in either script. Stored in
- * body_search.search_text; the FTS5 table (SQLite) and the tsvector column (PostgreSQL) index exactly these
+ * body_search.search_text; the FTS5 table (SQLite) and body_words (PostgreSQL, migration 0028) index exactly these
  * tokens. A merged record has no row there: it is found through the body it went into.
  */
 export interface IndexInput {

@@ -1,4 +1,5 @@
-import { sql } from "kysely";
+import { createHash } from "node:crypto";
+import { CompiledQuery, sql } from "kysely";
 import type { Ctx } from "../app/context.ts";
 import type { Actor } from "../core/actor.ts";
 import { searchTokens } from "../core/arabic.ts";
@@ -21,7 +22,7 @@ import { say } from "../core/messages.ts";
  * and keyset paging.
  *
  * The text goes through the same `searchTokens` as the stored documents; SQLite matches with FTS5, PostgreSQL
- * with a tsvector and GIN index, over identical tokens, so both find the same bodies. Everything else (facet
+ * with a b-tree of (word, ref_no) (migration 0028), over identical tokens, so both find the same bodies. Everything else (facet
  * filters, counts, sort, pages) runs over the in-memory facet index (facet-index.ts) by one piece of code, so
  * both databases give the same order, totals and counts. Relevance ranking is deliberately not offered: BM25
  * and ts_rank differ, and an archive's answer should not depend on its database.
@@ -79,14 +80,9 @@ function list(v: string[] | undefined, field: string): string[] {
   return out;
 }
 
-/** The FTS5 MATCH string or the tsquery text for tokens; the last one a prefix when asked. */
-function textQuery(tokens: string[], prefix: boolean, pg: boolean): string {
-  return tokens
-    .map((t, i) => {
-      const last = prefix && i === tokens.length - 1;
-      return pg ? `'${t}'${last ? ":*" : ""}` : `"${t}"${last ? "*" : ""}`;
-    })
-    .join(pg ? " & " : " ");
+/** The FTS5 MATCH string for tokens (SQLite); the last one a prefix when asked. */
+function ftsQuery(tokens: string[], prefix: boolean): string {
+  return tokens.map((t, i) => `"${t}"${prefix && i === tokens.length - 1 ? "*" : ""}`).join(" ");
 }
 
 /** A facet filter: which values pass (unknown = the field is empty). */
@@ -182,11 +178,7 @@ function orderBuckets(b: FacetBucket[]): FacetBucket[] {
 /** The ref_no of every active body the text matches (null: no text, every body). */
 async function textMatches(ctx: Ctx, p: Plan, raw: string, stamp: number): Promise<number[] | null> {
   if (p.tokens.length === 0) return null;
-  const pg = ctx.db.dialect === "postgres";
-  const wordsQuery = textQuery(p.tokens, p.prefix, pg);
-  // every part of the name by one of its keys (FTS5 wants AND spelled out between groups)
-  const keysQuery = p.nameKeys?.map((part) => `(${part.map((k) => (pg ? `'${k}'` : `"${k}"`)).join(pg ? " | " : " OR ")})`).join(pg ? " & " : " AND ");
-  const { words, more } = await (pg ? pgMatches : sqliteMatches)(ctx, wordsQuery, keysQuery);
+  const { words, more } = ctx.db.dialect === "postgres" ? await pgMatches(ctx, p) : await sqliteMatches(ctx, p);
   if (!more.length) return words;
   // the bodies only the keys found, by the names module's comparison: keys are skeletons, and علاء and علي share one
   const found = namePartsMatcher(raw);
@@ -195,29 +187,78 @@ async function textMatches(ctx: Ctx, p: Plan, raw: string, stamp: number): Promi
   return words;
 }
 
-/**
- * Both queries in one statement: one scan of the index for either, each row flagged by whether its words match.
- * A common name's keys find most of what its words find (محمد: 3,842 and 2,389 of 110,000); read twice, their
- * rows cost a third of the search.
- */
-async function pgMatches(ctx: Ctx, wordsQuery: string, keysQuery: string | undefined): Promise<{ words: number[]; more: number[] }> {
-  if (!keysQuery) {
-    const { rows } = await sql<{ n: number }>`select ref_no as n from body_search where search_vector @@ ${wordsQuery}::tsquery`.execute(ctx.db.db);
-    return { words: rows.map((r) => Number(r.n)), more: [] };
+/** The first string after every string that starts with `prefix`, in code point (= UTF-8 byte) order; null if none. */
+export function afterPrefix(prefix: string): string | null {
+  const points = [...prefix];
+  while (points.length) {
+    let next = points.pop()!.codePointAt(0)! + 1;
+    if (next >= 0xd800 && next <= 0xdfff) next = 0xe000;
+    if (next <= 0x10ffff) return points.join("") + String.fromCodePoint(next);
   }
-  const { rows } = await sql<{ n: number; w: boolean }>`
-    select ref_no as n, search_vector @@ ${wordsQuery}::tsquery as w from body_search
-     where search_vector @@ (${wordsQuery}::tsquery || ${keysQuery}::tsquery)`.execute(ctx.db.db);
-  const words: number[] = [];
-  const more: number[] = [];
-  for (const r of rows) (r.w ? words : more).push(Number(r.n));
-  return { words, more };
+  return null;
 }
 
-async function sqliteMatches(ctx: Ctx, wordsQuery: string, keysQuery: string | undefined): Promise<{ words: number[]; more: number[] }> {
+/** One word of a query: a body matches when it holds any of `words`, or, for a prefix, a word that begins with it. */
+interface WordGroup {
+  words: string[];
+  prefix: boolean;
+}
+
+/**
+ * PostgreSQL: one fixed statement per shape of query over the (word, ref_no) b-tree of migration 0028, read
+ * without visiting a table row. The bodies are driven by one exact word (a range of the index, each body in it
+ * once) and the query's other words are semi-joins. The words' and the keys' bodies come back as two strings,
+ * not as a row a body: thousands of rows cost node more than the search did (p95 31 against 15 ms for مح* at
+ * ten times the card). Each shape is planned once per pooled connection (`prepared`); planning was a third of
+ * a common name's time.
+ */
+export function wordsStatement(words: WordGroup[], keys: WordGroup[] | null): { text: string; values: unknown[] } {
+  const values: unknown[] = [];
+  const param = (v: unknown) => `$${values.push(v)}`;
+  const match = (g: WordGroup, column: string) => {
+    if (g.prefix) {
+      const end = afterPrefix(g.words[0]!);
+      return `${column} >= ${param(g.words[0]!)}${end === null ? "" : ` and ${column} < ${param(end)}`}`;
+    }
+    return g.words.length === 1 ? `${column} = ${param(g.words[0]!)}` : `${column} = any(${param(g.words)}::text[])`;
+  };
+  const bodies = (groups: WordGroup[]) => {
+    const at = Math.max(0, groups.findIndex((g) => !g.prefix && g.words.length === 1));
+    const driver = groups[at]!;
+    const once = !driver.prefix && driver.words.length === 1;
+    const where = [match(driver, "d.word")];
+    for (const [i, g] of groups.entries()) {
+      if (i !== at) where.push(`exists (select 1 from body_words x where x.ref_no = d.ref_no and ${match(g, "x.word")})`);
+    }
+    return `select string_agg(ref_no::text, ',') from (select ${once ? "" : "distinct "}d.ref_no from body_words d where ${where.join(" and ")}) b`;
+  };
+  const text = `select (${bodies(words)}) as words, ${keys ? `(${bodies(keys)})` : "null"} as keys`;
+  return { text, values };
+}
+
+async function pgMatches(ctx: Ctx, p: Plan): Promise<{ words: number[]; more: number[] }> {
+  const { text, values } = wordsStatement(
+    p.tokens.map((t, i) => ({ words: [t], prefix: p.prefix && i === p.tokens.length - 1 })),
+    p.nameKeys?.map((part) => ({ words: part, prefix: false })) ?? null,
+  );
+  type Found = { words: string | null; keys: string | null };
+  // A connection keeps each shape's plan: only short queries (up to four words and four parts of a name, a few
+  // hundred shapes at most) are kept, so no run of odd queries can grow the server's memory without end.
+  const rows = ctx.db.prepared && p.tokens.length <= 4 && (p.nameKeys?.length ?? 0) <= 4
+    ? await ctx.db.prepared<Found>(`search_${createHash("sha256").update(text).digest("hex").slice(0, 20)}`, text, values)
+    : (await ctx.db.db.executeQuery<Found>(CompiledQuery.raw(text, values))).rows;
+  const list = (s: string | null | undefined) => (s ? s.split(",").map(Number) : []);
+  const words = list(rows[0]?.words);
+  const have = new Set(words);
+  return { words, more: list(rows[0]?.keys).filter((n) => !have.has(n)) };
+}
+
+async function sqliteMatches(ctx: Ctx, p: Plan): Promise<{ words: number[]; more: number[] }> {
   const run = async (text: string) => (await sql<{ n: number }>`select rowid as n from bodies_fts where bodies_fts match ${text}`.execute(ctx.db.db)).rows.map((r) => Number(r.n));
-  const words = await run(wordsQuery);
-  if (!keysQuery) return { words, more: [] };
+  const words = await run(ftsQuery(p.tokens, p.prefix));
+  if (!p.nameKeys) return { words, more: [] };
+  // every part of the name by one of its keys (FTS5 wants AND spelled out between groups)
+  const keysQuery = p.nameKeys.map((part) => `(${part.map((k) => `"${k}"`).join(" OR ")})`).join(" AND ");
   const have = new Set(words);
   return { words, more: (await run(keysQuery)).filter((n) => !have.has(n)) };
 }

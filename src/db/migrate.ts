@@ -22,6 +22,7 @@ import * as m0024 from "./migrations/0024-body-documents.ts";
 import * as m0025 from "./migrations/0025-dna-referrals.ts";
 import * as m0026 from "./migrations/0026-log-tables-by-key.ts";
 import * as m0027 from "./migrations/0027-card-reads.ts";
+import * as m0028 from "./migrations/0028-body-words.ts";
 
 export type Dialect = "sqlite" | "postgres";
 
@@ -61,6 +62,7 @@ const MIGRATIONS: Record<string, MigrationModule> = {
   "0025-dna-referrals": m0025,
   "0026-log-tables-by-key": m0026,
   "0027-card-reads": m0027,
+  "0028-body-words": m0028,
 };
 
 export function registerMigration(name: string, mod: MigrationModule): void {
