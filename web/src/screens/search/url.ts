@@ -1,4 +1,5 @@
-import { FACETS, type FacetName } from "../../api/types/search.ts";
+import type * as server from "../../../../src/catalogue/contracts.ts";
+import { FACETS, type FacetName, type Same } from "../../api/types/search.ts";
 
 /**
  * Everything a search shows lives in its URL (/search?q=…&branch=215&branch=227&view=grid&after=…), so a
@@ -8,6 +9,8 @@ export const VIEWS = ["list", "grid"] as const;
 export type View = (typeof VIEWS)[number];
 export const SORTS = ["ref", "-ref", "photo_date", "-photo_date", "updated", "-updated"] as const;
 export type Sort = (typeof SORTS)[number];
+/** The server's orders (its contract's SORTS): a copy that drifts fails the typecheck. */
+export const sortsAreTheServers: Same<Sort, (typeof server.SORTS)[number]> = true;
 
 export interface SearchState {
   q: string;
