@@ -16,11 +16,14 @@ import type { MigrationContext } from "../migrate.ts";
  */
 export async function up(db: Kysely<unknown>, m: MigrationContext): Promise<void> {
   if (m.dialect !== "postgres") return;
-  await sql`create table body_words (
-    word text collate "C" not null,
-    ref_no bigint not null,
-    constraint body_words_pk primary key (word, ref_no)
-  )`.execute(db);
+  await sql`create table body_words (word text collate "C" not null, ref_no bigint not null)`.execute(db);
+  // Filled before its key exists: the index is then built once, sorted, instead of grown a row at a time (at ten
+  // times the card, 196 against 288 MB). Writes to body_search wait until the migration commits (with the
+  // trigger in place), so none falls between the fill and the trigger.
+  await sql`lock table body_search in share mode`.execute(db);
+  await sql`insert into body_words (word, ref_no)
+    select distinct w, ref_no from body_search, unnest(string_to_array(search_text, ' ')) w where w <> ''`.execute(db);
+  await sql`alter table body_words add constraint body_words_pk primary key (word, ref_no)`.execute(db);
   // Only the words that changed are deleted and inserted: a body is re-indexed on every edit, and most of its
   // ~40 words (its photos' hashes, its labels) stay. Deletes go through the primary key (word first).
   await sql
@@ -48,8 +51,6 @@ export async function up(db: Kysely<unknown>, m: MigrationContext): Promise<void
     .execute(db);
   await sql`create trigger body_search_words after insert or update or delete on body_search
     for each row execute function dalil_body_words()`.execute(db);
-  await sql`insert into body_words (word, ref_no)
-    select distinct w, ref_no from body_search, unnest(string_to_array(search_text, ' ')) w where w <> ''`.execute(db);
   // The GIN index and the vector it indexed are no longer read. Dropping the column frees its space as rows are
   // next written (or at a VACUUM FULL an operator chooses to run); it is not rewritten here.
   await sql`alter table body_search drop column search_vector`.execute(db);
