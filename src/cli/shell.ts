@@ -3,6 +3,7 @@ import { dirname } from "node:path";
 import type { Command } from "commander";
 import { loadConfig, paths, type Config } from "../core/config.ts";
 import { DalilError, Invalid } from "../core/errors.ts";
+import { say, terminalLanguage, wordedIn, type Language, type Said } from "../core/messages.ts";
 import { spokenDuration, TimeLeft } from "../core/time-left.ts";
 import { openArchive } from "../app/open-archive.ts";
 import type { Archive } from "../app/context.ts";
@@ -34,10 +35,7 @@ export function holdsArchive(config: Config, env: NodeJS.ProcessEnv = process.en
 export async function withArchive<T>(opts: CommonOptions, fn: (a: Archive) => Promise<T>, how: { create?: boolean } = {}): Promise<T> {
   const config = loadConfig({ data: opts.data });
   if (!how.create && !holdsArchive(config)) {
-    throw new Invalid(
-      `There is no archive in ${config.dataDir}. Name the archive's folder with --data (or DALIL_DATA), or create one there with \`dalil init --data ${config.dataDir}\`.`,
-      "data",
-    );
+    throw new Invalid(say("cli.noArchive", { folder: config.dataDir }), "data");
   }
   const archive = await openArchive(config);
   try {
@@ -52,47 +50,51 @@ export function print(opts: CommonOptions, value: unknown, text?: string): void 
   else process.stdout.write(text.endsWith("\n") ? text : `${text}\n`);
 }
 
-/** A file system error the person can act on (a path that is not there, not readable, not a folder), in words. */
-function fileProblem(err: unknown): string | null {
+/** A file system error the person can act on (a path that is not there, not readable, not a folder), as a message. */
+function fileProblem(err: unknown): Said | null {
   if (!(err instanceof Error)) return null;
   const { code, path } = err as NodeJS.ErrnoException;
   // a write to an open file (fd, no path) and a service that does not answer: said plainly, with what to do
   // SQLite says a full disk in its own words ("database or disk is full"): the same sentence for both
-  if ((code === "ENOSPC" && !path) || code === "SQLITE_FULL") return "A disk this command writes to (the data folder or the temporary folder) is full: make room, then run it again.";
+  if ((code === "ENOSPC" && !path) || code === "SQLITE_FULL") return say("cli.diskFull");
   if (code === "ECONNREFUSED" || code === "ECONNRESET" || code === "ETIMEDOUT") {
-    const at = (err as { address?: string; port?: number }).address;
+    const at = (err as { address?: string }).address;
     const port = (err as { port?: number }).port;
-    return `The server at ${at ?? "the configured address"}${port ? `:${port}` : ""} did not answer (${code}): is the database or the storage server running? Run the command again when it is.`;
+    return at ? say("cli.noAnswer", { server: `${at}${port ? `:${port}` : ""}`, code }) : say("cli.noAnswerUnnamed", { code });
   }
   if (!code || !path) return null;
   switch (code) {
     case "ENOENT":
-      return existsSync(dirname(path)) ? `There is no file or folder ${path}.` : `There is no folder ${dirname(path)} (for ${path}).`;
+      return existsSync(dirname(path)) ? say("cli.noFile", { path }) : say("cli.noFolderFor", { folder: dirname(path), path });
     case "EACCES":
     case "EPERM":
-      return `${path} cannot be read or written with this account's permissions.`;
+      return say("cli.permission", { path });
     case "ENOTDIR":
-      return `${path} is not a folder (or a part of its path is a file).`;
+      return say("cli.notFolder", { path });
     case "EISDIR":
-      return `${path} is a folder; a file was expected.`;
+      return say("cli.isFolder", { path });
     case "EEXIST":
-      return `${path} already exists.`;
+      return say("cli.exists", { path });
     case "ENOSPC":
-      return `The disk holding ${path} is full.`;
+      return say("cli.diskFullAt", { path });
     default:
       return null;
   }
 }
 
-/** Errors become one sentence on stderr and an exit code; a stack only for the unexpected, and only with DEBUG. */
-export function reportError(err: unknown): number {
+/**
+ * Errors become one sentence on stderr, in the terminal's language (DALIL_LANG, else the locale), and an exit
+ * code; a stack only for the unexpected, and only with DEBUG. In English an error says its own sentence (which
+ * may tell more than its key's); a sentence with no message key (an unexpected error's own words) stays as said.
+ */
+export function reportError(err: unknown, lang: Language = terminalLanguage()): number {
   if (err instanceof DalilError) {
-    process.stderr.write(`dalil: ${err.message}\n`);
+    process.stderr.write(`dalil: ${lang !== "en" && err.key ? wordedIn(lang, err.key, err.params) : err.message}\n`);
     return err.exitCode;
   }
   const problem = fileProblem(err);
   if (problem) {
-    process.stderr.write(`dalil: ${problem}\n`);
+    process.stderr.write(`dalil: ${wordedIn(lang, problem.key, problem.params)}\n`);
     if (process.env.DEBUG && err instanceof Error && err.stack) process.stderr.write(`${err.stack}\n`);
     return 2;
   }
@@ -160,14 +162,16 @@ export async function underFlags<T>(flags: Record<string, string>, run: () => Pr
     const flag = field !== undefined ? flags[field] : undefined;
     if (!flag || !(err instanceof Invalid)) throw err;
     const why = err.message.startsWith(`${field}: `) ? err.message.slice(field!.length + 2) : err.message;
-    throw new Invalid(`${flag} ${why}`, flag);
+    // the key stays, so the sentence is still said in the terminal's language (there without the flag's name)
+    const named = new Invalid(`${flag} ${why}`, flag);
+    throw err.key ? named.says(err.key, err.params) : named;
   }
 }
 
 export function positiveIntOption(flag: string): (v: string) => number {
   return (v) => {
     const n = Number(v);
-    if (!Number.isInteger(n) || n <= 0) throw new Invalid(`${flag} takes a whole number above zero, not "${v}".`, flag);
+    if (!Number.isInteger(n) || n <= 0) throw new Invalid(say("cli.wholeNumber", { flag, value: v }), flag);
     return n;
   };
 }

@@ -131,6 +131,19 @@ export const MESSAGES = {
   "demoCard.seed": [],
   "demoCard.folderNotEmpty": ["folder"],
   "demoCard.anomaliesNeedPhotos": ["min"],
+  // What the CLI says of a disk, a file or a server that failed it (src/cli/shell.ts), in the terminal's language.
+  "cli.diskFull": [],
+  "cli.diskFullAt": ["path"],
+  "cli.noAnswer": ["server", "code"],
+  "cli.noAnswerUnnamed": ["code"],
+  "cli.noFile": ["path"],
+  "cli.noFolderFor": ["folder", "path"],
+  "cli.permission": ["path"],
+  "cli.notFolder": ["path"],
+  "cli.isFolder": ["path"],
+  "cli.exists": ["path"],
+  "cli.noArchive": ["folder"],
+  "cli.wholeNumber": ["flag", "value"],
   "demoCard.filesPerFolder": [],
   "demoCard.full": [],
   "demoCard.startDate": ["date"],
@@ -702,38 +715,65 @@ export function say(key: MessageKey, params: MessageParams = {}): Said {
 }
 
 type Tree = { [k: string]: string | Tree };
-let englishWords: Tree | undefined;
-function wordsEn(): Tree {
-  englishWords ??= (JSON.parse(readFileSync(join(import.meta.dirname, "..", "..", "web", "src", "i18n", "areas", "server.en.json"), "utf8")) as { server: Tree }).server;
-  return englishWords;
+/** The languages the archive words its messages in (the web app's, web/src/i18n). */
+export type Language = "en" | "ar";
+const I18N = join(import.meta.dirname, "..", "..", "web", "src", "i18n");
+const serverWords: Partial<Record<Language, Tree>> = {};
+function wordsIn(lang: Language): Tree {
+  return (serverWords[lang] ??= (JSON.parse(readFileSync(join(I18N, "areas", `server.${lang}.json`), "utf8")) as { server: Tree }).server);
 }
-function lookup(key: string): string | undefined {
-  let node: string | Tree | undefined = wordsEn();
+const roleWords: Partial<Record<Language, Record<string, string>>> = {};
+function roleIn(lang: Language, role: string): string {
+  // English keeps the role's own name, spaced ("forensic reviewer"), as the CLI and the log have always said it
+  if (lang === "en") return role.replace(/_/g, " ");
+  roleWords[lang] ??= (JSON.parse(readFileSync(join(I18N, `${lang}.json`), "utf8")) as { roles: Record<string, string> }).roles;
+  return roleWords[lang][role] ?? role;
+}
+function lookup(lang: Language, key: string): string | undefined {
+  const words = wordsIn(lang);
+  let node: string | Tree | undefined = words;
   for (const part of key.split(".")) node = typeof node === "object" ? node[part] : undefined;
   if (typeof node === "string") return node;
   // i18next looks a dotted key up whole too ("archive.read" under "action").
   const dot = key.indexOf(".");
   const head = key.slice(0, dot);
-  const group = wordsEn()[head];
+  const group = words[head];
   if (dot > 0 && typeof group === "object" && typeof group[key.slice(dot + 1)] === "string") return group[key.slice(dot + 1)] as string;
   return undefined;
 }
-const EN_PLURAL = new Intl.PluralRules("en");
+const PLURALS: Record<Language, Intl.PluralRules> = { en: new Intl.PluralRules("en"), ar: new Intl.PluralRules("ar") };
 
 /**
- * The English sentence of a message, as the web app words it in English: the same words
- * (web/src/i18n/areas/server.en.json), the plural form its `count` calls for, and roles, actions, markings,
- * kinds of record and consent tiers in words. The CLI prints it; HTTP answers carry it beside the key.
+ * A message's sentence in `lang`, as the web app words it: the same words (web/src/i18n/areas/server.<lang>.json),
+ * the plural form its `count` calls for, and roles, actions, markings, kinds of record and consent tiers in words.
+ * A key with no words in that language falls back to English.
  */
-export function english(key: string, params: MessageParams = {}): string {
+export function wordedIn(lang: Language, key: string, params: MessageParams = {}): string {
   const count = params.count;
-  const template = (typeof count === "number" ? lookup(`${key}_${EN_PLURAL.select(count)}`) ?? lookup(`${key}_other`) : undefined) ?? lookup(key);
-  if (template === undefined) return key;
+  const template =
+    (typeof count === "number" ? (lookup(lang, `${key}_${PLURALS[lang].select(count)}`) ?? lookup(lang, `${key}_other`)) : undefined) ?? lookup(lang, key);
+  if (template === undefined) return lang === "en" ? key : wordedIn("en", key, params);
   const worded: Record<string, string | number> = { ...params };
-  if (typeof params.role === "string") worded.role = params.role.replace(/_/g, " ");
+  if (typeof params.role === "string") worded.role = roleIn(lang, params.role);
   for (const group of ["sensitivity", "action", "kind", "tier"] as const) {
     const v = params[group];
-    if (typeof v === "string") worded[group] = lookup(`${group}.${v}`) ?? v;
+    if (typeof v === "string") worded[group] = lookup(lang, `${group}.${v}`) ?? v;
   }
   return template.replace(/\{\{(\w+)\}\}/g, (m, name: string) => (name in worded ? String(worded[name]) : m));
+}
+
+/** The English sentence of a message (`wordedIn("en", …)`): the CLI's default, the log's, and HTTP answers' beside the key. */
+export function english(key: string, params: MessageParams = {}): string {
+  return wordedIn("en", key, params);
+}
+
+/**
+ * The language a person at a terminal reads: DALIL_LANG (ar or en), else the locale's (LC_ALL, LC_MESSAGES,
+ * LANG: ar_SY.UTF-8 is Arabic), else English.
+ */
+export function terminalLanguage(env: NodeJS.ProcessEnv = process.env): Language {
+  const chosen = env.DALIL_LANG?.trim().toLowerCase();
+  if (chosen === "ar" || chosen === "en") return chosen;
+  const locale = env.LC_ALL || env.LC_MESSAGES || env.LANG || "";
+  return /^ar([_.@-]|$)/i.test(locale) ? "ar" : "en";
 }
