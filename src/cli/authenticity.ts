@@ -7,16 +7,17 @@ import { operatorActor } from "../core/actor.ts";
 import { Invalid } from "../core/errors.ts";
 import { analyseCard, errorLevel, reportText, runAuthenticity, showAuthenticity, type PhotoInput, type RunView } from "../authenticity/index.ts";
 import { globalOptions, print, progressBar, withArchive } from "./shell.ts";
+import { say } from "../core/messages.ts";
 
 /** `dalil authenticity …`: analyse a card in the archive (a custody event), read an analysis, or analyse files outside it. */
 function lang(v: string): "en" | "ar" {
-  if (v !== "en" && v !== "ar") throw new Invalid(`--lang is en or ar, not "${v}".`, "--lang");
+  if (v !== "en" && v !== "ar") throw new Invalid(say("cli.langOption", { value: v }), "--lang");
   return v;
 }
 
 function quality(v: string): number {
   const n = Number(v);
-  if (!Number.isInteger(n) || n < 50 || n > 99) throw new Invalid(`--quality takes a whole number from 50 to 99, not "${v}".`, "--quality");
+  if (!Number.isInteger(n) || n < 50 || n > 99) throw new Invalid(say("cli.qualityOption", { value: v }), "--quality");
   return n;
 }
 
@@ -79,7 +80,7 @@ export function registerAuthenticityCommands(program: Command): void {
     .action(async (paths: string[], o: { content: boolean; lang: "en" | "ar" }, cmd: Command) => {
       const opts = globalOptions(cmd);
       const files = await jpegFiles(paths);
-      if (files.length === 0) throw new Invalid("No JPEG files (.jpg, .jpeg) were found there.", "paths");
+      if (files.length === 0) throw new Invalid(say("cli.noJpegs"), "paths");
       const inputs: PhotoInput[] = [];
       for (const f of files) {
         const bytes = await readFile(f.path);
@@ -97,8 +98,8 @@ export function registerAuthenticityCommands(program: Command): void {
     .option("--quality <q>", "JPEG quality of the re-save, 50–99", quality, 90)
     .action(async (sha256: string, o: { out: string; quality: number }, cmd: Command) => {
       const opts = globalOptions(cmd);
-      if (!/^[0-9a-f]{64}$/.test(sha256)) throw new Invalid("Name the photo by its SHA-256 (64 lowercase hex digits).", "sha256");
-      if (existsSync(o.out)) throw new Invalid(`${o.out} already exists; name a new file with --out.`, "--out");
+      if (!/^[0-9a-f]{64}$/.test(sha256)) throw new Invalid(say("cli.photoBySha"), "sha256");
+      if (existsSync(o.out)) throw new Invalid(say("cli.outExists", { path: o.out }), "--out");
       await withArchive(opts, async (arc) => {
         const r = await errorLevel(arc, operatorActor(), { sha256, quality: o.quality });
         await writeFile(o.out, r.png, { flag: "wx" });

@@ -37,6 +37,7 @@ import {
   type SortKey,
 } from "../catalogue/index.ts";
 import { globalOptions, positiveIntOption, print, progressBar, underFlags, withArchive } from "./shell.ts";
+import { say } from "../core/messages.ts";
 
 /**
  * `dalil search …` and `dalil catalogue …`: the catalogue from the server's shell. Whoever runs these holds the
@@ -51,7 +52,7 @@ function parseFacets(list: string[]): Partial<Record<FacetName, string[]>> {
   for (const f of list) {
     const m = /^([a-z]+)=(.+)$/.exec(f);
     if (!m || !(FACETS as readonly string[]).includes(m[1]!)) {
-      throw new Invalid(`--facet takes NAME=VALUE with NAME one of ${FACETS.join(", ")} (e.g. --facet branch=215), not "${f}".`, "--facet");
+      throw new Invalid(say("cli.facetOption", { names: FACETS.join(", "), value: f }), "--facet");
     }
     const name = m[1] as FacetName;
     out[name] = [...(out[name] ?? []), ...m[2]!.split(",")];
@@ -121,7 +122,7 @@ function parseSets(list: string[]): BodyPatch {
     const i = s.indexOf("=");
     const field = i > 0 ? s.slice(0, i) : "";
     if (!(EDITABLE_FIELDS as readonly string[]).includes(field)) {
-      throw new Invalid(`--set takes FIELD=VALUE with FIELD one of ${EDITABLE_FIELDS.join(", ")}, not "${s}".`, "--set");
+      throw new Invalid(say("cli.setOption", { fields: EDITABLE_FIELDS.join(", "), value: s }), "--set");
     }
     const raw = s.slice(i + 1);
     if (raw === "") patch[field] = field === "marks" || field === "injuries" ? [] : null;
@@ -178,7 +179,7 @@ export function registerCatalogueCommands(program: Command): void {
     .option("--dry-run", "check every row and report, write nothing")
     .action(async (file: string, o: { source: string; dryRun?: boolean }, cmd: Command) => {
       const opts = globalOptions(cmd);
-      if (statSync(file).size > 50 * 1024 * 1024) throw new Invalid(`${file} is larger than 50 MB; split it.`, "file");
+      if (statSync(file).size > 50 * 1024 * 1024) throw new Invalid(say("cli.fileTooLarge", { file, mb: 50 }), "file");
       const csv = readFileSync(file, "utf8");
       await withArchive(opts, async (a) => {
         const r = await importBodyDocuments(a, operatorActor(), { csv, source: o.source, dryRun: Boolean(o.dryRun) });

@@ -22,18 +22,19 @@ import {
   type MarkRegion,
 } from "../dossiers/index.ts";
 import { globalOptions, positiveIntOption, print, progressBar, withArchive } from "./shell.ts";
+import { say } from "../core/messages.ts";
 
 /** `dalil dossier …`: cases, exhibits, versions and packages, from the server's shell as the operator. */
 function evidence(v: string, prev: EvidenceRef[] = []): EvidenceRef[] {
   const i = v.indexOf(":");
   const kind = v.slice(0, i);
-  if (i < 1 || !(EVIDENCE_KINDS as readonly string[]).includes(kind)) throw new Invalid(`--evidence takes KIND:REF with KIND one of ${EVIDENCE_KINDS.join(", ")}, not "${v}".`, "--evidence");
+  if (i < 1 || !(EVIDENCE_KINDS as readonly string[]).includes(kind)) throw new Invalid(say("cli.evidenceOption", { kinds: EVIDENCE_KINDS.join(", "), value: v }), "--evidence");
   return [...prev, { kind: kind as EvidenceRef["kind"], ref: v.slice(i + 1) }];
 }
 
 function choice<T extends string>(flag: string, values: readonly T[]): (v: string) => T {
   return (v) => {
-    if (!(values as readonly string[]).includes(v)) throw new Invalid(`${flag} is one of ${values.join(", ")}, not "${v}".`, flag);
+    if (!(values as readonly string[]).includes(v)) throw new Invalid(say("cli.oneOf", { flag, values: values.join(", "), value: v }), flag);
     return v as T;
   };
 }

@@ -5,6 +5,7 @@ import { Invalid } from "../core/errors.ts";
 import { rotateSealedKey } from "../access/index.ts";
 import { rotateMasterKey } from "../archive/index.ts";
 import { globalOptions, print, withArchive } from "./shell.ts";
+import { say } from "../core/messages.ts";
 
 /** `dalil keys rotate-master|rotate-sealed`: the operator (who holds the keys directory) rotates a key. */
 export function registerKeyCommands(program: Command): void {
@@ -17,7 +18,7 @@ export function registerKeyCommands(program: Command): void {
     .action(async (o: { newKeyFile?: string }, cmd: Command) => {
       const opts = globalOptions(cmd);
       const newKey = o.newKeyFile ? Buffer.from(readFileSync(o.newKeyFile, "utf8").trim(), "base64") : undefined;
-      if (newKey && newKey.length !== 32) throw new Invalid("The new key file must hold the base64 of 32 bytes.", "--new-key-file");
+      if (newKey && newKey.length !== 32) throw new Invalid(say("cli.newKeyFile"), "--new-key-file");
       await withArchive(opts, async (a) => {
         const r = await rotateMasterKey(a, operatorActor(), newKey ? { newKey } : {});
         print(opts, r, `master key ${r.from} → ${r.to}: ${r.rewrapped} data keys rewrapped, ${r.alreadyCurrent} already current. Back up keys/master.key now.`);

@@ -5,6 +5,7 @@ import { operatorActor } from "../core/actor.ts";
 import { Invalid } from "../core/errors.ts";
 import { checkProofBundle, consistencyProof, latestCheckpoint, logTiles, proveOriginal, timestampLatestCheckpoint, verifierKey, describeQuorum, witnessStates, cosignLatest, addWitness, removeWitness, setWitnessQuorum, showWitnessPolicy, type WitnessPolicyView } from "../ledger/index.ts";
 import { globalOptions, positiveIntOption, print, withArchive } from "./shell.ts";
+import { say } from "../core/messages.ts";
 
 export function registerLogCommands(program: Command): void {
   const log = program.command("log").description("the custody log: checkpoints, keys, proofs, tiles");
@@ -152,7 +153,7 @@ export function registerLogCommands(program: Command): void {
     .description("set the quorum: a witness or group name, or none; or a number k and the witnesses of which k must cosign")
     .action(async (quorum: string, members: string[], _o: unknown, cmd: Command) => {
       const input = /^[0-9]+$/.test(quorum) ? { threshold: Number(quorum), members } : { quorum };
-      if ("quorum" in input && members.length) throw new Invalid("A quorum by name takes no members; for k of some witnesses give the number first: quorum 2 a b c.");
+      if ("quorum" in input && members.length) throw new Invalid(say("cli.quorumByName"));
       await editPolicy((a) => setWitnessQuorum(a, operatorActor(), input))(cmd);
     });
 
@@ -191,6 +192,6 @@ function readText(file: string): string {
   try {
     return readFileSync(file, "utf8");
   } catch (err) {
-    throw new Invalid(`Cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}.`);
+    throw new Invalid(say("cli.cannotRead", { file, code: (err as NodeJS.ErrnoException).code ?? (err as Error).message }));
   }
 }

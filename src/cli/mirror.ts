@@ -7,6 +7,7 @@ import { Invalid } from "../core/errors.ts";
 import { loadConfig, paths } from "../core/config.ts";
 import { writeKeyFile } from "../core/key-file.ts";
 import { globalOptions, holdsArchive, positiveIntOption, print, withArchive } from "./shell.ts";
+import { say } from "../core/messages.ts";
 
 /** The mirror's folder: --data, or DALIL_MIRROR_DATA, or ./dalil-mirror (never an archive's folder by default). */
 function mirrorDir(cmd: Command): string {
@@ -98,7 +99,7 @@ export function registerMirrorCommands(program: Command): void {
     .action(async (o: { from: string; keys: string }, cmd: Command) => {
       const g = globalOptions(cmd);
       const config = loadConfig({ data: g.data });
-      if (holdsArchive(config)) throw new Invalid(`${config.dataDir} already holds an archive; restore into a new folder.`, "data");
+      if (holdsArchive(config)) throw new Invalid(say("cli.holdsArchive", { folder: config.dataDir }), "data");
       for (const f of readdirSync(o.keys)) writeKeyFile(paths.keys(config), f, readFileSync(join(o.keys, f)), "create");
       await withArchive(g, async (a) => {
         const r = await restoreFromMirror(a, operatorActor(), { mirrorDir: resolve(o.from) });

@@ -12,6 +12,7 @@ import { demoReviewer } from "./exhibition.ts";
 import { buildDemoExhibition } from "../exhibitions/index.ts";
 import { scheduleCopyAudits } from "../mirror/index.ts";
 import { globalOptions, print, progressBar, withArchive, positiveIntOption } from "./shell.ts";
+import { say } from "../core/messages.ts";
 
 interface ServeOptions {
   port: number;
@@ -31,7 +32,7 @@ export function trustProxySetting(value: string | true | undefined): string[] | 
   if (value === undefined) return undefined;
   if (value === true) return ["loopback"];
   const list = value.split(",").map((x) => x.trim()).filter(Boolean);
-  if (list.length === 0) throw new Invalid("--trust-proxy: give the proxies' addresses, comma-separated, or no value for a proxy on this machine.", "trust-proxy");
+  if (list.length === 0) throw new Invalid(say("cli.trustProxy"), "trust-proxy");
   return list;
 }
 

@@ -6,6 +6,7 @@ import { listSealed, MAX_IDENTITY_BYTES, openSealedIdentity } from "../access/in
 import { listSources, sealIdentity } from "../archive/index.ts";
 
 import { globalOptions, print, withArchive } from "./shell.ts";
+import { say } from "../core/messages.ts";
 
 /**
  * `dalil sources list|seal|unseal|sealed`: the media taken in, and the sealed identities of the people who handed
@@ -37,7 +38,7 @@ export function registerSourceCommands(program: Command): void {
     .action(async (sourceId: string, o: { identityFile: string; replace?: boolean }, cmd: Command) => {
       const opts = globalOptions(cmd);
       const size = statSync(o.identityFile).size;
-      if (size > MAX_IDENTITY_BYTES) throw new Invalid(`The identity file is larger than ${MAX_IDENTITY_BYTES / 1024} KiB.`, "--identity-file");
+      if (size > MAX_IDENTITY_BYTES) throw new Invalid(say("cli.identityTooLarge", { kib: MAX_IDENTITY_BYTES / 1024 }), "--identity-file");
       const identity = readFileSync(o.identityFile, "utf8");
       await withArchive(opts, async (a) => {
         const v = await sealIdentity(a, operatorActor(), { sourceId, identity, replace: Boolean(o.replace) });

@@ -4,6 +4,7 @@ import type { Command } from "commander";
 import { Invalid } from "../core/errors.ts";
 import { Witness, initWitness, witnessServer } from "../witness/index.ts";
 import { globalOptions, print } from "./shell.ts";
+import { say } from "../core/messages.ts";
 
 /** The witness's folder: --data, or DALIL_WITNESS_DATA, or ./dalil-witness (never an archive's folder by default). */
 function witnessDir(cmd: Command): string {
@@ -65,7 +66,7 @@ export function registerWitnessCommands(program: Command): void {
     .option("--host <host>", "address to listen on", "127.0.0.1")
     .action(async (o: { port: string; host: string }, cmd: Command) => {
       const port = Number(o.port);
-      if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Invalid(`--port takes a port number, not "${o.port}".`, "port");
+      if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Invalid(say("cli.portNumber", { value: String(o.port) }), "port");
       const w = new Witness(witnessDir(cmd));
       const server = witnessServer(w);
       await new Promise<void>((ok, fail) => server.once("error", fail).listen(port, o.host, ok));
