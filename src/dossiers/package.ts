@@ -149,8 +149,8 @@ export function checkRecipient(input: { recipient: string; purpose: string; clea
 export async function buildPackage(ctx: Ctx, actor: Actor, input: BuildPackageInput): Promise<BuildPackageResult> {
   ctx.policy.require(actor, "package.export");
   const shas = [...new Set(input.originals.map((s) => s.trim().toLowerCase()))];
-  if (shas.length === 0) throw new Invalid("Name at least one original (--sha256) to put in the package.", "originals");
-  for (const s of shas) if (!/^[0-9a-f]{64}$/.test(s)) throw new Invalid(`${s} is not a SHA-256 of 64 hex digits.`, "originals");
+  if (shas.length === 0) throw new Invalid(say("package.noOriginals"), "originals");
+  for (const s of shas) if (!/^[0-9a-f]{64}$/.test(s)) throw new Invalid(say("package.notSha256", { value: s.slice(0, 80) }), "originals");
   return writePackage(ctx, actor, { ...input, items: shas.map((sha256, i) => ({ exhibit: exhibitNumber(i), sha256 })) });
 }
 

@@ -7,6 +7,7 @@
 import type { Ctx } from "../app/context.ts";
 import type { Actor } from "../core/actor.ts";
 import { Conflict } from "../core/errors.ts";
+import { say } from "../core/messages.ts";
 import { originalFacts, preservedOriginals } from "../archive/index.ts";
 import { approveExhibition, createExhibition, publishExhibition, showExhibition, submitExhibition } from "./exhibitions.ts";
 import { addItem, addRegion, originalBytes, reviewItem, updateItem } from "./items.ts";
@@ -40,10 +41,10 @@ const PLAN: { layers: Partial<Layers>; caption: { ar: string; en: string }; regi
 ];
 
 export async function buildDemoExhibition(ctx: Ctx, author: Actor, reviewer: Actor): Promise<ExhibitionSummary> {
-  if (author.id === reviewer.id) throw new Conflict("The demo needs two people: one prepares the exhibition, another reviews it.");
+  if (author.id === reviewer.id) throw new Conflict(say("exhibition.demoTwoPeople"));
   const facts = await originalFacts(ctx.db.db, (await preservedOriginals(ctx.db.db)).sort());
   const photos = [...facts.values()].filter((f) => f.mediaKind === "image" && f.status === "preserved").slice(0, PLAN.length);
-  if (photos.length === 0) throw new Conflict("The archive holds no photographs yet; take in a card first (dalil demo-card, dalil ingest).");
+  if (photos.length === 0) throw new Conflict(say("exhibition.demoNoPhotos"));
   const ex = await createExhibition(ctx, author, {
     title: { ar: "عرض تجريبي: صور بعناية", en: "Demonstration: photographs, with care" },
     statement: {

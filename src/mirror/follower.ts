@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, readSync, readdirSync, rmSync, statSync, ftruncateSync, writeSync } from "node:fs";
 import { join, resolve, sep } from "node:path";
 import { IntegrityError, Invalid } from "../core/errors.ts";
+import { say } from "../core/messages.ts";
 import {
   MerkleAppender,
   TILE_WIDTH,
@@ -105,10 +106,10 @@ export function mirrorPaths(dir: string) {
 /** `dalil mirror init URL --token TOKEN`: the folder, its cosigner key, and the archive's log key (trusted on first use unless given). */
 export async function initMirror(dir: string, input: { url: string; token: string; name?: string; logVkey?: string }, fetchImpl: typeof fetch = fetch): Promise<MirrorConfig> {
   const p = mirrorPaths(dir);
-  if (existsSync(p.config)) throw new Invalid(`${dir} already holds a mirror; follow it with \`dalil mirror follow --data ${dir}\`.`, "data");
+  if (existsSync(p.config)) throw new Invalid(say("mirror.alreadyHere", { folder: dir }), "data");
   const url = input.url.replace(/\/+$/, "");
-  if (!/^https?:\/\/[^\s]+$/.test(url)) throw new Invalid(`"${input.url}" is not the archive's http(s) address.`, "url");
-  if (!/^dalilm_[A-Za-z0-9_-]{20,}$/.test(input.token)) throw new Invalid("The token is the dalilm_… string `dalil mirror grant` printed on the archive.", "token");
+  if (!/^https?:\/\/[^\s]+$/.test(url)) throw new Invalid(say("mirror.badUrl", { url: input.url.slice(0, 200) }), "url");
+  if (!/^dalilm_[A-Za-z0-9_-]{20,}$/.test(input.token)) throw new Invalid(say("mirror.badToken"), "token");
   const fetchOne = httpFetcher(url, input.token, fetchImpl);
   const logVkey = (input.logVkey ?? (await fetchOne("/log/key")).toString("utf8")).trim();
   const verifier = newVerifier(logVkey);
@@ -126,7 +127,7 @@ export async function initMirror(dir: string, input: { url: string; token: strin
 
 export function loadMirror(dir: string): { config: MirrorConfig; token: string; cosigner: Cosigner; state: MirrorState | null } {
   const p = mirrorPaths(dir);
-  if (!existsSync(p.config)) throw new Invalid(`${dir} holds no mirror; create one with \`dalil mirror init URL --token TOKEN --data ${dir}\`.`, "data");
+  if (!existsSync(p.config)) throw new Invalid(say("mirror.noneHere", { folder: dir }), "data");
   const config = JSON.parse(readFileSync(p.config, "utf8")) as MirrorConfig;
   const state = existsSync(p.state) ? (JSON.parse(readFileSync(p.state, "utf8")) as MirrorState) : null;
   return { config, token: readFileSync(p.token, "utf8").trim(), cosigner: parseCosignerKey(readFileSync(p.key, "utf8")), state };
@@ -143,7 +144,7 @@ function httpFetcher(url: string, token: string, fetchImpl: typeof fetch = fetch
           await sleep(500 * (attempt + 1));
           continue;
         }
-        throw new Invalid(`The archive at ${url} cannot be reached (${(err as Error).message}); the mirror will catch up on the next follow.`);
+        throw new Invalid(say("mirror.unreachable", { url, why: (err as Error).message }));
       }
       if (res.status === 429 && attempt < 50) {
         await res.arrayBuffer();
@@ -151,8 +152,8 @@ function httpFetcher(url: string, token: string, fetchImpl: typeof fetch = fetch
         continue;
       }
       const body = Buffer.from(await res.arrayBuffer());
-      if (res.status === 401 || res.status === 403) throw new Invalid(`The archive refused the mirror's token (${res.status}) for ${path}: the grant may have been revoked.`, "token");
-      if (!res.ok) throw new Invalid(`The archive answered ${res.status} for ${path}: ${body.toString("utf8").slice(0, 200)}`);
+      if (res.status === 401 || res.status === 403) throw new Invalid(say("mirror.tokenRefused", { status: res.status, path }), "token");
+      if (!res.ok) throw new Invalid(say("mirror.answered", { status: res.status, path, said: body.toString("utf8").slice(0, 200) }));
       return body;
     }
   };
@@ -197,7 +198,7 @@ class HashFile {
     const have = statSync(path).size;
     if (have < count * 32) {
       closeSync(this.fd);
-      throw new IntegrityError(`${path} holds ${have / 32} hashes, fewer than the ${count} its state says were written; restore the mirror folder from a backup or start a new mirror.`);
+      throw new IntegrityError(say("mirror.hashesShort", { path, have: have / 32, written: count }));
     }
     // hashes appended by a follow that was interrupted before its state was written
     if (have > count * 32) ftruncateSync(this.fd, count * 32);
@@ -239,7 +240,7 @@ export async function followOnce(dir: string, opts: { fetchImpl?: typeof fetch; 
   const p = mirrorPaths(dir);
   const { config, token, cosigner, state } = loadMirror(dir);
   if (existsSync(p.alarm)) {
-    throw new IntegrityError(`This mirror stopped on an inconsistency and follows no further: ${readFileSync(p.alarm, "utf8").trim()} Remove ${p.alarm} only once the archive's custodians have explained it.`);
+    throw new IntegrityError(say("mirror.stopped", { alarm: readFileSync(p.alarm, "utf8").trim(), path: p.alarm }));
   }
   const get = httpFetcher(config.url, token, opts.fetchImpl);
   const verifier = newVerifier(config.logVkey);
@@ -248,7 +249,7 @@ export async function followOnce(dir: string, opts: { fetchImpl?: typeof fetch; 
   try {
     cp = openCheckpoint(note, [verifier]).checkpoint;
   } catch (err) {
-    throw new IntegrityError(`The archive's checkpoint does not verify with the log key this mirror was set up with: ${(err as Error).message}`);
+    throw new IntegrityError(say("mirror.checkpointKey", { why: (err as Error).message }));
   }
   const held = { size: state?.size ?? 0, root: state ? Buffer.from(state.root, "base64") : null, note: state?.checkpoint ?? null };
   const report: FollowReport = { from: held.size, size: held.size, entriesFetched: 0, objectsFetched: 0, objectsHeld: 0, bytesFetched: 0, cosignature: null, alarm: null };
@@ -359,7 +360,7 @@ export async function followOnce(dir: string, opts: { fetchImpl?: typeof fetch; 
         const o = slice[next++]!;
         const target = safeJoin(p.blobs, o.key);
         const bytes = await get(`/mirror/object/${o.key}`, { auth: true });
-        if (bytes.length !== o.size) throw new IntegrityError(`The object ${o.key} came with ${bytes.length} bytes, not the ${o.size} listed; follow again.`);
+        if (bytes.length !== o.size) throw new IntegrityError(say("mirror.objectSize", { key: o.key, bytes: bytes.length, size: o.size }));
         objects.stage(target, bytes, 0o600);
         manifest[o.key] = { size: bytes.length, sha256: createHash("sha256").update(bytes).digest("hex") };
         report.objectsFetched++;
