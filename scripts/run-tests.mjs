@@ -29,7 +29,9 @@ const minutes = Number(process.env.DALIL_TEST_WATCHDOG_MIN ?? 60);
 const child = spawn(
   process.execPath,
   ["--import", "tsx", "--test", "--test-concurrency=2", "--test-reporter=tap", ...files],
-  { stdio: "inherit", detached: true, env: { ...process.env, NODE_ENV: "test", DALIL_CLI_BUNDLE: bundle } },
+  // The tests read the CLI's English sentences; a machine whose locale is Arabic would otherwise get them in Arabic
+  // (the tests of the Arabic ones ask for it themselves).
+  { stdio: "inherit", detached: true, env: { ...process.env, NODE_ENV: "test", DALIL_CLI_BUNDLE: bundle, DALIL_LANG: "en" } },
 );
 const killAll = () => {
   try {

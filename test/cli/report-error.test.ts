@@ -16,7 +16,8 @@ function said(err: unknown): { code: number; text: string } {
     return true;
   }) as typeof process.stderr.write;
   try {
-    return { code: reportError(err), text };
+    // in English whatever this machine's locale (an Arabic one would word the keyed sentences in Arabic)
+    return { code: reportError(err, "en"), text };
   } finally {
     process.stderr.write = write;
   }
