@@ -1,4 +1,3 @@
-import { createHash } from "node:crypto";
 import { createReadStream } from "node:fs";
 import { extname } from "node:path";
 import type { Readable } from "node:stream";
@@ -363,8 +362,7 @@ async function examine(ctx: Ctx, entry: CardEntry): Promise<Examined> {
     if (err instanceof TooBigForMemory) return examineLarge(ctx, entry, await open());
     throw err;
   }
-  const sha256 = createHash("sha256").update(bytes).digest("hex");
-  await ctx.blobs.putBuffer(bytes);
+  const { sha256 } = await ctx.blobs.putBuffer(bytes);
   const sniffed = sniffFormat(bytes.subarray(0, 4096));
   const base: Examined = { sha256, size: bytes.length, format: sniffed.format, mime: sniffed.mime, kind: sniffed.kind };
   const claim = claimProblem(entry.path, bytes.length, sniffed);

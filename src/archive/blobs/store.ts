@@ -199,19 +199,30 @@ class EncryptedBlobStore implements BlobStore {
   }
 
   async putBuffer(buf: Buffer, opts: Omit<PutOptions, "expectedSha256"> = {}): Promise<PutResult> {
+    const maxBytes = checkedMax(opts.maxBytes);
+    if (buf.length > maxBytes) throw new TooLarge(say("blob.fileTooLarge", { maxBytes }));
+    // The bytes are all here: hashed once, and encrypted without being hashed again.
     const sha256 = createHash("sha256").update(buf).digest("hex");
-    return this.putStream(Readable.from([buf], { objectMode: false }), { ...opts, expectedSha256: sha256 });
+    if (await this.has(sha256)) return { sha256, size: buf.length, created: false };
+    return this.write([buf], sha256, maxBytes, true);
   }
 
   async putStream(src: Readable | AsyncIterable<Uint8Array>, opts: PutOptions = {}): Promise<PutResult> {
     const expected = opts.expectedSha256 === undefined ? undefined : this.hashArg(opts.expectedSha256, "expectedSha256");
-    const maxBytes = opts.maxBytes ?? Number.MAX_SAFE_INTEGER;
-    if (!Number.isSafeInteger(maxBytes) || maxBytes < 0) throw new Invalid(say("blob.maxBytes"), "maxBytes");
+    const maxBytes = checkedMax(opts.maxBytes);
     if (expected && (await this.has(expected))) {
       const { sha256, size } = await hashOnly(src, maxBytes);
       if (sha256 !== expected) throw mismatch(expected, sha256);
       return { sha256, size, created: false };
     }
+    return this.write(src, expected, maxBytes, false);
+  }
+
+  /**
+   * Encrypts src into a temporary object and commits it under its hash. `hashed`: expected was computed from
+   * these very bytes in this process, so they are not hashed a second time.
+   */
+  private async write(src: Iterable<Buffer> | Readable | AsyncIterable<Uint8Array>, expected: string | undefined, maxBytes: number, hashed: boolean): Promise<PutResult> {
 
     const dek = randomBytes(32);
     const header = decodeHeader(encodeHeader(this.chunkSize, randomBytes(16))) as BlobHeader;
@@ -221,7 +232,7 @@ class EncryptedBlobStore implements BlobStore {
     // One batch is written while the next is encrypted, so disk and CPU work at the same time.
     let writing: Promise<void> = Promise.resolve();
     try {
-      const hash = createHash("sha256");
+      const hash = hashed ? null : createHash("sha256");
       const chunk = Buffer.allocUnsafe(this.chunkSize);
       let filled = 0;
       let index = 0;
@@ -247,7 +258,7 @@ class EncryptedBlobStore implements BlobStore {
         const b = asBytes(piece);
         size += b.length;
         if (size > maxBytes) throw new TooLarge(say("blob.fileTooLarge", { maxBytes }));
-        hash.update(b);
+        hash?.update(b);
         let pos = 0;
         while (pos < b.length) {
           // A full chunk is sealed only once more bytes arrive: until then it may be the last one.
@@ -261,7 +272,7 @@ class EncryptedBlobStore implements BlobStore {
       await seal(true);
       await writing;
       await tmp.finish();
-      sha256 = hash.digest("hex");
+      sha256 = hash ? hash.digest("hex") : expected!;
       if (expected && sha256 !== expected) throw mismatch(expected, sha256);
     } catch (err) {
       await writing.catch(() => {});
@@ -597,6 +608,12 @@ async function hashOnly(src: Readable | AsyncIterable<Uint8Array>, maxBytes: num
     hash.update(b);
   }
   return { sha256: hash.digest("hex"), size };
+}
+
+function checkedMax(maxBytes: number | undefined): number {
+  const max = maxBytes ?? Number.MAX_SAFE_INTEGER;
+  if (!Number.isSafeInteger(max) || max < 0) throw new Invalid(say("blob.maxBytes"), "maxBytes");
+  return max;
 }
 
 function checkRange(range: ByteRange, size: number): void {
