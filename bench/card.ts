@@ -15,6 +15,7 @@ import { defaultEngine } from "../src/catalogue/engine-default.ts";
 import { createCardReader, defaultLangPaths } from "../src/catalogue/ocr.ts";
 import { makePool } from "../src/catalogue/ocr/tesseract.ts";
 import type { DemoCardTruth } from "../src/archive/demo-card/index.ts";
+import { growHeapInLargeSteps } from "../src/core/heap.ts";
 import { cachedCard, listFiles, localHttp, mb, pct, row, sha256sumSeconds, timed } from "./support.ts";
 
 /**
@@ -73,6 +74,8 @@ function truthReader(truth: DemoCardTruth): (sha: string) => CardReading[] {
 }
 
 async function floorOf(files: string[], every: number): Promise<{ hashS: number; rendS: number }> {
+  // The floor gets the heap setting the intake runs with, so that it is the same renditions at their best.
+  growHeapInLargeSteps();
   const hashS = sha256sumSeconds(files);
   const sample = files.filter((_, i) => i % every === 0);
   const concurrency = availableParallelism() * 2;

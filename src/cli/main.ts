@@ -18,6 +18,10 @@ import { registerAuthenticityCommands } from "./authenticity.ts";
 import { registerExhibitionCommands } from "./exhibition.ts";
 import { registerMirrorCommands } from "./mirror.ts";
 import { reportError } from "./shell.ts";
+import { growHeapInLargeSteps } from "../core/heap.ts";
+
+// Every dalil process, the server and the workers too: long steps otherwise spend their time in full collections.
+growHeapInLargeSteps();
 
 const program = new Command("dalil")
   .description("dalil — an archive for photographic evidence of deaths in detention")
