@@ -1,5 +1,6 @@
 // Lists every test file explicitly: a bare `tsx --test` on Node 20 finds no .ts files and "passes".
-import { readdirSync, rmSync, statSync } from "node:fs";
+import { mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { spawn } from "node:child_process";
 import { buildCliBundle } from "./build-cli-bundle.mjs";
@@ -26,12 +27,15 @@ const bundle = await buildCliBundle(process.cwd(), join(process.cwd(), "test-art
 // A hung test must fail the run, not hold it until CI's own limit: after the watchdog's minutes the whole
 // process group (the runner, each test file, whatever they started) is killed and the run fails in a sentence.
 const minutes = Number(process.env.DALIL_TEST_WATCHDOG_MIN ?? 60);
+// Every temporary folder the tests (and the browsers, servers and commands they start) make goes under one of the
+// run's own, removed when the run passes: many tests leave theirs, and a day of runs filled /tmp.
+const scratch = mkdtempSync(join(tmpdir(), "dalil-tests-"));
 const child = spawn(
   process.execPath,
   ["--import", "tsx", "--test", "--test-concurrency=2", "--test-reporter=tap", ...files],
   // The tests read the CLI's English sentences; a machine whose locale is Arabic would otherwise get them in Arabic
   // (the tests of the Arabic ones ask for it themselves).
-  { stdio: "inherit", detached: true, env: { ...process.env, NODE_ENV: "test", DALIL_CLI_BUNDLE: bundle, DALIL_LANG: "en" } },
+  { stdio: "inherit", detached: true, env: { ...process.env, NODE_ENV: "test", DALIL_CLI_BUNDLE: bundle, DALIL_LANG: "en", TMPDIR: scratch } },
 );
 const killAll = () => {
   try {
@@ -51,4 +55,8 @@ const watchdog = setTimeout(() => {
 const status = await new Promise((resolve) => child.once("exit", (code) => resolve(code)));
 clearTimeout(watchdog);
 rmSync(bundle, { force: true });
+const passed = !timedOut && status === 0;
+// A failed run keeps what its tests left, to be looked at.
+if (passed) rmSync(scratch, { recursive: true, force: true, maxRetries: 3 });
+else console.error(`# the temporary files of this run are kept in ${scratch}`);
 process.exit(timedOut ? 1 : (status ?? 1));
