@@ -1,7 +1,7 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { createHash, createHmac, randomBytes } from "node:crypto";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createServer } from "node:http";
@@ -448,3 +448,28 @@ for (const leg of [fsLeg(), s3Leg()]) {
   });
 }
 
+
+describe("blob store on a folder: fan-out folders", () => {
+  test("a blob goes into folders made when first needed, and again after someone removed them", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "dalil-fanout-"));
+    try {
+      const store = await openBlobStore(dir, testKeys());
+      const bytes = randomBytes(3000);
+      const first = await store.putBuffer(bytes);
+      assert.equal(first.created, true);
+      const key = layout.blob(store.nameOf(first.sha256));
+      assert.ok(existsSync(join(dir, ...key.split("/"))));
+      // A folder tidied away by hand: the next write finds it missing and makes it again, with the blob's sidecar.
+      rmSync(join(dir, ...key.split("/").slice(0, 2)), { recursive: true });
+      assert.equal(await store.has(first.sha256), false);
+      const again = await store.putBuffer(bytes);
+      assert.equal(again.created, true);
+      assert.deepEqual(await store.read(first.sha256), bytes);
+      assert.deepEqual(await store.verify(first.sha256), { ok: true, size: 3000 });
+      assert.deepEqual(readdirSync(join(dir, "tmp")), [], "no temporary file is left");
+      await store.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
