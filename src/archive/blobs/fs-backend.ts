@@ -27,7 +27,7 @@ function code(err: unknown): string | undefined {
 /*
  * Writes take the synchronous calls for everything but the flushes. A blob is about twenty file operations; as
  * promises each is a round trip through libuv's threadpool (two thread wake-ups), which on two cores cost more
- * than the operations themselves and queued sharp's renditions behind them (decision 0041). Opening, writing to
+ * than the operations themselves, on the pool where sharp makes the renditions (decision 0041). Opening, writing to
  * the page cache, linking and renaming take microseconds on a local disk; fsync waits for the disk, so it alone
  * stays on the threadpool.
  */

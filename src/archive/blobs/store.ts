@@ -223,7 +223,6 @@ class EncryptedBlobStore implements BlobStore {
    * these very bytes in this process, so they are not hashed a second time.
    */
   private async write(src: Iterable<Buffer> | Readable | AsyncIterable<Uint8Array>, expected: string | undefined, maxBytes: number, hashed: boolean): Promise<PutResult> {
-
     const dek = randomBytes(32);
     const header = decodeHeader(encodeHeader(this.chunkSize, randomBytes(16))) as BlobHeader;
     const tmp = await this.backend.createTemp();
