@@ -4,12 +4,15 @@ import { operatorActor } from "../src/core/actor.ts";
 import { ingestCard } from "../src/archive/intake.ts";
 import { verifyArchive } from "../src/app/verify.ts";
 import { progressBar } from "../src/cli/shell.ts";
+import { growHeapInLargeSteps } from "../src/core/heap.ts";
 
 /**
  * One long step of the card bench in a process of its own, so its peak memory is its own: `ingest DATA CARD` or
  * `verify DATA`. Memory is sampled every five seconds, so the parent can say whether it stayed flat. The last line
  * of stdout is the result as JSON; progress (with the time left) goes to stderr.
  */
+// As every dalil process does at start (src/cli/main.ts): this child stands in for `dalil ingest` and `dalil verify`.
+growHeapInLargeSteps();
 const [step, data, card] = process.argv.slice(2) as ["ingest" | "verify", string, string | undefined];
 const rss: number[] = [];
 const sampler = setInterval(() => rss.push(process.memoryUsage.rss()), 5000);

@@ -13,7 +13,6 @@ import { extractMetadata, type PhotoMetadata } from "./media/metadata.ts";
 import { makeRenditions, MediaRejected, tuneSharpForBulk, type Renditions } from "./media/renditions.ts";
 import type { Tx } from "../db/database.ts";
 import { english, say, type Said } from "../core/messages.ts";
-import { growHeapInLargeSteps } from "../core/heap.ts";
 
 /**
  * Intake: a memory card in, every original preserved. Each file is read once into memory (or streamed when
@@ -57,7 +56,6 @@ export async function ingestCard(
   ctx.policy.require(actor, "archive.ingest");
   // One libvips thread per photo with several photos in flight beats many threads on one photo (measured).
   tuneSharpForBulk(1);
-  growHeapInLargeSteps();
   const medium = await openCard(input.path);
   try {
     const { sourceId, resumed } = await startOrResumeSource(ctx, actor, medium, input.label);
