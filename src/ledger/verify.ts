@@ -1,15 +1,18 @@
+import { sql } from "kysely";
 import type { Ctx } from "../app/context.ts";
-import { parseLeaf } from "./events.ts";
-import { MerkleAppender, leafHash, storedHashIndex } from "./merkle.ts";
-import { openingProblems, openingsBetween } from "./openings.ts";
+import { WorkerPool } from "../core/worker-pool.ts";
+import { HASH_SIZE, MerkleAppender, storedHashIndex } from "./merkle.ts";
+import { checkEventRange, checkEventRangeJob, type RangeJob, type RangeResult } from "./verify-events.ts";
+import { paths } from "../core/config.ts";
 import { assertTimestampCovers } from "./timestamp.ts";
 import { parseCosignerVkey, verifyCosignatureLines } from "./cosignature.ts";
 import type { StoredCheckpoint } from "./tree.ts";
 
 /**
  * The log checked against itself, without trusting any derived table: the tree is recomputed from the stored
- * event bytes and compared, leaf by leaf, with the hashes stored at append time, and root by root with every
- * signed checkpoint (whose signatures are checked with the archive's registered keys). Each finding names the
+ * event bytes and compared, leaf by leaf and subtree by subtree, with the hashes stored at append time (proofs are
+ * made of them), and root by root with every signed checkpoint (whose signatures are checked with the archive's
+ * registered keys). Each finding names the
  * event, checkpoint or item. `covered` holds every record named by an event that did not fail: the archive
  * checks its originals, renditions and sources against it (src/archive/coverage.ts), so the ledger reads no
  * other module's tables.
@@ -27,13 +30,19 @@ export interface LedgerReport {
   covered: ReadonlySet<string>;
 }
 
-/** Events per read: large pages, so the database answers in few round trips and the hashing runs in one pass. */
+/** Events per read: large ranges, so the database answers in few round trips; one range is one worker's job. */
 export const VERIFY_PAGE = 20_000;
 
 export async function verifyLedger(ctx: Ctx): Promise<LedgerReport> {
   const findings: Finding[] = [];
   const db = ctx.db.db;
-  const size = await ctx.log.size();
+  // The recorded size and the events to read in one statement, so that events appended meanwhile are in neither.
+  const { size, top } = await db
+    .selectFrom("log_state")
+    .select((eb) => ["size", eb.selectFrom("custody_events").select((e) => e.fn.max("seq").as("m")).as("top")])
+    .where("id", "=", 1)
+    .executeTakeFirstOrThrow();
+  const end = top === null ? 0 : Number(top) + 1;
   if (!ctx.tree.keyRegistered) {
     findings.push({
       item: "log key",
@@ -65,53 +74,33 @@ export async function verifyLedger(ctx: Ctx): Promise<LedgerReport> {
   const scratch: Buffer[] = [];
   if (rootsWanted.has(0)) checkRoot(0);
   let expected = 0;
-  let last = -1;
-  while (true) {
-    const rows = await db
-      .selectFrom("custody_events")
-      .select(["seq", "id", "type", "at", "outcome", "actor", "leaf"])
-      .where("seq", ">", last)
-      .orderBy("seq")
-      .limit(VERIFY_PAGE)
-      .execute();
-    if (rows.length === 0) break;
-    const stored = await storedLeafHashes(ctx, rows[0]!.seq, rows[rows.length - 1]!.seq);
-    const openings = await openingsBetween(db, rows[0]!.seq, rows[rows.length - 1]!.seq);
-    for (const r of rows) {
-      if (r.seq !== expected) {
-        findings.push({ item: `event ${expected}`, what: "event", problem: `events ${expected}…${r.seq - 1} are missing from the log (deleted)` });
-        // Keep the recomputation aligned with stored indexes so later events are still checked one by one.
-        while (expected < r.seq) {
-          appender.appendLeafHash(Buffer.alloc(32));
-          expected++;
-        }
-      }
-      const lh = leafHash(r.leaf);
-      scratch.length = 0;
-      appender.appendLeafHash(lh, scratch);
-      const want = stored.get(r.seq);
-      if (!want) {
-        findings.push({ item: `event ${r.seq}`, what: "event", problem: "no hash was stored for this event when it was appended (inserted later)" });
-      } else if (!want.equals(lh)) {
-        findings.push({ item: `event ${r.seq}`, what: "event", problem: "the event's bytes differ from those hashed into the log when it was appended (edited, reordered or replaced)" });
-      }
-      try {
-        const e = parseLeaf(r.leaf);
-        if (e.id !== r.id || e.type !== r.type || e.at !== r.at || e.outcome !== r.outcome || e.actor.id !== r.actor) {
-          findings.push({ item: `event ${r.seq}`, what: "event", problem: "the event's indexed columns differ from its leaf bytes" });
-        }
-        if (e.outcome !== "failure") for (const o of e.objects) covered.add(o.sha256 ?? o.id ?? "");
-        for (const problem of openingProblems(e, openings.get(r.seq) ?? [])) findings.push({ item: `event ${r.seq}`, what: "opening", problem });
-        openings.delete(r.seq);
-      } catch (err) {
-        findings.push({ item: `event ${r.seq}`, what: "event", problem: `leaf bytes are not a custody event: ${(err as Error).message}` });
-      }
-      expected++;
-      last = r.seq;
-      checkRoot(expected);
+  /** Once an event is missing or differs, the recomputed subtrees over it differ from the stored ones by that alone. */
+  let recomputedDiffers = false;
+  let nextSeq = -1;
+  let nextAt = -1;
+  // Events are read and checked in ranges, a few ahead of the one being folded into the tree.
+  const check = rangeChecker(ctx, end > VERIFY_PAGE);
+  const ahead: { from: number; to: number; result: Promise<RangeResult> }[] = [];
+  for (let from = 0; from < end || ahead.length > 0; ) {
+    while (from < end && ahead.length < RANGES_AHEAD) {
+      const to = Math.min(end, from + VERIFY_PAGE);
+      const result = check(from, to);
+      // Awaited in order below; until then a failure must not count as unhandled (it would end the process).
+      result.catch(() => undefined);
+      ahead.push({ from, to, result });
+      from = to;
     }
+    const next = ahead.shift()!;
+    const lo = storedHashIndex(0, next.from);
+    const stored = await storedHashes(ctx, lo, next.to > next.from ? storedHashCountThrough(next.to - 1) : lo);
+    fold(stored, await next.result);
   }
-  const orphans = await db.selectFrom("log_openings").select(["seq", "field"]).where("seq", ">=", expected).execute();
+  const orphans = await db
+    .selectFrom("log_openings")
+    .select(["seq", "field"])
+    .where("seq", ">=", expected)
+    .where(({ not, exists, selectFrom }) => not(exists(selectFrom("custody_events").select("seq").whereRef("custody_events.seq", "=", "log_openings.seq"))))
+    .execute();
   for (const o of orphans) findings.push({ item: `event ${o.seq}`, what: "opening", problem: `an opening of ${o.field} is stored for an event the log does not hold` });
   if (expected !== size) {
     findings.push({ item: "log", what: "log", problem: `the log's recorded size is ${size} but ${expected} events are stored` });
@@ -123,6 +112,58 @@ export async function verifyLedger(ctx: Ctx): Promise<LedgerReport> {
   }
 
   return { events: expected, checkpoints: checkpoints.length, findings, covered };
+
+  /** Folds one checked range into the tree, in event order, and compares what was stored when each was appended. */
+  function fold(stored: StoredHashes, result: RangeResult): void {
+    let f = 0;
+    for (let i = 0; i < result.seqs.length; i++) {
+      const seq = result.seqs[i]!;
+      if (seq !== expected) {
+        findings.push({ item: `event ${expected}`, what: "event", problem: `events ${expected}…${seq - 1} are missing from the log (deleted)` });
+        recomputedDiffers = true;
+        // Keep the recomputation aligned with stored indexes so later events are still checked one by one.
+        while (expected < seq) {
+          appender.appendLeafHash(Buffer.alloc(32));
+          expected++;
+        }
+      }
+      const lh = Buffer.from(result.leafHashes.buffer, result.leafHashes.byteOffset + i * HASH_SIZE, HASH_SIZE);
+      scratch.length = 0;
+      appender.appendLeafHash(lh, scratch);
+      // Leaf seq's stored hashes follow those of seq − 1 and the subtrees it completed: stepped, not recomputed.
+      const at = seq === nextSeq ? nextAt : storedHashIndex(0, seq);
+      nextSeq = seq + 1;
+      nextAt = at + scratch.length;
+      const want = stored.at(at);
+      if (!want) {
+        findings.push({ item: `event ${seq}`, what: "event", problem: "no hash was stored for this event when it was appended (inserted later)" });
+        recomputedDiffers = true;
+      } else if (!want.equals(lh)) {
+        findings.push({ item: `event ${seq}`, what: "event", problem: "the event's bytes differ from those hashed into the log when it was appended (edited, reordered or replaced)" });
+        recomputedDiffers = true;
+      } else if (!recomputedDiffers) {
+        // The subtrees this leaf completes: proofs are made from these stored hashes, so a changed one would give a
+        // court a proof that fails.
+        for (let level = 1; level < scratch.length; level++) {
+          const kept = stored.at(at + level);
+          if (!kept || !kept.equals(scratch[level]!)) {
+            findings.push({
+              item: `event ${seq}`,
+              what: "log",
+              problem: `the tree's stored hash of the ${2 ** level} events ending here differs from the one recomputed from them: inclusion proofs that use it would fail`,
+            });
+          }
+        }
+      }
+      for (; f < result.findings.length && result.findings[f]!.seq === seq; f++) {
+        const x = result.findings[f]!;
+        findings.push({ item: `event ${seq}`, what: x.what, problem: x.problem });
+      }
+      expected++;
+      checkRoot(expected);
+    }
+    for (const c of result.covered) covered.add(c);
+  }
 
   function checkRoot(n: number): void {
     const want = rootsWanted.get(n);
@@ -136,30 +177,57 @@ export async function verifyLedger(ctx: Ctx): Promise<LedgerReport> {
   }
 }
 
-async function storedLeafHashes(ctx: Ctx, from: number, to: number): Promise<Map<number, Buffer>> {
-  const lo = storedHashIndex(0, from);
-  const hi = storedHashIndex(0, to);
-  const rows = await ctx.db.db.selectFrom("log_hashes").select(["idx", "hash"]).where("idx", ">=", lo).where("idx", "<=", hi).execute();
-  const byIdx = new Map(rows.map((r) => [r.idx, r.hash]));
-  const out = new Map<number, Buffer>();
-  // The leaf hashes of consecutive leaves: leaf n+1's comes after leaf n's and the subtrees n completes, one per
-  // trailing one bit of n (the stored-hash layout), so the index is stepped rather than recomputed per leaf.
-  let idx = lo;
-  for (let seq = from; seq <= to; seq++) {
-    const h = byIdx.get(idx);
-    if (h) out.set(seq, h);
-    idx += 1 + trailingOnes(seq);
-  }
-  return out;
+/** How many stored hashes the tree has once leaf `seq` is appended: those of every leaf up to it and of the subtrees they complete. */
+function storedHashCountThrough(seq: number): number {
+  let n = storedHashIndex(0, seq) + 1;
+  for (let m = seq; m % 2 === 1; m = (m - 1) / 2) n++;
+  return n;
 }
 
-function trailingOnes(n: number): number {
-  let c = 0;
-  while (n % 2 === 1) {
-    c++;
-    n = (n - 1) / 2;
+/** The stored hashes with indexes [lo, hi), by index. */
+interface StoredHashes {
+  at(idx: number): Buffer | undefined;
+}
+
+/**
+ * The stored hashes [lo, hi) in one aggregate read (two for every leaf, so reading them as rows cost more than all
+ * the hashing verify does). When a row is missing or not 32 bytes the aggregate cannot be cut by index, and they
+ * are read again as rows, so that each finding still names its event.
+ */
+async function storedHashes(ctx: Ctx, lo: number, hi: number): Promise<StoredHashes> {
+  const whole =
+    ctx.db.dialect === "postgres"
+      ? (
+          await sql<{ n: string; b: Buffer | null }>`select count(*) as n, string_agg(hash, ''::bytea order by idx) as b from log_hashes where idx >= ${lo} and idx < ${hi}`.execute(
+            ctx.db.db,
+          )
+        ).rows[0]
+      : (await sql<{ n: number; b: string | null }>`select count(*) as n, group_concat(hex(hash), '' order by idx) as b from log_hashes where idx >= ${lo} and idx < ${hi}`.execute(ctx.db.db))
+          .rows[0];
+  const bytes = typeof whole?.b === "string" ? Buffer.from(whole.b, "hex") : whole?.b;
+  if (bytes && Number(whole!.n) === hi - lo && bytes.length === (hi - lo) * HASH_SIZE) {
+    return { at: (idx) => (idx >= lo && idx < hi ? bytes.subarray((idx - lo) * HASH_SIZE, (idx - lo + 1) * HASH_SIZE) : undefined) };
   }
-  return c;
+  const rows = await ctx.db.db.selectFrom("log_hashes").select(["idx", "hash"]).where("idx", ">=", lo).where("idx", "<", hi).execute();
+  const byIdx = new Map(rows.map((r) => [r.idx, r.hash]));
+  return { at: (idx) => byIdx.get(idx) };
+}
+
+/** Ranges read and checked ahead of the one being folded: enough to keep every worker busy. */
+const RANGES_AHEAD = 4;
+
+let pool: WorkerPool<RangeJob, RangeResult> | null = null;
+
+/**
+ * Reads and checks events [from, to): on worker threads with connections of their own when `parallel` (a log longer
+ * than a page: below that, starting them costs more than they save), else on this thread with its connection.
+ */
+function rangeChecker(ctx: Ctx, parallel: boolean): (from: number, to: number) => Promise<RangeResult> {
+  if (!parallel) return (from, to) => checkEventRange(ctx.db, from, to);
+  const database = { url: ctx.config.databaseUrl, sqlitePath: paths.sqlite(ctx.config) };
+  pool ??= new WorkerPool<RangeJob, RangeResult>(new URL("./verify-worker.ts", import.meta.url), checkEventRangeJob);
+  const workers = pool;
+  return (from, to) => workers.run({ database, from, to });
 }
 
 /**

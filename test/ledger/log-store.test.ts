@@ -11,7 +11,7 @@ import { generateSigner, newSigner } from "../../src/ledger/note.ts";
 import { signCheckpoint, openCheckpoint } from "../../src/ledger/checkpoint.ts";
 import { newVerifier } from "../../src/ledger/note.ts";
 import { parseConsistencyProof } from "../../src/ledger/tlog-proof.ts";
-import { verifyConsistency } from "../../src/ledger/merkle.ts";
+import { storedHashIndex, verifyConsistency } from "../../src/ledger/merkle.ts";
 import { VERIFY_PAGE } from "../../src/ledger/verify.ts";
 import { verifyArchive } from "../../src/app/verify.ts";
 import { loadConfig } from "../../src/core/config.ts";
@@ -137,6 +137,39 @@ for (const { backend, skip } of await backends()) {
       assert.match(text, new RegExp(`events ${VERIFY_PAGE - 2}…${VERIFY_PAGE + 1} are missing`), text);
       assert.match(text, new RegExp(`event ${VERIFY_PAGE + 3}: the event's bytes differ`), text);
       assert.match(text, new RegExp(`checkpoint ${n}: its signed root differs`), text);
+    } finally {
+      await h.close();
+    }
+  });
+
+  test(`verify checks every stored hash of the tree and each event's indexed columns, past a page on worker threads (${backend.name})`, { skip }, async () => {
+    const h = await freshArchive(backend);
+    const a = h.archive;
+    try {
+      const n = VERIFY_PAGE + 40;
+      await appendN(a, n);
+      await a.tree.checkpoint();
+      assert.deepEqual((await verifyArchive(a, actor)).findings, []);
+      await dropAppendOnlyGuards(a);
+      const db = a.db.db;
+      // The stored hash of events 2k and 2k+1 (level 1), in the second range: the events are untouched, so only
+      // proofs through that hash would fail, and verify says so by the event that completed it.
+      const k = (VERIFY_PAGE + 10) / 2;
+      await db.updateTable("log_hashes").set({ hash: Buffer.alloc(32, 7) }).where("idx", "=", storedHashIndex(1, k)).execute();
+      await db.updateTable("custody_events").set({ type: "review" }).where("seq", "=", 5).execute();
+      let report = await verifyArchive(a, actor);
+      let text = problems(report.findings);
+      assert.match(text, new RegExp(`event ${VERIFY_PAGE + 11}: the tree's stored hash of the 2 events ending here differs`), text);
+      assert.match(text, /event 5: the event's indexed columns differ from its leaf bytes/, text);
+      assert.doesNotMatch(text, /signed root differs|bytes differ/, "the events and the signed roots are intact");
+      assert.equal(report.findings.length, 2, text);
+
+      // A leaf's stored hash removed: the range is read again row by row, and the event named.
+      await db.deleteFrom("log_hashes").where("idx", "=", storedHashIndex(0, VERIFY_PAGE + 30)).execute();
+      report = await verifyArchive(a, actor);
+      text = problems(report.findings);
+      assert.match(text, new RegExp(`event ${VERIFY_PAGE + 30}: no hash was stored for this event`), text);
+      assert.match(text, new RegExp(`event ${VERIFY_PAGE + 11}: the tree's stored hash`), text);
     } finally {
       await h.close();
     }
