@@ -83,7 +83,8 @@ async function openingsOf(dbh: DatabaseHandle, from: number, to: number): Promis
   const q =
     dbh.dialect === "postgres"
       ? sql<{ j: string }>`select coalesce(json_agg(json_build_array(seq, field, salt, value)), '[]')::text as j from log_openings where seq >= ${from} and seq < ${to}`
-      : sql<{ j: string }>`select json_group_array(json_array(seq, field, salt, value)) as j from log_openings where seq >= ${from} and seq < ${to}`;
+      // cast: SQLite lets a column hold any type, and json_array refuses a blob, which would end verify rather than report
+      : sql<{ j: string }>`select json_group_array(json_array(seq, cast(field as text), cast(salt as text), cast(value as text))) as j from log_openings where seq >= ${from} and seq < ${to}`;
   const text = (await q.execute(dbh.db)).rows[0]?.j ?? "[]";
   const out = new Map<number, { field: string; salt: string; value: string }[]>();
   for (const [seq, field, salt, value] of JSON.parse(text) as [number, string, string, string][]) {
