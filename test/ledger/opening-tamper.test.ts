@@ -1,6 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
+import { sql } from "kysely";
 import { fileURLToPath } from "node:url";
 import { operatorActor, type Actor } from "../../src/core/actor.ts";
 import { ingestCard } from "../../src/archive/intake.ts";
@@ -54,6 +55,13 @@ for (const { backend, skip } of await backends()) {
       assert.match((await openingFindings())[0]?.problem ?? "", /does not reproduce/);
       await archive.db.db.updateTable("log_openings").set({ salt: row.salt }).where("seq", "=", where.seq).where("field", "=", where.field).execute();
       assert.deepEqual(await openingFindings(), [], "restored, it opens again");
+
+      if (backend.name === "sqlite") {
+        // SQLite lets a text column hold bytes: the value replaced by a blob is a finding, not the end of verify.
+        await sql`update log_openings set value = x'00ff' where seq = ${where.seq} and field = ${where.field}`.execute(archive.db.db);
+        assert.match((await openingFindings())[0]?.problem ?? "", /opening of detail\.reason (is not JSON|does not reproduce)/);
+        await archive.db.db.updateTable("log_openings").set({ value: row.value }).where("seq", "=", where.seq).where("field", "=", where.field).execute();
+      }
 
       // An opening deleted: the operator's login name behind the intake's first event.
       const gone = await archive.db.db.selectFrom("log_openings").select(["seq", "field"]).where("field", "=", "actor.id").orderBy("seq").executeTakeFirstOrThrow();
