@@ -1,7 +1,7 @@
 import { sql } from "kysely";
 import type { Ctx } from "../app/context.ts";
 import { WorkerPool } from "../core/worker-pool.ts";
-import { HASH_SIZE, MerkleAppender, storedHashIndex } from "./merkle.ts";
+import { HASH_SIZE, MerkleAppender, storedHashCount, storedHashIndex } from "./merkle.ts";
 import { checkEventRange, checkEventRangeJob, type RangeJob, type RangeResult } from "./verify-events.ts";
 import { paths } from "../core/config.ts";
 import { assertTimestampCovers } from "./timestamp.ts";
@@ -76,8 +76,6 @@ export async function verifyLedger(ctx: Ctx): Promise<LedgerReport> {
   let expected = 0;
   /** Once an event is missing or differs, the recomputed subtrees over it differ from the stored ones by that alone. */
   let recomputedDiffers = false;
-  let nextSeq = -1;
-  let nextAt = -1;
   // Events are read and checked in ranges, a few ahead of the one being folded into the tree.
   const check = rangeChecker(ctx, end > VERIFY_PAGE);
   const ahead: { from: number; to: number; result: Promise<RangeResult> }[] = [];
@@ -91,8 +89,8 @@ export async function verifyLedger(ctx: Ctx): Promise<LedgerReport> {
       from = to;
     }
     const next = ahead.shift()!;
-    const lo = storedHashIndex(0, next.from);
-    const stored = await storedHashes(ctx, lo, next.to > next.from ? storedHashCountThrough(next.to - 1) : lo);
+    // The stored hashes the range's leaves wrote: from those of leaf `from` to the last subtree leaf `to − 1` completed.
+    const stored = await storedHashes(ctx, storedHashCount(next.from), storedHashCount(next.to));
     fold(stored, await next.result);
   }
   const orphans = await db
@@ -130,10 +128,7 @@ export async function verifyLedger(ctx: Ctx): Promise<LedgerReport> {
       const lh = Buffer.from(result.leafHashes.buffer, result.leafHashes.byteOffset + i * HASH_SIZE, HASH_SIZE);
       scratch.length = 0;
       appender.appendLeafHash(lh, scratch);
-      // Leaf seq's stored hashes follow those of seq − 1 and the subtrees it completed: stepped, not recomputed.
-      const at = seq === nextSeq ? nextAt : storedHashIndex(0, seq);
-      nextSeq = seq + 1;
-      nextAt = at + scratch.length;
+      const at = storedHashIndex(0, seq);
       const want = stored.at(at);
       if (!want) {
         findings.push({ item: `event ${seq}`, what: "event", problem: "no hash was stored for this event when it was appended (inserted later)" });
@@ -175,13 +170,6 @@ export async function verifyLedger(ctx: Ctx): Promise<LedgerReport> {
       });
     }
   }
-}
-
-/** How many stored hashes the tree has once leaf `seq` is appended: those of every leaf up to it and of the subtrees they complete. */
-function storedHashCountThrough(seq: number): number {
-  let n = storedHashIndex(0, seq) + 1;
-  for (let m = seq; m % 2 === 1; m = (m - 1) / 2) n++;
-  return n;
 }
 
 /** The stored hashes with indexes [lo, hi), by index. */
