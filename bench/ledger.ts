@@ -103,7 +103,9 @@ async function benchLedgerOn(backend: "sqlite" | "postgres", n: number, batch: n
       if (i >= PROOF_STEADY) steady.push(ms);
       if (i < 5 && checkProofBundle({ proofText: p.proof, leafBytes: p.leaf, verifierKeys: [a.tree.verifierKey] }).ok) vk++;
     }
-    const at = (samples: number[], q: number) => [...samples].sort((x, y) => x - y)[Math.min(samples.length - 1, Math.floor(q * samples.length))]!;
+    early.sort((x, y) => x - y);
+    steady.sort((x, y) => x - y);
+    const at = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
     const p95 = at(steady, 0.95);
     row(`inclusion proof p50 / p95 / p99 (${PROOFS} after ${PROOF_WARMUP})`, `${at(early, 0.5).toFixed(3)} / ${at(early, 0.95).toFixed(3)} / ${at(early, 0.99).toFixed(3)} ms`);
     row(`inclusion proof p50 / p99 (${PROOFS} after ${PROOF_STEADY})`, `${at(steady, 0.5).toFixed(3)} / ${at(steady, 0.99).toFixed(3)} ms`);

@@ -448,7 +448,6 @@ for (const leg of [fsLeg(), s3Leg()]) {
   });
 }
 
-
 describe("blob store on a folder: fan-out folders", () => {
   test("a blob goes into folders made when first needed, and again after someone removed them", async () => {
     const dir = mkdtempSync(join(tmpdir(), "dalil-fanout-"));
