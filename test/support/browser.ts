@@ -1,16 +1,15 @@
 import assert from "node:assert/strict";
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
-import { tmpdir } from "node:os";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { crc32 } from "node:zlib";
-import { chromium, type BrowserContext, type Page } from "playwright-core";
+import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 import { TOTP, Secret } from "otpauth";
 
 /**
- * The browser tests' tools: Debian's Chromium driven by playwright-core (headless, a fresh profile, no network
+ * The browser tests' tools: Debian's Chromium driven by playwright-core (headless, a fresh context, no network
  * beyond localhost), a real `dalil serve` on a free port over a fresh data directory, screenshots under
  * test-artifacts/, an axe-core check, and TOTP codes as an authenticator app would show them.
  */
@@ -42,32 +41,68 @@ export interface BrowserSession {
   close(): Promise<void>;
 }
 
+// One Chromium per test file, each session a fresh context in it: a context is as separate as a new profile
+// (its own cookies, storage and cache) and opens in a tenth of the time a browser takes to start, which the
+// browser tests, opening a session per role and language, paid some seventy times a run. The browser closes a
+// moment after its last session does, so a test file's process can end.
+let shared: Promise<Browser> | null = null;
+let sessions = 0;
+let idle: NodeJS.Timeout | null = null;
+
+function sharedBrowser(): Promise<Browser> {
+  if (idle) clearTimeout(idle);
+  idle = null;
+  shared ??= chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+  return shared;
+}
+
+function sessionClosed(): void {
+  sessions -= 1;
+  if (sessions > 0 || !shared) return;
+  const closing = shared;
+  idle = setTimeout(() => {
+    if (shared !== closing) return;
+    shared = null;
+    void closing.then((b) => b.close());
+  }, 1000);
+}
+
 /** `timezoneId`: the zone the browser believes it is in (default UTC), to check what a screen shows in another. */
 export async function openBrowser(opts: { locale: string; viewport?: { width: number; height: number }; timezoneId?: string }): Promise<BrowserSession> {
-  const profile = mkdtempSync(join(tmpdir(), "dalil-chromium-"));
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: CHROMIUM_ARGS,
-    locale: opts.locale,
-    viewport: opts.viewport ?? { width: 1280, height: 860 },
-    acceptDownloads: true,
-    timezoneId: opts.timezoneId ?? "UTC",
-  });
-  const page = context.pages()[0] ?? (await context.newPage());
+  const browser = await sharedBrowser();
+  sessions += 1;
+  let context: BrowserContext;
+  try {
+    context = await browser.newContext({
+      locale: opts.locale,
+      viewport: opts.viewport ?? { width: 1280, height: 860 },
+      acceptDownloads: true,
+      timezoneId: opts.timezoneId ?? "UTC",
+    });
+  } catch (e) {
+    sessionClosed();
+    throw e;
+  }
+  const page = await context.newPage();
   const problems: string[] = [];
   page.on("console", (m) => {
     const text = m.text();
     if (m.type() === "error" && /Content.Security.Policy|Refused to/i.test(text)) problems.push(`CSP: ${text}`);
   });
   page.on("pageerror", (e) => problems.push(`page error: ${e.message}`));
+  let closed = false;
   return {
     context,
     page,
     problems,
     async close() {
-      await context.close();
-      rmSync(profile, { recursive: true, force: true });
+      if (closed) return;
+      closed = true;
+      try {
+        await context.close();
+      } finally {
+        sessionClosed();
+      }
     },
   };
 }
@@ -94,7 +129,7 @@ export interface DalilServer {
 /** `dalil serve` as a separate process, as an operator would run it. */
 export async function startDalil(dataDir: string, env: Record<string, string> = {}): Promise<DalilServer> {
   const port = await freePort();
-  const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", join(ROOT, "src/cli/main.ts"), "--data", dataDir, "serve", "--port", String(port)], {
+  const child: ChildProcess = spawn(process.execPath, [join(ROOT, "bin", "dalil.js"), "--data", dataDir, "serve", "--port", String(port)], {
     cwd: ROOT,
     env: { ...process.env, ...env, NODE_ENV: "test" },
     stdio: ["ignore", "pipe", "pipe"],
