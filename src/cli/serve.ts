@@ -2,7 +2,6 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import type { Command } from "commander";
 import { operatorActor } from "../core/actor.ts";
-import { buildHttpApp } from "../http/app.ts";
 import { writeDemoCard } from "../archive/index.ts";
 import { ingestCard } from "../archive/index.ts";
 import type { Archive } from "../app/context.ts";
@@ -38,6 +37,8 @@ export function trustProxySetting(value: string | true | undefined): string[] | 
 
 async function serveUntilSignal(a: Archive, o: ServeOptions): Promise<void> {
   const { port, host } = o;
+  // Loaded here, not with the CLI: every other command would load fastify and every route for nothing.
+  const { buildHttpApp } = await import("../http/app.ts");
   const { app } = await buildHttpApp(a, {
     ...(o.trustProxy !== undefined ? { trustProxy: trustProxySetting(o.trustProxy) } : {}),
     ...(o.origin?.length ? { origins: o.origin } : {}),
