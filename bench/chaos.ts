@@ -22,7 +22,7 @@ import { writeDemoCard, type DemoCardTruth } from "../src/archive/demo-card/inde
 import { loadConfig } from "../src/core/config.ts";
 import { openArchive } from "../src/app/open-archive.ts";
 import { startS3rver, type S3rverHandle } from "../test/support/s3rver.ts";
-import { freePort } from "../test/support/mirror.ts";
+import { freePort } from "../test/support/serve.ts";
 import { prng } from "../src/families/synthetic.ts";
 
 export const FAULTS = ["kill", "pg", "s3", "clock", "disk"] as const;

@@ -11,7 +11,7 @@ import type { Archive } from "../src/app/context.ts";
 import { addUser, createApiToken } from "../src/access/index.ts";
 import { JOB_RERANK } from "../src/families/index.ts";
 import { BIN, dalil } from "../test/support/cli.ts";
-import { freePort } from "../test/support/mirror.ts";
+import { freePort } from "../test/support/serve.ts";
 import { startS3rver, type S3rverHandle } from "../test/support/s3rver.ts";
 import { generateBenchData, generateReports, postgresUrl } from "./search.ts";
 import { cachedCard, pct, row } from "./support.ts";

@@ -2,7 +2,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { rmSync } from "node:fs";
 import { dalil } from "../support/cli.ts";
-import { freePort } from "../support/mirror.ts";
+import { freePort } from "../support/serve.ts";
 import { tempDir } from "../support/backends.ts";
 import { terminalLanguage, wordedIn } from "../../src/core/messages.ts";
 

@@ -1,7 +1,5 @@
 import assert from "node:assert/strict";
-import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { crc32 } from "node:zlib";
@@ -10,7 +8,7 @@ import { TOTP, Secret } from "otpauth";
 
 /**
  * The browser tests' tools: Debian's Chromium driven by playwright-core (headless, a fresh context, no network
- * beyond localhost), a real `dalil serve` on a free port over a fresh data directory, screenshots under
+ * beyond localhost), a real `dalil serve` on a free port over a fresh data directory (serve.ts), screenshots under
  * test-artifacts/, an axe-core check, and TOTP codes as an authenticator app would show them.
  */
 export const CHROMIUM = "/usr/bin/chromium";
@@ -116,65 +114,7 @@ export async function openBrowser(opts: { locale: string; viewport?: { width: nu
   };
 }
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.unref();
-    s.on("error", reject);
-    s.listen(0, "127.0.0.1", () => {
-      const addr = s.address();
-      const port = typeof addr === "object" && addr ? addr.port : 0;
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-export interface DalilServer {
-  url: string;
-  output: () => string;
-  stop(): Promise<void>;
-}
-
-/** `dalil serve` as a separate process, as an operator would run it. */
-export async function startDalil(dataDir: string, env: Record<string, string> = {}): Promise<DalilServer> {
-  const port = await freePort();
-  const child: ChildProcess = spawn(process.execPath, [join(ROOT, "bin", "dalil.js"), "--data", dataDir, "serve", "--port", String(port)], {
-    cwd: ROOT,
-    env: { ...process.env, ...env, NODE_ENV: "test" },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let out = "";
-  child.stdout?.on("data", (d: Buffer) => (out += d.toString()));
-  child.stderr?.on("data", (d: Buffer) => (out += d.toString()));
-  const url = `http://127.0.0.1:${port}`;
-  await new Promise<void>((resolve, reject) => {
-    // Generous: on a loaded 2-core machine (CI running several legs) a cold tsx start takes tens of seconds.
-    const timer = setTimeout(() => reject(new Error(`dalil serve did not start in 90 s:\n${out}`)), 90_000);
-    const check = () => {
-      if (out.includes("serving")) {
-        clearTimeout(timer);
-        resolve();
-      }
-    };
-    child.stderr?.on("data", check);
-    child.on("exit", (code) => {
-      clearTimeout(timer);
-      reject(new Error(`dalil serve exited (${code}):\n${out}`));
-    });
-  });
-  return {
-    url,
-    output: () => out,
-    async stop() {
-      if (child.exitCode !== null) return;
-      const exited = new Promise((r) => child.once("exit", r));
-      child.kill("SIGTERM");
-      const t = setTimeout(() => child.kill("SIGKILL"), 5000);
-      await exited;
-      clearTimeout(t);
-    },
-  };
-}
+export { freePort, startDalil, type DalilServer } from "./serve.ts";
 
 /**
  * Waits until a JavaScript expression is truthy in the page. Polled from here with page.evaluate (the DevTools
