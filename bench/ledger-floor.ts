@@ -101,3 +101,52 @@ export async function postgresFloorSeconds(url: string, sourceSchema: string, ta
     await client.end();
   }
 }
+
+/** What verify reads: every event, its openings and the tree's stored hashes (event_objects is derived from the leaves). */
+const READ = ["custody_events", "log_openings", "log_hashes"] as const;
+
+/**
+ * The database's own floor for verify's reading: the rows verify reads, handed to the driver as arrays in the
+ * same ranges of events, on one connection, and dropped: no dalil code, no parsing, no hashing. Verify reads on
+ * two threads and checks what it reads; this says how much of its time the rows alone would take on one.
+ */
+export async function readFloorSeconds(
+  backend: "sqlite" | "postgres",
+  where: { sqlitePath: string } | { url: string; schema: string },
+  events: number,
+  page: number,
+): Promise<number> {
+  if (backend === "sqlite") {
+    const db = new SQLite((where as { sqlitePath: string }).sqlitePath, { readonly: true });
+    try {
+      const read = READ.map((t) => db.prepare(`select * from "${t}" where "${range(t, 0, 0).column}" >= ? and "${range(t, 0, 0).column}" < ?`).raw());
+      const t0 = process.hrtime.bigint();
+      for (let from = 0; from < events; from += page) {
+        const to = Math.min(events, from + page);
+        READ.forEach((t, i) => {
+          const { lo, hi } = range(t, from, to);
+          for (const r of read[i]!.iterate(lo, hi)) void r;
+        });
+      }
+      return Number(process.hrtime.bigint() - t0) / 1e9;
+    } finally {
+      db.close();
+    }
+  }
+  const { url, schema } = where as { url: string; schema: string };
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const t0 = process.hrtime.bigint();
+    for (let from = 0; from < events; from += page) {
+      const to = Math.min(events, from + page);
+      for (const t of READ) {
+        const { column, lo, hi } = range(t, from, to);
+        await client.query({ text: `select * from "${schema}"."${t}" where "${column}" >= $1 and "${column}" < $2`, values: [lo, hi], rowMode: "array" });
+      }
+    }
+    return Number(process.hrtime.bigint() - t0) / 1e9;
+  } finally {
+    await client.end();
+  }
+}

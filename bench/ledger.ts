@@ -8,10 +8,10 @@ import { loadConfig } from "../src/core/config.ts";
 import { openArchive } from "../src/app/open-archive.ts";
 import { operatorActor } from "../src/core/actor.ts";
 import { custody } from "../src/ledger/events.ts";
-import { verifyLedger } from "../src/ledger/verify.ts";
+import { VERIFY_PAGE, verifyLedger } from "../src/ledger/verify.ts";
 import { checkProofBundle } from "../src/ledger/proof-check.ts";
 import { row, timed } from "./support.ts";
-import { postgresFloorSeconds, sqliteFloorSeconds } from "./ledger-floor.ts";
+import { postgresFloorSeconds, readFloorSeconds, sqliteFloorSeconds } from "./ledger-floor.ts";
 import { paths } from "../src/core/config.ts";
 
 /** The PostgreSQL server the tests use (DALIL_TEST_DATABASE_URL, else the machine's, database `test`). */
@@ -117,6 +117,8 @@ async function benchLedgerOn(backend: "sqlite" | "postgres", n: number, batch: n
     const ratio = v.seconds / floor;
     row("verify (ledger) seconds", `${v.seconds.toFixed(2)} s`, { label: `sha256sum over ${(bytes / 1e6).toFixed(0)} MB of events`, value: `${floor.toFixed(2)} s`, ratio });
     row("  target", `≤ ${TARGET.verifyRatio}× sha256sum`, { label: "measured / target", value: "", ratio: ratio / TARGET.verifyRatio });
+    const readFloor = await readFloorSeconds(backend, backend === "sqlite" ? { sqlitePath: paths.sqlite(a.config) } : { url: PG_URL, schema }, n, VERIFY_PAGE);
+    row("  the rows verify reads, by the database alone", `${readFloor.toFixed(2)} s`, { label: "one connection, rows dropped (no dalil code)", value: "", ratio: v.seconds / readFloor });
   } finally {
     await a.close();
     rmSync(data, { recursive: true, force: true });
