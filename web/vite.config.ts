@@ -1,3 +1,5 @@
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { fileURLToPath } from "node:url";
 import { defineConfig, type Plugin } from "vite";
@@ -10,18 +12,22 @@ import react from "@vitejs/plugin-react";
  */
 const api = process.env.DALIL_API ?? "http://127.0.0.1:8080";
 
-/** Gzip copies of text assets next to them: the server sends them to browsers that accept gzip (field links are slow). */
+/**
+ * Gzip copies of text assets next to them: the server sends them to browsers that accept gzip (field links are slow).
+ * Made from the files as written: in `generateBundle` a chunk's code can still hold markers that Vite replaces
+ * later (the list of files a lazily loaded screen needs), and the gzip copy then differed from the file.
+ */
 function precompress(): Plugin {
   return {
     name: "dalil-precompress",
     apply: "build",
-    generateBundle(_options, bundle) {
-      for (const [name, out] of Object.entries(bundle)) {
+    writeBundle(options, bundle) {
+      for (const name of Object.keys(bundle)) {
         if (!/\.(js|css|svg|json)$/.test(name)) continue;
-        const source = out.type === "chunk" ? out.code : out.source;
-        const bytes = typeof source === "string" ? Buffer.from(source) : Buffer.from(source);
+        const file = join(options.dir!, name);
+        const bytes = readFileSync(file);
         if (bytes.length < 1024) continue;
-        this.emitFile({ type: "asset", fileName: `${name}.gz`, source: gzipSync(bytes, { level: 9 }) });
+        writeFileSync(`${file}.gz`, gzipSync(bytes, { level: 9 }));
       }
     },
   };
