@@ -6,6 +6,7 @@ import { useSession } from "./session.tsx";
 import { usePrefs } from "./prefs.tsx";
 import { SignIn } from "../screens/SignIn.tsx";
 import { Notice } from "../components/Notice.tsx";
+import { ScreenFrame } from "./lazy-screen.tsx";
 import type { Action, Role } from "../api/types.ts";
 
 function allowed(screen: ScreenDef, signedIn: boolean, can: (a: Action) => boolean, role?: Role): boolean {
@@ -53,7 +54,11 @@ export function App() {
   else if (!allowed(found.screen, signedIn, session.can, session.perms?.role)) body = <Notice kind="error" title={t("app.forbidden")}>{t("app.forbiddenHelp")}</Notice>;
   else {
     const Screen = found.screen.component;
-    body = <Screen key={path} params={found.params} />;
+    body = (
+      <ScreenFrame key={path}>
+        <Screen params={found.params} />
+      </ScreenFrame>
+    );
   }
 
   return (

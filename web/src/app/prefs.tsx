@@ -1,6 +1,6 @@
 import { createContext, useCallback, useContext, useMemo, useState, type ReactNode } from "react";
 import i18next from "i18next";
-import { applyDocumentLanguage, saveDigits, saveLang, type Digits, type Lang } from "../i18n/index.ts";
+import { applyDocumentLanguage, loadLanguage, saveDigits, saveLang, type Digits, type Lang } from "../i18n/index.ts";
 import { makeFormat, type Format } from "../i18n/format.ts";
 
 /** The reader's language and digits, and formatters that follow them. */
@@ -22,11 +22,14 @@ export function PrefsProvider({ initial, children }: { initial: { lang: Lang; di
   const setLang = useCallback(
     (next: Lang) => {
       saveLang(next);
-      void i18next.changeLanguage(next);
-      applyDocumentLanguage(next);
-      setLangState(next);
-      // Digits follow the language until the person picks them.
-      if (!digitsChosen) setDigitsState(next === "ar" ? "arab" : "latn");
+      // The other language's words are fetched the first time it is chosen; the screen changes when they are here.
+      void loadLanguage(next).then(async () => {
+        await i18next.changeLanguage(next);
+        applyDocumentLanguage(next);
+        setLangState(next);
+        // Digits follow the language until the person picks them.
+        if (!digitsChosen) setDigitsState(next === "ar" ? "arab" : "latn");
+      });
     },
     [digitsChosen],
   );

@@ -1,11 +1,6 @@
 import type { ComponentType } from "react";
-import { Gallery } from "../screens/Gallery.tsx";
-import { Viewer } from "../screens/Viewer.tsx";
-import { Intake } from "../screens/Intake.tsx";
-import { LogScreen } from "../screens/Log.tsx";
-import { Admin } from "../screens/Admin.tsx";
-import { Account } from "../screens/Account.tsx";
 import type { Action, Role } from "../api/types.ts";
+import { lazyScreen } from "./lazy-screen.tsx";
 
 /**
  * The app's screens. To add an area (catalogue, review, search, families …): write its screens under
@@ -42,12 +37,12 @@ export interface ScreenDef {
 }
 
 export const SCREENS: ScreenDef[] = [
-  { id: "gallery", path: "/gallery", title: "gallery.title", group: "archive", menu: 10, requires: ["archive.read"], component: Gallery },
-  { id: "viewer", path: "/photo/:sha256", title: "viewer.title", requires: ["archive.read"], component: Viewer },
-  { id: "intake", path: "/intake", title: "intake.title", group: "archive", menu: 20, requires: ["archive.ingest"], component: Intake },
-  { id: "log", path: "/log", title: "log.title", group: "archive", menu: 80, public: true, component: LogScreen },
-  { id: "admin", path: "/admin/users", title: "admin.title", group: "admin", menu: 90, requires: ["users.manage"], component: Admin },
-  { id: "account", path: "/account", title: "account.title", requires: ["account.self"], component: Account },
+  { id: "gallery", path: "/gallery", title: "gallery.title", group: "archive", menu: 10, requires: ["archive.read"], component: lazyScreen(() => import("../screens/Gallery.tsx"), "Gallery") },
+  { id: "viewer", path: "/photo/:sha256", title: "viewer.title", requires: ["archive.read"], component: lazyScreen(() => import("../screens/Viewer.tsx"), "Viewer") },
+  { id: "intake", path: "/intake", title: "intake.title", group: "archive", menu: 20, requires: ["archive.ingest"], component: lazyScreen(() => import("../screens/Intake.tsx"), "Intake") },
+  { id: "log", path: "/log", title: "log.title", group: "archive", menu: 80, public: true, component: lazyScreen(() => import("../screens/Log.tsx"), "LogScreen") },
+  { id: "admin", path: "/admin/users", title: "admin.title", group: "admin", menu: 90, requires: ["users.manage"], component: lazyScreen(() => import("../screens/Admin.tsx"), "Admin") },
+  { id: "account", path: "/account", title: "account.title", requires: ["account.self"], component: lazyScreen(() => import("../screens/Account.tsx"), "Account") },
   ...Object.values(import.meta.glob<readonly ScreenDef[]>("../screens/*/screen.ts", { eager: true, import: "screens" })).flat(),
 ];
 
