@@ -11,22 +11,42 @@ export function lazyScreen<K extends string>(load: () => Promise<Record<K, Compo
   return lazy(async (): Promise<{ default: ComponentType<ScreenProps> }> => ({ default: (await load())[name] }));
 }
 
-/** Where a screen is shown: "Loading…" while its code arrives, and a sentence, not a blank page, if it cannot. */
+/**
+ * Where a screen is shown: "Loading…" while its code arrives, and a sentence instead of a blank page if it cannot
+ * be shown, which says whether its code did not arrive (the connection) or the screen itself failed.
+ */
 export function ScreenFrame({ children }: { children: ReactNode }) {
   const { t } = useTranslation();
   return (
-    <ScreenLoadFailed fallback={<Notice kind="error" title={t("app.screenFailed")}>{t("app.screenFailedHelp")}</Notice>}>
+    <ScreenFailed
+      fallback={(kind) =>
+        kind === "load" ? (
+          <Notice kind="error" title={t("app.screenFailed")}>
+            {t("app.screenFailedHelp")}
+          </Notice>
+        ) : (
+          <Notice kind="error" title={t("app.screenError")}>
+            {t("app.screenErrorHelp")}
+          </Notice>
+        )
+      }
+    >
       <Suspense fallback={<p className="muted">{t("app.loading")}</p>}>{children}</Suspense>
-    </ScreenLoadFailed>
+    </ScreenFailed>
   );
 }
 
-class ScreenLoadFailed extends Component<{ fallback: ReactNode; children: ReactNode }, { failed: boolean }> {
-  override state = { failed: false };
-  static getDerivedStateFromError(): { failed: boolean } {
-    return { failed: true };
+/** What browsers say when a module's file could not be fetched (Chromium, Firefox, Safari). */
+const NOT_FETCHED = /dynamically imported module|Importing a module script failed|Unable to preload/i;
+
+type Failure = "load" | "error";
+
+class ScreenFailed extends Component<{ fallback: (kind: Failure) => ReactNode; children: ReactNode }, { failed: Failure | null }> {
+  override state: { failed: Failure | null } = { failed: null };
+  static getDerivedStateFromError(error: unknown): { failed: Failure } {
+    return { failed: error instanceof Error && NOT_FETCHED.test(error.message) ? "load" : "error" };
   }
   override render(): ReactNode {
-    return this.state.failed ? this.props.fallback : this.props.children;
+    return this.state.failed ? this.props.fallback(this.state.failed) : this.props.children;
   }
 }

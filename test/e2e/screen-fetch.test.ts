@@ -1,0 +1,59 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { loadConfig } from "../../src/core/config.ts";
+import { openArchive } from "../../src/app/open-archive.ts";
+import { ensureWebBuilt } from "../../web/ensure-built.mjs";
+import { fullSession, readyUser } from "../support/accounts.ts";
+import { browserSkip, expectNoAxeViolations, openBrowser, startDalil, type DalilServer } from "../support/browser.ts";
+
+/**
+ * Each screen's code is fetched when the screen is first opened (decision 0046). When it does not arrive (the
+ * connection dropped), the page says so in the reader's language instead of going blank, and the menu still works.
+ */
+const skip = browserSkip();
+
+test("a screen whose code does not arrive says so, in English and in Arabic, and the rest of the app still works", { skip, timeout: 180_000 }, async () => {
+  ensureWebBuilt({ quiet: true });
+  const work = mkdtempSync(join(tmpdir(), "dalil-e2e-fetch-"));
+  const dataDir = join(work, "data");
+  let server: DalilServer | null = null;
+  try {
+    const archive = await openArchive(loadConfig({ data: dataDir }, {}));
+    let token: string;
+    try {
+      const u = await readyUser(archive, "archivist", "archivist@example.org");
+      token = (await fullSession(archive, u.id)).token;
+    } finally {
+      await archive.close();
+    }
+    server = await startDalil(dataDir);
+    for (const [locale, words] of [
+      ["en-GB", /This screen could not be loaded/],
+      ["ar-SY", /تعذّر تحميل هذه الشاشة/],
+    ] as const) {
+      const b = await openBrowser({ locale });
+      try {
+        await b.context.addCookies([{ name: "dalil_session", value: token, url: server.url, httpOnly: true, sameSite: "Strict" }]);
+        // The statistics screen's own file is lost on the way; everything else arrives.
+        await b.page.route(/\/assets\/Statistics-[^/]+\.js$/, (route) => route.abort("internetdisconnected"));
+        await b.page.goto(`${server.url}/statistics`);
+        const notice = b.page.locator("main [role=alert], main .notice").first();
+        await notice.waitFor();
+        assert.match((await notice.textContent())!, words);
+        await expectNoAxeViolations(b.page, "a screen that could not be fetched");
+        // The menu still leads elsewhere, and that screen arrives.
+        await b.page.locator("nav a[href='/gallery']").click();
+        await b.page.locator("[data-testid=gallery], main h1").first().waitFor();
+        assert.doesNotMatch((await b.page.locator("main").textContent())!, words);
+      } finally {
+        await b.close();
+      }
+    }
+  } finally {
+    await server?.stop();
+    rmSync(work, { recursive: true, force: true });
+  }
+});
