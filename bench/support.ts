@@ -1,7 +1,8 @@
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { tmpdir } from "node:os";
+import { fileURLToPath } from "node:url";
 import { writeDemoCard, type DemoCardTruth } from "../src/archive/demo-card/index.ts";
 import { progressBar } from "../src/cli/shell.ts";
 import { buildHttpApp } from "../src/http/app.ts";
@@ -59,12 +60,13 @@ export function mb(bytes: number): string {
 }
 
 /** The archive's HTTP app on a real listen on 127.0.0.1, every request as `actor`; `get` fails on anything but 200. */
-export async function localHttp(a: Archive, actor: Actor): Promise<{ get(path: string): Promise<unknown>; close(): Promise<void> }> {
+export async function localHttp(a: Archive, actor: Actor): Promise<{ url: string; get(path: string): Promise<unknown>; close(): Promise<void> }> {
   const http = await buildHttpApp(a, { actorFor: () => actor });
   await http.app.listen({ port: 0, host: "127.0.0.1" });
   const addr = http.app.server.address();
   const port = typeof addr === "object" && addr ? addr.port : 0;
   return {
+    url: `http://127.0.0.1:${port}`,
     async get(path) {
       const res = await fetch(`http://127.0.0.1:${port}${path}`);
       if (res.status !== 200) throw new Error(`${path}: HTTP ${res.status} ${await res.text()}`);
@@ -72,6 +74,25 @@ export async function localHttp(a: Archive, actor: Actor): Promise<{ get(path: s
     },
     close: () => http.app.close(),
   };
+}
+
+/**
+ * Each path timed by a client in another process (bench/http-client.mjs), `runs` times after `warmups`, in order:
+ * what a browser on another machine would wait, without the client's own work on the server's thread.
+ */
+export function timedFromAnotherProcess(base: string, paths: string[], runs: number, warmups = 3): Promise<Map<string, number[]>> {
+  return new Promise((resolve, reject) => {
+    const client = spawn(process.execPath, [fileURLToPath(new URL("./http-client.mjs", import.meta.url)), JSON.stringify({ base, paths, runs, warmups })], {
+      stdio: ["ignore", "pipe", "inherit"],
+    });
+    let text = "";
+    client.stdout.setEncoding("utf8").on("data", (d: string) => (text += d));
+    client.on("error", reject);
+    client.on("exit", (code) => {
+      if (code !== 0) return reject(new Error(`the HTTP client exited with ${code}`));
+      resolve(new Map(Object.entries(JSON.parse(text) as Record<string, number[]>)));
+    });
+  });
 }
 
 /** The p-th percentile of samples (nearest rank; NaN for none). */
