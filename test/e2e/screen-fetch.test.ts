@@ -7,7 +7,7 @@ import { loadConfig } from "../../src/core/config.ts";
 import { openArchive } from "../../src/app/open-archive.ts";
 import { ensureWebBuilt } from "../../web/ensure-built.mjs";
 import { fullSession, readyUser } from "../support/accounts.ts";
-import { browserSkip, expectNoAxeViolations, openBrowser, startDalil, type DalilServer } from "../support/browser.ts";
+import { browserSkip, expectNoAxeViolations, openBrowser, startDalil, waitForExpression, type DalilServer } from "../support/browser.ts";
 
 /**
  * Each screen's code is fetched when the screen is first opened (decision 0046). When it does not arrive (the
@@ -15,7 +15,7 @@ import { browserSkip, expectNoAxeViolations, openBrowser, startDalil, type Dalil
  */
 const skip = browserSkip();
 
-test("a screen whose code does not arrive says so, in English and in Arabic, and the rest of the app still works", { skip, timeout: 180_000 }, async () => {
+test("a screen or a language whose code does not arrive says so, in English and in Arabic, and the rest of the app still works", { skip, timeout: 180_000 }, async () => {
   ensureWebBuilt({ quiet: true });
   const work = mkdtempSync(join(tmpdir(), "dalil-e2e-fetch-"));
   const dataDir = join(work, "data");
@@ -48,6 +48,23 @@ test("a screen whose code does not arrive says so, in English and in Arabic, and
         await b.page.locator("nav a[href='/gallery']").click();
         await b.page.locator("[data-testid=gallery], main h1").first().waitFor();
         assert.doesNotMatch((await b.page.locator("main").textContent())!, words);
+
+        // The other language's words lost on the way: the reader is told, in the language still shown, and the
+        // choice is not kept; once they arrive, the switch works.
+        const lang = locale.startsWith("ar") ? "ar" : "en";
+        const other = lang === "ar" ? "en" : "ar";
+        const otherWords = new RegExp(`/assets/words-${other}-[^/]+\\.js$`);
+        await b.page.route(otherWords, (route) => route.abort("internetdisconnected"));
+        await b.page.locator("[data-testid=switch-language]").click();
+        const failed = b.page.locator("[data-testid=switch-language-failed]");
+        await failed.waitFor();
+        assert.match((await failed.textContent())!, lang === "ar" ? /تعذّر تحميل اللغة الأخرى/ : /other language could not be loaded/);
+        assert.equal(await b.page.evaluate("document.documentElement.lang"), lang);
+        assert.equal(await b.page.evaluate("localStorage.getItem('dalil.lang')"), null, "a switch that failed is not kept");
+        await b.page.unroute(otherWords);
+        await b.page.locator("[data-testid=switch-language]").click();
+        await waitForExpression(b.page, `document.documentElement.lang === ${JSON.stringify(other)}`);
+        assert.equal(await failed.count(), 0);
       } finally {
         await b.close();
       }

@@ -108,7 +108,7 @@ export function App() {
 
 function Toolbar() {
   const { t } = useTranslation();
-  const { lang, setLang, digits, setDigits } = usePrefs();
+  const { lang, setLang, digits, setDigits, langFailed } = usePrefs();
   const session = useSession();
   const other = lang === "ar" ? "en" : "ar";
   const user = session.info?.signedIn ? session.info.user : null;
@@ -117,6 +117,11 @@ function Toolbar() {
       <button type="button" className="link-button" lang={other} onClick={() => setLang(other)} data-testid="switch-language">
         {t("app.switchTo")}
       </button>
+      {langFailed && (
+        <span role="alert" className="toolbar-error" data-testid="switch-language-failed">
+          {t("app.switchFailed")}
+        </span>
+      )}
       {lang === "ar" && (
         <button type="button" className="link-button" aria-pressed={digits === "arab"} onClick={() => setDigits(digits === "arab" ? "latn" : "arab")}>
           {t("app.arabicDigits")}

@@ -10,6 +10,8 @@ export interface Prefs {
   setLang(lang: Lang): void;
   setDigits(digits: Digits): void;
   fmt: Format;
+  /** The last language switch failed: the other language's words could not be fetched. */
+  langFailed: boolean;
 }
 
 const PrefsContext = createContext<Prefs | null>(null);
@@ -18,18 +20,24 @@ export function PrefsProvider({ initial, children }: { initial: { lang: Lang; di
   const [lang, setLangState] = useState<Lang>(initial.lang);
   const [digits, setDigitsState] = useState<Digits>(initial.digits);
   const [digitsChosen, setDigitsChosen] = useState(initial.digitsChosen);
+  const [langFailed, setLangFailed] = useState(false);
 
   const setLang = useCallback(
     (next: Lang) => {
-      saveLang(next);
-      // The other language's words are fetched the first time it is chosen; the screen changes when they are here.
-      void loadLanguage(next).then(async () => {
-        await i18next.changeLanguage(next);
-        applyDocumentLanguage(next);
-        setLangState(next);
-        // Digits follow the language until the person picks them.
-        if (!digitsChosen) setDigitsState(next === "ar" ? "arab" : "latn");
-      });
+      // The other language's words are fetched the first time it is chosen: the screen changes, and the choice is
+      // kept, when they are here; if they cannot be fetched the reader is told, in the language still shown.
+      loadLanguage(next).then(
+        async () => {
+          setLangFailed(false);
+          saveLang(next);
+          await i18next.changeLanguage(next);
+          applyDocumentLanguage(next);
+          setLangState(next);
+          // Digits follow the language until the person picks them.
+          if (!digitsChosen) setDigitsState(next === "ar" ? "arab" : "latn");
+        },
+        () => setLangFailed(true),
+      );
     },
     [digitsChosen],
   );
@@ -39,7 +47,7 @@ export function PrefsProvider({ initial, children }: { initial: { lang: Lang; di
     setDigitsState(next);
   }, []);
   const fmt = useMemo(() => makeFormat(lang, digits), [lang, digits]);
-  const value = useMemo(() => ({ lang, digits, setLang, setDigits, fmt }), [lang, digits, setLang, setDigits, fmt]);
+  const value = useMemo(() => ({ lang, digits, setLang, setDigits, fmt, langFailed }), [lang, digits, setLang, setDigits, fmt, langFailed]);
   return <PrefsContext.Provider value={value}>{children}</PrefsContext.Provider>;
 }
 
