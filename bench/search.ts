@@ -258,27 +258,25 @@ async function benchOne(label: string, a: Archive, runs: number): Promise<void> 
   const http = await localHttp(a, INVESTIGATOR);
   const get = http.get;
   try {
-    const health = await time(() => get("/api/health"), runs);
-    row("baseline GET /api/health p50/p95", `${pct(health, 50).toFixed(2)}/${pct(health, 95).toFixed(2)} ms`);
-    let worst = 0;
-    for (const [name, q] of queries) {
-      const path = `/api/search?${toQuery(q)}`;
-      const s = await time(() => get(path), runs);
-      worst = Math.max(worst, pct(s, 95));
-      row(`HTTP ${name}`, `${pct(s, 50).toFixed(1)}/${pct(s, 95).toFixed(1)} ms`, { label: "health p50", value: `${pct(health, 50).toFixed(2)} ms`, ratio: pct(s, 50) / pct(health, 50) });
-    }
+    const paths = ["/api/health", ...queries.map(([, q]) => `/api/search?${toQuery(q)}`)];
+    /** Prints one client's timings, each query beside that client's GET /api/health; returns the worst p95. */
+    const report = (client: string, byPath: Map<string, number[]>): number => {
+      const health = byPath.get("/api/health")!;
+      row(`baseline GET /api/health${client} p50/p95`, `${pct(health, 50).toFixed(2)}/${pct(health, 95).toFixed(2)} ms`);
+      let worst = 0;
+      queries.forEach(([name], i) => {
+        const s = byPath.get(paths[i + 1]!)!;
+        worst = Math.max(worst, pct(s, 95));
+        row(`HTTP${client} ${name}`, `${pct(s, 50).toFixed(1)}/${pct(s, 95).toFixed(1)} ms`, { label: "health p50", value: `${pct(health, 50).toFixed(2)} ms`, ratio: pct(s, 50) / pct(health, 50) });
+      });
+      return worst;
+    };
+    const inServer = new Map<string, number[]>();
+    for (const path of paths) inServer.set(path, await time(() => get(path), runs));
+    const worst = report("", inServer);
     // The same requests from a client in a process of its own, as a browser is (the rows above share the
     // server's thread and heap with the client's fetch and JSON parsing).
-    const paths = ["/api/health", ...queries.map(([, q]) => `/api/search?${toQuery(q)}`)];
-    const apart = await timedFromAnotherProcess(http.url, paths, runs);
-    const apartHealth = apart.get("/api/health")!;
-    row("baseline GET /api/health from another process p50/p95", `${pct(apartHealth, 50).toFixed(2)}/${pct(apartHealth, 95).toFixed(2)} ms`);
-    let worstApart = 0;
-    for (const [name, q] of queries) {
-      const s = apart.get(`/api/search?${toQuery(q)}`)!;
-      worstApart = Math.max(worstApart, pct(s, 95));
-      row(`HTTP from another process ${name}`, `${pct(s, 50).toFixed(1)}/${pct(s, 95).toFixed(1)} ms`, { label: "health p50", value: `${pct(apartHealth, 50).toFixed(2)} ms`, ratio: pct(s, 50) / pct(apartHealth, 50) });
-    }
+    const worstApart = report(" from another process", await timedFromAnotherProcess(http.url, paths, runs));
     const verdict = (w: number) => `${w.toFixed(1)} ms (${w <= TARGET_P95_MS ? "met" : "NOT met"})`;
     console.log(
       `  ${label}: worst p95 over HTTP, target ≤ ${TARGET_P95_MS} ms: client in the server's process ${verdict(worst)}, client in another process ${verdict(worstApart)}; load average now ${loadavg()[0]!.toFixed(1)} on ${availableParallelism()} cores`,
