@@ -12,12 +12,12 @@
 // some six hundred files at every start (kysely alone 265): `dalil --help` took 1.1 s and 1.4 CPU-seconds, and
 // with them in the bundle 0.65 s and 0.85 (measured 2026-12-05, 2 idle cores; through tsx 1.7 s and 2.8).
 import { readFile } from "node:fs/promises";
-import { dirname, join, resolve } from "node:path";
+import { dirname, join, resolve, sep } from "node:path";
 import { pathToFileURL } from "node:url";
 import { build } from "esbuild";
 
 /** Native code, or files read or run from beside the package (workers, binaries, models, language data). */
-const EXTERNAL = [
+export const EXTERNAL = [
   "better-sqlite3",
   "sharp",
   "@node-rs/argon2",
@@ -30,35 +30,40 @@ const EXTERNAL = [
   "playwright-core",
 ];
 
+/** The CommonJS packages in a bundle call `require` for node's own modules; an ES module has none of its own. */
+export const REQUIRE_BANNER = 'import { createRequire as __dalilRequire } from "node:module"; const require = __dalilRequire(import.meta.url);';
+
+/** Each of the repository's own files under `dirs` (TypeScript, and the few plain modules such as web/ensure-built.mjs) keeps its own `import.meta` place in a bundle. */
+export function ownPlace(dirs) {
+  const roots = dirs.map((d) => d + sep);
+  return {
+    name: "own-place",
+    setup(b) {
+      b.onLoad({ filter: /\.(ts|mjs|js)$/ }, async (args) => {
+        if (!roots.some((r) => args.path.startsWith(r))) return undefined;
+        const text = await readFile(args.path, "utf8");
+        const contents = text
+          .replaceAll("import.meta.url", JSON.stringify(pathToFileURL(args.path).href))
+          .replaceAll("import.meta.dirname", JSON.stringify(dirname(args.path)))
+          .replaceAll("import.meta.filename", JSON.stringify(args.path));
+        return { contents, loader: args.path.endsWith(".ts") ? "ts" : "js" };
+      });
+    },
+  };
+}
+
 export async function buildCliBundle(root, outfile) {
-  const src = resolve(root, "src");
   await build({
-    entryPoints: [join(src, "cli", "main.ts")],
+    entryPoints: [join(root, "src", "cli", "main.ts")],
     outfile,
     bundle: true,
     platform: "node",
     format: "esm",
     target: "node20",
     external: EXTERNAL,
-    // The CommonJS packages in the bundle call `require` for node's own modules; an ES module has none of its own.
-    banner: { js: 'import { createRequire as __dalilRequire } from "node:module"; const require = __dalilRequire(import.meta.url);' },
+    banner: { js: REQUIRE_BANNER },
     logLevel: "error",
-    plugins: [
-      {
-        name: "own-place",
-        setup(b) {
-          b.onLoad({ filter: /\.ts$/ }, async (args) => {
-            if (!args.path.startsWith(src)) return undefined;
-            const text = await readFile(args.path, "utf8");
-            const contents = text
-              .replaceAll("import.meta.url", JSON.stringify(pathToFileURL(args.path).href))
-              .replaceAll("import.meta.dirname", JSON.stringify(dirname(args.path)))
-              .replaceAll("import.meta.filename", JSON.stringify(args.path));
-            return { contents, loader: "ts" };
-          });
-        },
-      },
-    ],
+    plugins: [ownPlace([resolve(root, "src")])],
   });
   return outfile;
 }

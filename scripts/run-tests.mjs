@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { spawn } from "node:child_process";
 import { buildCliBundle } from "./build-cli-bundle.mjs";
+import { buildTestBundles } from "./build-test-bundles.mjs";
 
 function walk(dir) {
   const out = [];
@@ -30,9 +31,16 @@ const minutes = Number(process.env.DALIL_TEST_WATCHDOG_MIN ?? 60);
 // Every temporary folder the tests (and the browsers, servers and commands they start) make goes under one of the
 // run's own, removed when the run passes: many tests leave theirs, and a day of runs filled /tmp.
 const scratch = mkdtempSync(join(tmpdir(), "dalil-tests-"));
+// The test files themselves run from bundles built now (see there), or through tsx when asked.
+const throughTsx = process.env.DALIL_TEST_TSX === "1";
+const bundles = join(process.cwd(), "test-artifacts", `tests-${process.pid}`);
+const runnable = throughTsx ? files : await buildTestBundles(process.cwd(), files, bundles);
+// DALIL_TEST_TIMES=file.jsonl: each test's file and time too, beside the TAP (scripts/test-times-reporter.mjs).
+const times = process.env.DALIL_TEST_TIMES;
+const reporters = ["--test-reporter=tap", ...(times ? ["--test-reporter-destination=stdout", "--test-reporter=./scripts/test-times-reporter.mjs", `--test-reporter-destination=${times}`] : [])];
 const child = spawn(
   process.execPath,
-  ["--import", "tsx", "--test", "--test-concurrency=2", "--test-reporter=tap", ...files],
+  [...(throughTsx ? ["--import", "tsx"] : ["--enable-source-maps"]), "--test", "--test-concurrency=2", ...reporters, ...runnable],
   // The tests read the CLI's English sentences; a machine whose locale is Arabic would otherwise get them in Arabic
   // (the tests of the Arabic ones ask for it themselves).
   { stdio: "inherit", detached: true, env: { ...process.env, NODE_ENV: "test", DALIL_CLI_BUNDLE: bundle, DALIL_LANG: "en", TMPDIR: scratch } },
@@ -55,6 +63,7 @@ const watchdog = setTimeout(() => {
 const status = await new Promise((resolve) => child.once("exit", (code) => resolve(code)));
 clearTimeout(watchdog);
 rmSync(bundle, { force: true });
+rmSync(bundles, { recursive: true, force: true });
 const passed = !timedOut && status === 0;
 // A failed run keeps what its tests left, to be looked at.
 if (passed) rmSync(scratch, { recursive: true, force: true, maxRetries: 3 });

@@ -10,7 +10,7 @@ import { verifyArchive } from "../../src/app/verify.ts";
 import { openDatabase } from "../../src/db/database.ts";
 import { backends, tempDir } from "../support/backends.ts";
 import { demoCard, freshArchive } from "../support/archive.ts";
-import { dalil } from "../support/cli.ts";
+import { BIN, dalil } from "../support/cli.ts";
 import { buildExfat, wrapGpt } from "../support/exfat-image.ts";
 import type { ExfatNode } from "../support/exfat-image.ts";
 
@@ -130,7 +130,7 @@ for (const { backend, skip } of await backends()) {
     const clean = await freshArchive(backend);
     try {
       const env = { ...process.env, ...killed.env };
-      const child = spawn(process.execPath, ["--import", "tsx", "src/cli/main.ts", "--data", killed.dataDir, "ingest", dir, "--json"], {
+      const child = spawn(process.execPath, [BIN, "--data", killed.dataDir, "ingest", dir, "--json"], {
         env,
         stdio: "ignore",
       });

@@ -5,6 +5,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { backends, tempDir } from "../support/backends.ts";
 import { freshArchive } from "../support/archive.ts";
+import { BIN } from "../support/cli.ts";
 import { exportBodiesCsv, getBody, importBodiesCsv, readBodies, recordHistory, searchBodies } from "../../src/catalogue/index.ts";
 import { parseCsv, writeCsv } from "../../src/catalogue/csv.ts";
 import { Forbidden, Invalid } from "../../src/core/errors.ts";
@@ -193,7 +194,7 @@ test("dalil catalogue import / search / export from the command line", { skip: s
   const data = join(dir, "data");
   const file = join(dir, "partner.csv");
   writeFileSync(file, PARTNER);
-  const run = (...args: string[]) => spawnSync(process.execPath, ["--import", "tsx", "src/cli/main.ts", "--data", data, ...args], { encoding: "utf8", env: { ...process.env, DALIL_DATABASE_URL: "" } });
+  const run = (...args: string[]) => spawnSync(process.execPath, [BIN, "--data", data, ...args], { encoding: "utf8", env: { ...process.env, DALIL_DATABASE_URL: "" } });
   assert.equal(run("init").status, 0, "only init creates the archive");
   const imp = run("catalogue", "import", file);
   assert.equal(imp.status, 0, imp.stderr);

@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
-import { fileURLToPath } from "node:url";
+import { BIN } from "../support/cli.ts";
 import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { createHash } from "node:crypto";
 import { join } from "node:path";
@@ -33,12 +33,9 @@ const root = tempDir("dalil-pkg-");
 const pkgDir = join(root, "pkg");
 const built = await buildPackage(a.archive, actor, { originals: shas, recipient: "Office of the Prosecutor", purpose: "Case 12: Branch 215", out: pkgDir });
 
-const MAIN = fileURLToPath(new URL("../../src/cli/main.ts", import.meta.url));
-const TSX = import.meta.resolve("tsx");
-
 function dalil(cwd: string, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ["--import", TSX, MAIN, ...args], { cwd, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [BIN, ...args], { cwd, stdio: ["ignore", "pipe", "pipe"] });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (d: Buffer) => (stdout += d.toString("utf8")));
