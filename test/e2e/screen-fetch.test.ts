@@ -44,7 +44,16 @@ test("a screen or a language whose code does not arrive says so, in English and 
         await notice.waitFor();
         assert.match((await notice.textContent())!, words);
         await expectNoAxeViolations(b.page, "a screen that could not be fetched");
-        // The menu still leads elsewhere, and that screen arrives.
+        // "Try again" fetches it anew once the connection is back, without a reload (React's own lazy would keep
+        // the failure for the life of the page).
+        await b.page.unroute(/\/assets\/Statistics-[^/]+\.js$/);
+        await b.page.locator("[data-testid=screen-retry]").click();
+        await b.page.locator("[data-testid=stat-totals]").waitFor();
+        assert.doesNotMatch((await b.page.locator("main").textContent())!, words);
+        // Lost again on the next visit after a reload: the menu still leads elsewhere, and that screen arrives.
+        await b.page.route(/\/assets\/Statistics-[^/]+\.js$/, (route) => route.abort("internetdisconnected"));
+        await b.page.goto(`${server.url}/statistics`);
+        await notice.waitFor();
         await b.page.locator("nav a[href='/gallery']").click();
         await b.page.locator("[data-testid=gallery], main h1").first().waitFor();
         assert.doesNotMatch((await b.page.locator("main").textContent())!, words);

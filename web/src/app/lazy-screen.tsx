@@ -1,14 +1,42 @@
-import { Component, lazy, Suspense, type ComponentType, type ReactNode } from "react";
+import { Component, createElement, Suspense, useState, type ComponentType, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { Notice } from "../components/Notice.tsx";
 import type { ScreenProps } from "./screens.ts";
 
+/** Each lazy screen's way to forget that its code did not arrive, so that "Try again" fetches it anew. */
+const forgetFailures = new Set<() => void>();
+
 /**
  * A screen whose code is fetched the first time it is opened: each screen is its own file of the build, so a
  * family on a phone who opens the portal does not download the forensic, catalogue and exhibition screens too.
+ * Unlike React's `lazy`, a fetch that failed is not remembered for the life of the page: the reader's "Try again"
+ * (ScreenFrame) fetches it again, so a dropped connection does not cost them a reload and what they had typed
+ * elsewhere in the app.
  */
 export function lazyScreen<K extends string>(load: () => Promise<Record<K, ComponentType<ScreenProps>>>, name: K): ComponentType<ScreenProps> {
-  return lazy(async (): Promise<{ default: ComponentType<ScreenProps> }> => ({ default: (await load())[name] }));
+  let loaded: ComponentType<ScreenProps> | null = null;
+  let pending: Promise<void> | null = null;
+  let failure: unknown = null;
+  forgetFailures.add(() => {
+    failure = null;
+  });
+  function LazyScreen(props: ScreenProps) {
+    if (loaded) return createElement(loaded, props);
+    // The error boundary shows it; it is thrown again on every render until the reader asks to try again.
+    if (failure !== null) throw failure;
+    pending ??= load().then(
+      (m) => {
+        loaded = m[name];
+      },
+      (err: unknown) => {
+        failure = err ?? new Error("the screen's code did not arrive");
+        pending = null;
+      },
+    );
+    // Suspense shows "Loading…" until the fetch ends, then renders this again.
+    throw pending;
+  }
+  return LazyScreen;
 }
 
 /**
@@ -17,16 +45,32 @@ export function lazyScreen<K extends string>(load: () => Promise<Record<K, Compo
  */
 export function ScreenFrame({ children }: { children: ReactNode }) {
   const { t } = useTranslation();
+  // A new key mounts the boundary and the screen afresh: "Try again".
+  const [attempt, setAttempt] = useState(0);
+  const retry = () => {
+    for (const forget of forgetFailures) forget();
+    setAttempt((n) => n + 1);
+  };
+  const again = (
+    <p>
+      <button type="button" data-testid="screen-retry" onClick={retry}>
+        {t("app.tryAgain")}
+      </button>
+    </p>
+  );
   return (
     <ScreenFailed
+      key={attempt}
       fallback={(kind) =>
         kind === "load" ? (
           <Notice kind="error" title={t("app.screenFailed")}>
             {t("app.screenFailedHelp")}
+            {again}
           </Notice>
         ) : (
           <Notice kind="error" title={t("app.screenError")}>
             {t("app.screenErrorHelp")}
+            {again}
           </Notice>
         )
       }
