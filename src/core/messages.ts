@@ -27,6 +27,7 @@ export const MESSAGES = {
   "request.tooLarge": ["bytes"],
   "request.contentType": ["wanted"],
   "request.failed": [],
+  "request.databaseUnavailable": [],
   // Signing in and accounts (src/access).
   "signin.badPassword": [],
   "signin.accountCannot": [],

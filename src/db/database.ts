@@ -136,6 +136,9 @@ export async function openDatabase(opts: OpenDatabaseOptions): Promise<DatabaseH
     const pool = new pg.Pool({
       connectionString: parsed.toString(),
       max: 8,
+      // A request waits this long for a connection (all eight busy, or the server not answering) and is then
+      // answered 503 with a sentence (isDatabaseUnreachable), instead of waiting for ever.
+      connectionTimeoutMillis: 15_000,
       types,
       ...(schema ? { options: `-c search_path=${quoteIdent(schema)}` } : {}),
     });
@@ -144,6 +147,11 @@ export async function openDatabase(opts: OpenDatabaseOptions): Promise<DatabaseH
     // restarted). The pool has already discarded that client: the next query opens a new connection, and a query
     // in flight fails with its own error, which its caller reports.
     pool.on("error", () => {});
+    // The same for a connection that is checked out but between queries (inside a transaction that is waiting on
+    // a file, say) when the server drops it: unheard, its 'error' ended `dalil serve` (found by
+    // test/http/database-down.test.ts). Its next query fails with its own error, the transaction rolls back, and
+    // the pool does not take a client that can no longer query back.
+    pool.on("connect", (client) => client.on("error", () => {}));
     if (schema) {
       const client = await pool.connect();
       try {

@@ -8,6 +8,8 @@ import { anonymousActor, gateRefusal } from "../access/index.ts";
 import { ACCESS_ROUTES } from "../access/routes.ts";
 import { authenticate, pendingHint, AUTH_ROUTES } from "./auth.ts";
 import { isStateChanging, LIMITS, normaliseOrigin, scrubForLog, securityHeaders } from "./security.ts";
+import { english } from "../core/messages.ts";
+import { isDatabaseUnreachable } from "../db/unreachable.ts";
 import { ARCHIVE_ROUTES } from "../archive/routes.ts";
 import { LOG_ROUTES } from "../ledger/routes.ts";
 import { CATALOGUE_ROUTES } from "../catalogue/routes.ts";
@@ -98,6 +100,13 @@ export async function buildHttpApp(ctx: Ctx, opts: HttpOptions = {}): Promise<Ht
     }
     if (status && status >= 400 && status < 500) {
       return reply.status(status).send({ error: "bad_request", message: (err as Error).message });
+    }
+    if (isDatabaseUnreachable(err)) {
+      ctx.logger.log("warn", "request not carried out: the database did not answer", { error: scrubForLog((err as Error).message) });
+      return reply
+        .status(503)
+        .header("retry-after", "30")
+        .send({ error: "unavailable", message: english("request.databaseUnavailable"), key: "request.databaseUnavailable", params: {} });
     }
     ctx.logger.log("error", "request failed", { error: scrubForLog((err as Error).message) });
     return reply.status(500).send({ error: "internal", message: "Something went wrong on the server; it has been logged.", key: "request.failed", params: {} });
