@@ -67,6 +67,8 @@ test("PostgreSQL stops answering: a request is answered 503 saying so, and the s
     const body = res.json() as { error: string; message: string; key: string };
     assert.equal(body.key, "request.databaseUnavailable");
     assert.match(body.message, /database is not answering, so this was not done/);
+    // and the health check says so too, for a load balancer in front of several servers
+    assert.equal((await http.app.inject({ method: "GET", url: "/api/health" })).statusCode, 503);
 
     await r.open();
     const back = await get();
