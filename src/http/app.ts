@@ -3,12 +3,12 @@ import fastifyCookie from "@fastify/cookie";
 import { ZodError, type ZodTypeAny } from "zod";
 import type { Ctx } from "../app/context.ts";
 import type { Actor } from "../core/actor.ts";
-import { DalilError, NotFound, TooLarge, Unauthenticated, UnsupportedMediaType } from "../core/errors.ts";
+import { DalilError, NotFound, TooLarge, Unauthenticated, Unavailable, UnsupportedMediaType } from "../core/errors.ts";
 import { anonymousActor, gateRefusal } from "../access/index.ts";
 import { ACCESS_ROUTES } from "../access/routes.ts";
 import { authenticate, pendingHint, AUTH_ROUTES } from "./auth.ts";
 import { isStateChanging, LIMITS, normaliseOrigin, scrubForLog, securityHeaders } from "./security.ts";
-import { english } from "../core/messages.ts";
+import { say } from "../core/messages.ts";
 import { isDatabaseUnreachable } from "../db/unreachable.ts";
 import { ARCHIVE_ROUTES } from "../archive/routes.ts";
 import { LOG_ROUTES } from "../ledger/routes.ts";
@@ -82,6 +82,12 @@ export async function buildHttpApp(ctx: Ctx, opts: HttpOptions = {}): Promise<Ht
     // Refused while the caller is still sending (a hook's refusal, a body over the limit): close the connection
     // after the answer, so the rest of the body is not read off the wire either.
     if (!req.raw.complete) reply.header("connection", "close");
+    // The database not answering is said as the archive's own Unavailable, through the branch below.
+    if (isDatabaseUnreachable(err)) {
+      ctx.logger.log("warn", "request not carried out: the database did not answer", { error: scrubForLog((err as Error).message) });
+      reply.header("retry-after", "30");
+      err = new Unavailable(say("request.databaseUnavailable"));
+    }
     if (err instanceof DalilError) {
       return reply.status(err.status).send({ error: err.code, message: err.message, ...fieldOf(err), ...(err.key ? { key: err.key, params: err.params ?? {} } : {}) });
     }
@@ -100,13 +106,6 @@ export async function buildHttpApp(ctx: Ctx, opts: HttpOptions = {}): Promise<Ht
     }
     if (status && status >= 400 && status < 500) {
       return reply.status(status).send({ error: "bad_request", message: (err as Error).message });
-    }
-    if (isDatabaseUnreachable(err)) {
-      ctx.logger.log("warn", "request not carried out: the database did not answer", { error: scrubForLog((err as Error).message) });
-      return reply
-        .status(503)
-        .header("retry-after", "30")
-        .send({ error: "unavailable", message: english("request.databaseUnavailable"), key: "request.databaseUnavailable", params: {} });
     }
     ctx.logger.log("error", "request failed", { error: scrubForLog((err as Error).message) });
     return reply.status(500).send({ error: "internal", message: "Something went wrong on the server; it has been logged.", key: "request.failed", params: {} });
