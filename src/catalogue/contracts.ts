@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { Sensitivity } from "../access/contracts.ts";
+import { ImportProblem } from "../core/contracts.ts";
 
 /**
  * The catalogue module's contracts: zod schemas of what its use cases answer, the one source of the types the
@@ -117,7 +118,8 @@ export type Term = z.infer<typeof Term>;
 export const GetVocabulariesAnswer = z.array(Term);
 export type GetVocabulariesAnswer = z.infer<typeof GetVocabulariesAnswer>;
 
-export const RejectedRow = z.object({ row: z.number(), column: z.string().nullable(), message: z.string() });
+/** A rejected row of a catalogue import: its sentence in English and as a key the reader's language words. */
+export const RejectedRow = ImportProblem;
 export type RejectedRow = z.infer<typeof RejectedRow>;
 
 /** `attached`: facts written; `alreadyAttached`: facts the same source had already given the same body (left as they were). */

@@ -19,7 +19,8 @@ import { refreshSearchText } from "./search-index.ts";
 import * as contracts from "./contracts.ts";
 import { parseInput } from "../core/input.ts";
 import type { z } from "zod";
-import { say } from "../core/messages.ts";
+import { say, type Said } from "../core/messages.ts";
+import { rowProblem } from "../core/row-problem.ts";
 
 /**
  * Bodies to and from spreadsheets (partners hold theirs already). Import is all or nothing: every row is checked
@@ -144,9 +145,9 @@ function planRow(
   problems: RejectedRow[],
 ): RowPlan | null {
   const before = problems.length;
-  const fail = (column: string | null, message: string) => problems.push({ row: rec.row, column, message });
+  const fail = (column: string | null, what: Said | Invalid) => problems.push(rowProblem(rec.row, column, what));
   if (rec.fields.length !== width) {
-    fail(null, `has ${rec.fields.length} fields where the header has ${width}; check for an unquoted comma or a missing quote.`);
+    fail(null, say("csv.rowWidth", { count: rec.fields.length, width }));
     return null;
   }
   const get = (c: ImportColumn) => cell(rec.fields, cols.get(c));
@@ -156,7 +157,7 @@ function planRow(
     try {
       fn();
     } catch (err) {
-      if (err instanceof Invalid) fail(column, err.message);
+      if (err instanceof Invalid) fail(column, err);
       else throw err;
     }
   };
@@ -166,7 +167,7 @@ function planRow(
   const ext = get("external_ref");
   if (ref) {
     if (/^B-\d+$/i.test(ref)) target = { kind: "ref", ref: B(Number(ref.slice(2))) };
-    else if (ext && ext !== ref) fail("ref", `"${ref}" is not a reference of this archive (B-000123), and external_ref already gives the partner's reference.`);
+    else if (ext && ext !== ref) fail("ref", say("csv.notOurRef", { ref }));
     else target = { kind: "external", ref };
   }
   if (ext && target.kind !== "external") {
@@ -174,7 +175,7 @@ function planRow(
     else target = { kind: "external", ref: ext };
   }
   if (target.kind === "external") {
-    if (target.ref.length > 100) fail("ref", "A partner's reference is at most 100 characters.");
+    if (target.ref.length > 100) fail("ref", say("csv.partnerRefLength", { max: 100 }));
     patch.externalRef = target.ref;
   }
 
@@ -197,7 +198,7 @@ function planRow(
   const sex = get("sex");
   if (sex !== undefined) {
     const s = sex ? SEX_WORDS[normaliseArabic(sex)] : null;
-    if (sex && !s) fail("sex", `"${sex}" is not a sex this archive records: write male or female (ذكر / أنثى), or leave it empty for unknown.`);
+    if (sex && !s) fail("sex", say("csv.sex", { value: sex }));
     else patch.sex = s ?? null;
   }
   for (const col of ["age_min", "age_max"] as const) {
@@ -208,11 +209,11 @@ function planRow(
       continue;
     }
     const n = Number(toLatinDigits(v));
-    if (!Number.isInteger(n) || n < 0 || n > 120) fail(col, `"${v}" is not an age: write whole years from 0 to 120, or leave it empty for unknown.`);
+    if (!Number.isInteger(n) || n < 0 || n > 120) fail(col, say("csv.age", { value: v }));
     else patch[col === "age_min" ? "ageMin" : "ageMax"] = n;
   }
   if (patch.ageMin != null && patch.ageMax != null && patch.ageMin > patch.ageMax) {
-    fail("age_min", `The apparent age runs from ${patch.ageMin} to ${patch.ageMax}: age_min is above age_max.`);
+    fail("age_min", say("csv.ageRange", { min: patch.ageMin!, max: patch.ageMax! }));
   }
   const marks = get("marks");
   if (marks !== undefined) guard("marks", () => (patch.marks = parseMarks(marks, vocab)));
@@ -233,14 +234,14 @@ function planRow(
   for (const [col, key, max] of [["clothing", "clothing", 4000], ["notes", "notes", 4000]] as const) {
     const v = get(col);
     if (v === undefined) continue;
-    if (v.length > max) fail(col, `is longer than ${max} characters.`);
+    if (v.length > max) fail(col, say("csv.tooLong", { max }));
     else patch[key] = v || null;
   }
   const nameAr = get("name_ar");
   const nameLat = get("name_lat");
   const name = get("name");
   for (const [col, v] of [["name", name], ["name_ar", nameAr], ["name_lat", nameLat]] as const) {
-    if (v && v.length > 300) fail(col, "A name is at most 300 characters.");
+    if (v && v.length > 300) fail(col, say("csv.nameLength", { max: 300 }));
   }
   if (nameAr !== undefined) patch.nameAr = nameAr || null;
   if (nameLat !== undefined) patch.nameLat = nameLat || null;
@@ -257,7 +258,7 @@ function planRow(
   if (idStatus !== undefined && idStatus !== "") {
     const s = normaliseArabic(idStatus).replace(/[\s-]+/g, "_");
     if (!(IDENTIFICATION_STATUSES as readonly string[]).includes(s)) {
-      fail("identification_status", `"${idStatus}" is not an identification status; use ${IDENTIFICATION_STATUSES.join(", ")}.`);
+      fail("identification_status", say("csv.identificationStatus", { value: idStatus, statuses: IDENTIFICATION_STATUSES.join(", ") }));
     } else patch.identificationStatus = s as IdentificationStatus;
   } else if (idStatus === undefined && target.kind !== "ref" && (patch.nameAr || patch.nameLat)) {
     // A partner's row that names the person records an identification made elsewhere.
@@ -306,7 +307,7 @@ export async function importBodiesCsv(ctx: Ctx, actor: Actor, sent: ImportCsv): 
     if (p.target.kind === "create") continue;
     const k = `${p.target.kind}:${p.target.ref}`;
     const seen = firstRow.get(k);
-    if (seen !== undefined) report.rejected.push({ row: p.row, column: "ref", message: `names the same body as row ${seen} ("${p.target.ref}").` });
+    if (seen !== undefined) report.rejected.push(rowProblem(p.row, "ref", say("csv.sameBody", { row: seen, ref: p.target.ref })));
     else firstRow.set(k, p.row);
   }
 
@@ -331,9 +332,9 @@ export async function importBodiesCsv(ctx: Ctx, actor: Actor, sent: ImportCsv): 
         }
         const key = `${p.target.kind}:${p.target.ref}`;
         const row = existing.get(key) ?? null;
-        if (p.target.kind === "ref" && !row) report.rejected.push({ row: p.row, column: "ref", message: `there is no body ${p.target.ref} in this archive; leave ref empty to create one.` });
-        else if (row?.merged_into) report.rejected.push({ row: p.row, column: "ref", message: `body ${row.ref} was merged into another record; update that one instead.` });
-        else if (row && !allowed.includes(row.sensitivity as never)) report.rejected.push({ row: p.row, column: "ref", message: `body ${row.ref} is marked ${row.sensitivity}; your role may not change it.` });
+        if (p.target.kind === "ref" && !row) report.rejected.push(rowProblem(p.row, "ref", say("csv.noBody", { ref: p.target.ref })));
+        else if (row?.merged_into) report.rejected.push(rowProblem(p.row, "ref", say("csv.merged", { ref: row.ref })));
+        else if (row && !allowed.includes(row.sensitivity as never)) report.rejected.push(rowProblem(p.row, "ref", say("csv.marked", { ref: row.ref, sensitivity: row.sensitivity })));
         else targets.set(p, row);
       }
       // a body identified through a caseworker's confirmed decision changes status only with that decision (0020)
@@ -346,11 +347,7 @@ export async function importBodiesCsv(ctx: Ctx, actor: Actor, sent: ImportCsv): 
       for (const [p, row] of statusChanges) {
         const reportRef = standingIds.get(row!.id);
         if (reportRef === undefined) continue;
-        report.rejected.push({
-          row: p.row,
-          column: "identification_status",
-          message: `body ${row!.ref} is identified as the person of report ${reportRef} by a caseworker's confirmed decision; its status changes when that decision is changed, not by an import (leave the cell empty or write identified).`,
-        });
+        report.rejected.push(rowProblem(p.row, "identification_status", say("csv.identifiedByDecision", { ref: row!.ref, report: reportRef })));
         targets.delete(p);
       }
       if (report.rejected.length || report.dryRun) {

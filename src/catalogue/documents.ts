@@ -18,7 +18,8 @@ import { Vocabularies } from "./vocabularies.ts";
 import * as contracts from "./contracts.ts";
 import { parseInput } from "../core/input.ts";
 import type { z } from "zod";
-import { say } from "../core/messages.ts";
+import { say, type Said } from "../core/messages.ts";
+import { rowProblem } from "../core/row-problem.ts";
 
 /**
  * Numbers and names read from documents — detention papers, a hospital register — attached to bodies with their
@@ -91,8 +92,8 @@ interface Planned {
 
 function planRow(rec: { row: number; fields: string[] }, cols: Map<Column, number>, width: number, rejected: contracts.RejectedRow[]): Planned | null {
   const before = rejected.length;
-  const refuse = (column: string | null, message: string) => rejected.push({ row: rec.row, column, message });
-  if (rec.fields.length !== width) refuse(null, `has ${rec.fields.length} fields where the header has ${width}.`);
+  const refuse = (column: string | null, what: Said | Invalid) => rejected.push(rowProblem(rec.row, column, what));
+  if (rec.fields.length !== width) refuse(null, say("csv.rowWidth", { count: rec.fields.length, width }));
   const cell = (c: Column): string => {
     const i = cols.get(c);
     return i === undefined ? "" : (rec.fields[i] ?? "").trim();
@@ -100,15 +101,15 @@ function planRow(rec: { row: number; fields: string[] }, cols: Map<Column, numbe
   const facts: Planned["facts"] = [];
   for (const c of DOCUMENT_COLUMNS) {
     const raw = cell(c);
-    if (raw && FORMULA.test(unprotectCell(raw))) refuse(c, `starts with "${unprotectCell(raw)[0]}": a spreadsheet formula, not a number or name as written; remove the sign.`);
+    if (raw && FORMULA.test(unprotectCell(raw))) refuse(c, say("documents.formula", { sign: unprotectCell(raw)[0]! }));
   }
   for (const { column, kind } of VALUE_COLUMNS) {
     const v = unprotectCell(cell(column));
     if (!v || FORMULA.test(v)) continue;
     if (kind === "name") {
-      if (v.length > MAX_NAME) refuse(column, `is longer than ${MAX_NAME} characters.`);
+      if (v.length > MAX_NAME) refuse(column, say("csv.tooLong", { max: MAX_NAME }));
       const key = crossScriptKey(v);
-      if (!key) refuse(column, `"${v.slice(0, 40)}" has no letters of a name.`);
+      if (!key) refuse(column, say("documents.noNameLetters", { value: v.slice(0, 40) }));
       else if (!facts.some((f) => f.kind === "name" && f.valueNorm === key && f.value === v)) facts.push({ kind, value: v, valueNorm: key, column });
       continue;
     }
@@ -116,12 +117,12 @@ function planRow(rec: { row: number; fields: string[] }, cols: Map<Column, numbe
       const value = kind === "hospital" ? checkHospitalNumber(v) : checkNumberValue(kind, v, column);
       facts.push({ kind, value, valueNorm: normaliseNumber(value), column });
     } catch (e) {
-      if (e instanceof Invalid) refuse(column, e.message);
+      if (e instanceof Invalid) refuse(column, e);
       else throw e;
     }
   }
   const ref = unprotectCell(cell("ref"));
-  if (ref && !/^B-\d+$/i.test(ref)) refuse("ref", `"${ref.slice(0, 40)}" is not a body reference (B-000123); a partner's reference goes in external_ref.`);
+  if (ref && !/^B-\d+$/i.test(ref)) refuse("ref", say("documents.notBodyRef", { ref: ref.slice(0, 40) }));
   const by: Planned["by"] = {};
   if (ref) by.ref = `B-${String(Number(ref.slice(2))).padStart(6, "0")}`;
   const ext = unprotectCell(cell("external_ref"));
@@ -130,15 +131,15 @@ function planRow(rec: { row: number; fields: string[] }, cols: Map<Column, numbe
   const branch = facts.find((f) => f.column === "branch_no");
   if (examiner && branch) [by.examiner, by.branch] = [examiner.valueNorm, branch.valueNorm];
   if (!by.ref && !by.externalRef && !by.examiner && rejected.length === before) {
-    refuse(null, "names no body: give its reference (ref), the partner's reference (external_ref), or both the examiner and the branch number its card gives.");
+    refuse(null, say("documents.namesNoBody"));
   }
-  if (facts.length === 0 && rejected.length === before) refuse(null, "gives no number or name to attach.");
+  if (facts.length === 0 && rejected.length === before) refuse(null, say("documents.nothingToAttach"));
   return rejected.length === before ? { row: rec.row, by, facts } : null;
 }
 
 function checkHospitalNumber(v: string): string {
-  if (v.length > 40) throw new Invalid(`is longer than 40 characters.`, "hospital_no");
-  if (!/\d/.test(normaliseNumber(v))) throw new Invalid(`"${v}" has no digits: a hospital number has at least one.`, "hospital_no");
+  if (v.length > 40) throw new Invalid(say("csv.tooLong", { max: 40 }), "hospital_no");
+  if (!/\d/.test(normaliseNumber(v))) throw new Invalid(say("documents.hospitalDigits", { value: v.slice(0, 40) }), "hospital_no");
   return v;
 }
 
@@ -162,11 +163,11 @@ async function matchRows(ctx: Ctx, actor: Actor, tx: Tx, plans: Planned[], rejec
   const allowed = visibleSensitivities(ctx, actor);
   for (const p of plans) {
     const found: { how: string; body: BodiesTable }[] = [];
-    const refuse = (column: string | null, message: string) => rejected.push({ row: p.row, column, message });
+    const refuse = (column: string | null, what: Said) => rejected.push(rowProblem(p.row, column, what));
     if (p.by.ref) {
       const b = byRef.get(p.by.ref);
       if (!b) {
-        refuse("ref", `there is no body ${p.by.ref} in this archive.`);
+        refuse("ref", say("documents.noBody", { ref: p.by.ref }));
         continue;
       }
       found.push({ how: "ref", body: b });
@@ -174,7 +175,7 @@ async function matchRows(ctx: Ctx, actor: Actor, tx: Tx, plans: Planned[], rejec
     if (p.by.externalRef) {
       const b = byExt.get(p.by.externalRef);
       if (!b) {
-        refuse("external_ref", `no body has the partner's reference "${p.by.externalRef.slice(0, 40)}".`);
+        refuse("external_ref", say("documents.noPartnerRef", { ref: p.by.externalRef.slice(0, 40) }));
         continue;
       }
       found.push({ how: "external_ref", body: b });
@@ -182,23 +183,23 @@ async function matchRows(ctx: Ctx, actor: Actor, tx: Tx, plans: Planned[], rejec
     if (p.by.examiner) {
       const all = byCard.get(`${p.by.examiner}|${p.by.branch}`) ?? [];
       if (all.length > 1) {
-        refuse("examiner_no", `examiner number ${p.by.examiner} with branch ${p.by.branch} is on the cards of ${all.length} bodies (${all.map((b) => b.ref).sort().join(", ")}); name the body by its reference.`);
+        refuse("examiner_no", say("documents.examinerMany", { examiner: p.by.examiner, branch: p.by.branch ?? "", count: all.length, bodies: all.map((b) => b.ref).sort().join(", ") }));
         continue;
       }
       if (all.length === 1) found.push({ how: "examiner_no", body: all[0]! });
       else if (found.length === 0) {
-        refuse("examiner_no", `no body's card gives examiner number ${p.by.examiner} with branch ${p.by.branch}; name the body by its reference.`);
+        refuse("examiner_no", say("documents.examinerNone", { examiner: p.by.examiner, branch: p.by.branch ?? "" }));
         continue;
       }
     }
     const ids = [...new Set(found.map((f) => f.body.id))];
     if (ids.length > 1) {
-      refuse(null, `names different bodies: ${found.map((f) => `${f.how} → ${f.body.ref}`).join(", ")}.`);
+      refuse(null, say("documents.differentBodies", { found: found.map((f) => `${f.how} → ${f.body.ref}`).join(", ") }));
       continue;
     }
     const body = found[0]!.body;
-    if (body.merged_into) refuse(found[0]!.how, `body ${body.ref} was merged into another record; attach to that one.`);
-    else if (!allowed.includes(body.sensitivity as never)) refuse(found[0]!.how, `body ${body.ref} is marked ${body.sensitivity}; your role may not change it.`);
+    if (body.merged_into) refuse(found[0]!.how, say("documents.merged", { ref: body.ref }));
+    else if (!allowed.includes(body.sensitivity as never)) refuse(found[0]!.how, say("csv.marked", { ref: body.ref, sensitivity: body.sensitivity }));
     else out.set(p, body);
   }
   return out;

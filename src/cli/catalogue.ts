@@ -36,7 +36,7 @@ import {
   type SearchResult,
   type SortKey,
 } from "../catalogue/index.ts";
-import { globalOptions, positiveIntOption, print, progressBar, underFlags, withArchive } from "./shell.ts";
+import { globalOptions, positiveIntOption, print, progressBar, rowProblemLines, underFlags, withArchive } from "./shell.ts";
 import { say } from "../core/messages.ts";
 
 /**
@@ -103,14 +103,14 @@ function documentsReportText(r: DocumentsImportReport, source: string): string {
   const head = r.ok
     ? `${r.dryRun ? "checked (nothing written)" : "attached"}: ${r.attached} fact(s) from "${source}" to ${r.bodies} bod${r.bodies === 1 ? "y" : "ies"} (${r.rows} rows; ${r.alreadyAttached} already attached)`
     : `nothing attached: ${r.rejected.length} problem(s) in ${r.rows} rows`;
-  return [head, ...r.rejected.map((x) => `  row ${x.row}${x.column ? `, ${x.column}` : ""}: ${x.message}`)].join("\n");
+  return [head, ...rowProblemLines(r.rejected)].join("\n");
 }
 
 function reportText(r: ImportReport): string {
   const head = r.ok
     ? `${r.dryRun ? "checked (nothing written)" : "imported"}: ${r.rows} rows — ${r.created} created, ${r.updated} updated, ${r.unchanged} unchanged`
     : `nothing imported: ${r.rejected.length} problem(s) in ${r.rows} rows`;
-  const lines = [head, ...r.rejected.map((x) => `  row ${x.row}${x.column ? `, ${x.column}` : ""}: ${x.message}`)];
+  const lines = [head, ...rowProblemLines(r.rejected)];
   if (r.ignoredColumns.length) lines.push(`ignored (export-only) columns: ${r.ignoredColumns.join(", ")}`);
   return lines.join("\n");
 }

@@ -25,7 +25,7 @@ import {
   type WithdrawalReason,
   type DuplicateView,
 } from "../families/index.ts";
-import { globalOptions, positiveIntOption, print, withArchive } from "./shell.ts";
+import { globalOptions, positiveIntOption, print, rowProblemLines, withArchive } from "./shell.ts";
 
 /**
  * `dalil families …`: missing-person reports and their candidates from the server's shell. The operator holds the
@@ -35,7 +35,7 @@ function importText(r: ReportImportReport): string {
   const head = r.ok
     ? `${r.dryRun ? "checked (nothing written)" : "imported"}: ${r.rows} rows — ${r.created} reports${r.dryRun ? " would be created" : " created"}`
     : `nothing imported: ${r.rejected.length} problem(s) in ${r.rows} rows`;
-  const lines = [head, ...r.rejected.map((x) => `  row ${x.row}${x.column ? `, ${x.column}` : ""}: ${x.message}`)];
+  const lines = [head, ...rowProblemLines(r.rejected)];
   if (r.ignoredColumns.length) lines.push(`ignored columns: ${r.ignoredColumns.join(", ")}`);
   return lines.join("\n");
 }

@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
 import { dirname } from "node:path";
 import type { Command } from "commander";
+import type { ImportProblem } from "../core/contracts.ts";
 import { loadConfig, paths, type Config } from "../core/config.ts";
 import { DalilError, Invalid } from "../core/errors.ts";
 import { say, terminalLanguage, wordedIn, type Language, type Said } from "../core/messages.ts";
@@ -102,6 +103,18 @@ export function reportError(err: unknown, lang: Language = terminalLanguage()): 
   process.stderr.write(`dalil: ${message}\n`);
   if (process.env.DEBUG && err instanceof Error && err.stack) process.stderr.write(`${err.stack}\n`);
   return 1;
+}
+
+/**
+ * A CSV import's rejected rows, one a line, in the terminal's language like an error (the row's sentence worded
+ * from its key; a problem with no key keeps its own words).
+ */
+export function rowProblemLines(rejected: readonly ImportProblem[], lang: Language = terminalLanguage()): string[] {
+  return rejected.map((x) => {
+    const problem = lang !== "en" && x.key ? wordedIn(lang, x.key, x.params ?? {}) : x.message;
+    const line = x.column ? say("cli.rowProblem", { row: x.row, column: x.column, problem }) : say("cli.rowProblemWhole", { row: x.row, problem });
+    return `  ${wordedIn(lang, line.key, line.params)}`;
+  });
 }
 
 /**

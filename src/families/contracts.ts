@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { Mark } from "../catalogue/contracts.ts";
+import { ImportProblem } from "../core/contracts.ts";
 
 /**
  * The families module's contracts: zod schemas of what its use cases answer, the one source of the types the
@@ -23,8 +24,6 @@ export type ReportView = z.infer<typeof ReportView>;
 export const GetFamiliesReportsAnswer = z.array(ReportView);
 export type GetFamiliesReportsAnswer = z.infer<typeof GetFamiliesReportsAnswer>;
 
-/** A row's problem in a CSV import: the English sentence, and the same as a message key the web app words. */
-export const ImportProblem = z.object({ row: z.number(), column: z.string().nullable(), message: z.string(), key: z.string().nullable(), params: z.record(z.union([z.string(), z.number()])).nullable() });
 export const ReportImportReport = z.object({ importId: z.string(), ok: z.boolean(), dryRun: z.boolean(), rows: z.number(), created: z.number(), rejected: z.array(ImportProblem), ignoredColumns: z.array(z.string()), sha256: z.string() });
 export type ReportImportReport = z.infer<typeof ReportImportReport>;
 

@@ -5,6 +5,7 @@ import { canonicalJson } from "../core/canonical-json.ts";
 import { toLatinDigits } from "../core/arabic.ts";
 import { Conflict, DalilError, Invalid, NotFound } from "../core/errors.ts";
 import { say } from "../core/messages.ts";
+import { rowProblem } from "../core/row-problem.ts";
 import { newId } from "../core/ids.ts";
 import type { Tx } from "../db/database.ts";
 import { custody } from "../ledger/index.ts";
@@ -392,7 +393,7 @@ export async function importReportsCsv(ctx: Ctx, actor: Actor, sent: z.input<typ
             fn();
           } catch (err) {
             if (!(err instanceof Invalid)) throw err;
-            problems.push({ row: rec.row, column: err.field ? csvColumnOf(err.field) : column, ...wordsOf(err) });
+            problems.push(rowProblem(rec.row, err.field ? csvColumnOf(err.field) : column, err));
           }
         };
         const ref = get("ref");
@@ -460,7 +461,7 @@ export async function importReportsCsv(ctx: Ctx, actor: Actor, sent: z.input<typ
           report.created++;
         } catch (err) {
           if (err instanceof Invalid || err instanceof Conflict) {
-            report.rejected.push({ row: rec.row, column: err instanceof Invalid && err.field ? csvColumnOf(err.field) : null, ...wordsOf(err) });
+            report.rejected.push(rowProblem(rec.row, err instanceof Invalid && err.field ? csvColumnOf(err.field) : null, err));
           } else throw err;
         }
       }
@@ -479,10 +480,6 @@ export async function importReportsCsv(ctx: Ctx, actor: Actor, sent: z.input<typ
 class RollBack extends Error {}
 
 /** A refusal as an import problem: its English sentence, and its key with parameters when it was said as one. */
-function wordsOf(err: DalilError): { message: string; key: string | null; params: Record<string, string | number> | null } {
-  return { message: err.message, key: err.key ?? null, params: err.key ? { ...(err.params ?? {}) } : null };
-}
-
 const FIELD_TO_COLUMN: Record<string, string> = {
   nameAr: "name_ar", nameLat: "name_lat", fatherName: "father_name", motherName: "mother_name", birthDate: "birth_year", arrestDate: "arrest_date",
   arrestGovernorate: "arrest_governorate", branch: "branch", branchCertainty: "branch_certainty", marks: "marks", numbers: "detainee_no", ref: "ref", sex: "sex",

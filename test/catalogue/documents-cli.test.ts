@@ -21,6 +21,10 @@ for (const { backend, skip } of await backends()) {
       const refused = await dalil([...d, "catalogue", "documents", "import", register, "--source", "Register 601"], env);
       assert.equal(refused.code, 2, refused.stderr + refused.stdout);
       assert.match(refused.stdout, /nothing attached: 1 problem\(s\) in 2 rows\n {2}row 3, examiner_no: no body's card gives examiner number 9999 with branch 215/);
+      // a refused row is worded in the terminal's language, as an error is
+      const arabic = await dalil([...d, "catalogue", "documents", "import", register, "--source", "Register 601"], { ...env, DALIL_LANG: "ar" });
+      assert.equal(arabic.code, 2, arabic.stderr + arabic.stdout);
+      assert.match(arabic.stdout, /\n {2}السطر 3، examiner_no: لا تذكر بطاقة أي جثمان رقم الطبيب الشرعي 9999 مع الفرع 215؛ سمِّ الجثمان بمرجعه\./);
 
       writeFileSync(register, ["رقم الطبيب الشرعي,رقم الفرع,رقم المعتقل", "٣٣٠٢,٢١٥,٤٤١٧"].join("\n"));
       const ok = await dalil([...d, "catalogue", "documents", "import", register, "--source", "Register 601"], env);

@@ -38,6 +38,7 @@ for (const { backend, skip } of await backends()) {
       assert.deepEqual(refused.rejected.map((r) => r.row), [4, 5, 6]);
       assert.match(refused.rejected[0]!.message, new RegExp(`on the cards of 2 bodies \\(${[b3!.ref, b4!.ref].sort().join(", ")}\\)`));
       assert.match(refused.rejected[1]!.message, /no body's card gives examiner number 999 with branch 215/);
+      assert.deepEqual([refused.rejected[1]!.key, refused.rejected[1]!.params], ["documents.examinerNone", { examiner: "999", branch: "215" }], "the row's problem travels as a key the reader's language words");
       assert.match(refused.rejected[2]!.message, /names no body/);
       assert.equal(refused.attached, 0);
       assert.deepEqual((await getBody(a, investigator, b1!.id)).documents, [], "all or nothing: the good rows wait for the file to be right");
