@@ -112,9 +112,8 @@ export async function moveIdentificationToReportInTx(
   const body = await findBodyRow(tx, row.body_id);
   const onReport = await standing(tx, { report: input.toReportId });
   if (onReport) {
-    throw new Conflict(
-      `Report ${input.toReportRef} is already confirmed as body ${await refOf(tx, onReport.body_id)} and report ${row.report_ref} as body ${body.ref}; one person is one body: reverse one of the confirmed decisions before merging the reports.`,
-    );
+    // the families' merge refuses this first (families/identification.ts); here it is said in the same words
+    throw new Conflict(say("families.mergeConfirmedTwo", { report: input.toReportRef, body: await refOf(tx, onReport.body_id), report2: row.report_ref, body2: body.ref }));
   }
   const now = ctx.clock.now().toISOString();
   await cdb(tx).updateTable("body_identifications").set({ ended_at: now, ended_by: actor.id, end_decision_id: input.decisionId }).where("id", "=", row.id).execute();

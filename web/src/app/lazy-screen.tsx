@@ -51,29 +51,20 @@ export function ScreenFrame({ children }: { children: ReactNode }) {
     for (const forget of forgetFailures) forget();
     setAttempt((n) => n + 1);
   };
-  const again = (
-    <p>
-      <button type="button" data-testid="screen-retry" onClick={retry}>
-        {t("app.tryAgain")}
-      </button>
-    </p>
-  );
+  const words = { load: ["app.screenFailed", "app.screenFailedHelp"], error: ["app.screenError", "app.screenErrorHelp"] } as const;
   return (
     <ScreenFailed
       key={attempt}
-      fallback={(kind) =>
-        kind === "load" ? (
-          <Notice kind="error" title={t("app.screenFailed")}>
-            {t("app.screenFailedHelp")}
-            {again}
-          </Notice>
-        ) : (
-          <Notice kind="error" title={t("app.screenError")}>
-            {t("app.screenErrorHelp")}
-            {again}
-          </Notice>
-        )
-      }
+      fallback={(kind) => (
+        <Notice kind="error" title={t(words[kind][0])}>
+          {t(words[kind][1])}
+          <p>
+            <button type="button" data-testid="screen-retry" onClick={retry}>
+              {t("app.tryAgain")}
+            </button>
+          </p>
+        </Notice>
+      )}
     >
       <Suspense fallback={<p className="muted">{t("app.loading")}</p>}>{children}</Suspense>
     </ScreenFailed>
