@@ -479,7 +479,6 @@ export async function importReportsCsv(ctx: Ctx, actor: Actor, sent: z.input<typ
 
 class RollBack extends Error {}
 
-/** A refusal as an import problem: its English sentence, and its key with parameters when it was said as one. */
 const FIELD_TO_COLUMN: Record<string, string> = {
   nameAr: "name_ar", nameLat: "name_lat", fatherName: "father_name", motherName: "mother_name", birthDate: "birth_year", arrestDate: "arrest_date",
   arrestGovernorate: "arrest_governorate", branch: "branch", branchCertainty: "branch_certainty", marks: "marks", numbers: "detainee_no", ref: "ref", sex: "sex",
